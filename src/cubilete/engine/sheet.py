@@ -1,0 +1,247 @@
+"""The state of a score-sheet game (Penta, Generala) for 1 to 6 players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Sequence
+
+from .actions import Action, Keep, Score
+from .dice import DICE_COUNT, Dice, is_submultiset, roll_outcomes, validate_dice
+from .errors import IllegalAction, InvalidDice, InvalidRecord, NotYourTurn
+from .ranking import shared_places
+from .sheet_rules import SheetRules
+from .sheet_scoring import (
+    ScoreOption,
+    Sheet,
+    no_open_box_scores,
+    score_options,
+    sheet_from_json,
+    sheet_total,
+)
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class SheetState:
+    """Whose turn it is, every sheet, the dice on the table and what the turn allows next.
+
+    `dice` are in table order (held dice keep their place); `held` lists the positions
+    kept for the pending roll; `rolls_left` counts the rolls still allowed this turn.
+    """
+
+    rules: SheetRules
+    sheets: tuple[Sheet, ...]
+    current: int = 0
+    dice: Dice = ()
+    held: tuple[int, ...] = ()
+    rolls_left: int = 3
+    awaiting_roll: bool = True
+
+    @classmethod
+    def new(cls, rules: SheetRules, num_players: int = 1) -> "SheetState":
+        if not rules.min_players <= num_players <= rules.max_players:
+            raise InvalidRecord(
+                f"{rules.game} is played by {rules.min_players} to {rules.max_players} players,"
+                f" not {num_players}"
+            )
+        return cls(rules, (Sheet.empty(rules),) * num_players, rolls_left=rules.rolls_per_turn)
+
+    @classmethod
+    def situation(
+        cls, rules: SheetRules, sheet: Sheet, dice: Sequence[int] = (), rolls_left: int = 0
+    ) -> "SheetState":
+        """A one-player state mid-game: this sheet, and either a turn start or these dice."""
+        if sheet.is_full:
+            raise InvalidRecord("every box of this sheet is filled: the game is over")
+        start = cls(rules, (sheet,), rolls_left=rules.rolls_per_turn)
+        if not dice:
+            return start
+        if not 0 <= rolls_left < rules.rolls_per_turn:
+            raise InvalidRecord(f"rolls_left is 0 to {rules.rolls_per_turn - 1}, not {rolls_left!r}")
+        return replace(
+            start, dice=validate_dice(dice, DICE_COUNT), rolls_left=rolls_left, awaiting_roll=False
+        )
+
+    # -- the GameState protocol ------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        return self.rules.game
+
+    @property
+    def num_players(self) -> int:
+        return len(self.sheets)
+
+    @property
+    def is_over(self) -> bool:
+        return all(sheet.is_full for sheet in self.sheets)
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over else self.current
+
+    @property
+    def is_chance(self) -> bool:
+        return self.awaiting_roll and not self.is_over
+
+    @property
+    def dice_to_roll(self) -> int:
+        return DICE_COUNT - len(self.held) if self.is_chance else 0
+
+    def chance_outcomes(self) -> tuple[tuple[Dice, Fraction], ...]:
+        return roll_outcomes(self.dice_to_roll)
+
+    def apply_roll(self, dice: Sequence[int]) -> "SheetState":
+        if not self.is_chance:
+            raise IllegalAction("no roll is pending: choose dice to keep or a box to score")
+        rolled = iter(validate_dice(dice, self.dice_to_roll))
+        table = (
+            self.dice[i] if i in self.held else next(rolled) for i in range(DICE_COUNT)
+        )
+        return replace(
+            self, dice=tuple(table), held=(), rolls_left=self.rolls_left - 1, awaiting_roll=False
+        )
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self.is_over or self.awaiting_roll:
+            return ()
+        return self._keeps() + tuple(Score(option.box) for option in self.score_options())
+
+    def apply(self, action: Action, seat: int | None = None) -> "SheetState":
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        if seat is not None and seat != self.current:
+            raise NotYourTurn(f"it is seat {self.current}'s turn, not seat {seat}'s")
+        if self.awaiting_roll:
+            raise IllegalAction("roll the dice first")
+        if isinstance(action, Keep):
+            return self._keep(action)
+        if isinstance(action, Score):
+            return self._score(action.box)
+        raise IllegalAction(f"{type(action).__name__} is not an action of {self.game}")
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(sheet_total(self.rules, sheet) for sheet in self.sheets)
+
+    def ranking(self) -> tuple[int, ...]:
+        return shared_places(self.scores())
+
+    # -- score-sheet specifics -------------------------------------------------
+
+    @property
+    def sheet(self) -> Sheet:
+        """The sheet of the seat to move."""
+        return self.sheets[self.current]
+
+    def score_options(self) -> tuple[ScoreOption, ...]:
+        """The legal boxes for the dice on the table, with what each would score now."""
+        if self.awaiting_roll or self.is_over:
+            return ()
+        return score_options(self.rules, self.sheet, self.dice)
+
+    def no_open_box_scores(self) -> bool:
+        """True when the player must sacrifice a box (the app's warning)."""
+        options = self.score_options()
+        return bool(options) and no_open_box_scores(options)
+
+    def keep_values(self, values: Sequence[int]) -> Keep:
+        """The Keep that holds dice showing these values (the first matching positions)."""
+        if not is_submultiset(values, self.dice):
+            raise IllegalAction(f"cannot keep {list(values)}: the dice are {list(self.dice)}")
+        free = list(range(DICE_COUNT))
+        held = []
+        for value in values:
+            position = next(i for i in free if self.dice[i] == value)
+            free.remove(position)
+            held.append(position)
+        return Keep(tuple(held))
+
+    def _keeps(self) -> tuple[Keep, ...]:
+        if self.rolls_left == 0:
+            return ()
+        distinct = {
+            tuple(sorted(self.dice[i] for i in held)): held
+            for size in range(DICE_COUNT)
+            for held in reversed(list(combinations(range(DICE_COUNT), size)))
+        }
+        return tuple(Keep(held) for _, held in sorted(distinct.items()))
+
+    def _keep(self, action: Keep) -> "SheetState":
+        if self.rolls_left == 0:
+            raise IllegalAction("no rolls left this turn: choose a box to score")
+        bad = [i for i in action.held if not 0 <= i < DICE_COUNT]
+        if bad:
+            raise InvalidDice(f"die positions are 0 to {DICE_COUNT - 1}, not {bad}")
+        if len(set(action.held)) != len(action.held):
+            raise IllegalAction("a die can be held only once")
+        if len(action.held) == DICE_COUNT:
+            raise IllegalAction("holding all five dice rolls nothing: choose a box to score")
+        return replace(self, held=action.held, awaiting_roll=True)
+
+    def _score(self, box: str) -> "SheetState":
+        self.rules.box_index(box)  # an unknown box name raises here, before "already used"
+        option = next((o for o in self.score_options() if o.box == box), None)
+        if option is None:
+            raise IllegalAction(self._why_not(box))
+        index = self.rules.box_index(box)
+        sheet = self.sheet
+        scored = Sheet(
+            sheet.boxes[:index] + (option.points,) + sheet.boxes[index + 1 :],
+            sheet.bonus + option.bonus,
+        )
+        sheets = self.sheets[: self.current] + (scored,) + self.sheets[self.current + 1 :]
+        return replace(
+            self,
+            sheets=sheets,
+            current=(self.current + 1) % self.num_players,
+            dice=(),
+            held=(),
+            rolls_left=self.rules.rolls_per_turn,
+            awaiting_roll=True,
+        )
+
+    def _why_not(self, box: str) -> str:
+        if not self.sheet.is_open(self.rules.box_index(box)):
+            return f"the box {box} is already used"
+        allowed = ", ".join(option.box for option in self.score_options())
+        return f"the joker rule forces this roll into: {allowed}"
+
+    # -- JSON ------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "rules": self.rules.to_json(),
+            "sheets": [sheet.to_json(self.rules) for sheet in self.sheets],
+            "current": self.current,
+            "dice": list(self.dice),
+            "held": list(self.held),
+            "rolls_left": self.rolls_left,
+            "awaiting_roll": self.awaiting_roll,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SheetState":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidRecord(f"not a score-sheet state of format {FORMAT}")
+        rules = SheetRules.from_json(data.get("rules"))
+        try:
+            sheets = tuple(sheet_from_json(rules, s["boxes"], s["bonus"]) for s in data["sheets"])
+            state = cls(
+                rules,
+                sheets,
+                current=data["current"],
+                dice=validate_dice(data["dice"]),
+                held=tuple(data["held"]),
+                rolls_left=data["rolls_left"],
+                awaiting_roll=data["awaiting_roll"],
+            )
+        except (KeyError, TypeError) as error:
+            raise InvalidRecord(f"not a score-sheet state: missing or bad {error}") from None
+        if not 0 <= state.current < len(sheets) or len(state.dice) not in (0, DICE_COUNT):
+            raise InvalidRecord("not a score-sheet state: bad seat or dice")
+        return state

@@ -1,0 +1,159 @@
+"""Score-sheet rule sets (Penta, Generala) as plain data.
+
+A variant is a value: the boxes with their patterns and points, the upper
+bonus, the joker rule and the five-equal bonus. Scoring code reads these
+fields; it never asks which game it is playing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from .errors import InvalidRecord, UnknownBox
+
+
+class Pattern(Enum):
+    FACE = "face"  # upper box: the sum of the dice showing `face`
+    OF_A_KIND = "of_a_kind"  # at least `count` equal dice
+    FULL_HOUSE = "full_house"  # three of one face and two of another
+    STRAIGHT = "straight"  # one of `runs` among the dice
+    ANY = "any"  # any dice
+
+
+class JokerRule(Enum):
+    SEED = "seed"  # RULES.md: forced placement while the joker box holds points
+    FORCED = "forced"  # forced placement whenever the joker box is filled (0 or points)
+    FREE = "free"  # any open box; joker scoring once the joker box and the face's upper box are filled
+    NONE = "none"  # a five-equal roll is always an ordinary roll
+
+
+@dataclass(frozen=True)
+class BoxRule:
+    id: str
+    pattern: Pattern
+    points: int | None = None  # fixed points when the pattern matches; None: the sum of the dice
+    face: int = 0
+    count: int = 0
+    runs: tuple[tuple[int, ...], ...] = ()
+    only_without_combination: bool = False  # scores only when no other lower pattern matches
+
+    @property
+    def upper(self) -> bool:
+        return self.pattern is Pattern.FACE
+
+
+@dataclass(frozen=True)
+class SheetRules:
+    game: str
+    name: str
+    boxes: tuple[BoxRule, ...]
+    min_players: int = 1
+    max_players: int = 6
+    rolls_per_turn: int = 3
+    upper_bonus_threshold: int | None = None  # None: no upper bonus
+    upper_bonus_points: int = 0
+    joker: JokerRule = JokerRule.NONE
+    joker_box: str | None = None  # the five-equal box whose points enable the joker and bonus
+    five_equal_bonus: int = 0  # paid for each further five-equal roll while joker_box holds points
+    box_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "box_ids", tuple(box.id for box in self.boxes))
+
+    def box_index(self, box_id: str) -> int:
+        try:
+            return self.box_ids.index(box_id)
+        except ValueError:
+            raise UnknownBox(
+                f"{self.game} has no box {box_id!r}; its boxes are {', '.join(self.box_ids)}"
+            ) from None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("box_ids")
+        data["joker"] = self.joker.value
+        data["boxes"] = [
+            {**asdict(box), "pattern": box.pattern.value, "runs": [list(r) for r in box.runs]}
+            for box in self.boxes
+        ]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> "SheetRules":
+        try:
+            boxes = tuple(
+                BoxRule(
+                    **{
+                        **box,
+                        "pattern": Pattern(box["pattern"]),
+                        "runs": tuple(tuple(r) for r in box.get("runs", ())),
+                    }
+                )
+                for box in data["boxes"]
+            )
+            return cls(**{**data, "boxes": boxes, "joker": JokerRule(data.get("joker", "none"))})
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise InvalidRecord(f"not a score-sheet rule set: {error}") from None
+
+
+UPPER_BOXES = tuple(
+    BoxRule(box_id, Pattern.FACE, face=face)
+    for face, box_id in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), start=1)
+)
+
+PENTA_SEED = SheetRules(
+    game="penta",
+    name="seed",
+    boxes=UPPER_BOXES
+    + (
+        BoxRule("three_of_a_kind", Pattern.OF_A_KIND, count=3),
+        BoxRule("four_of_a_kind", Pattern.OF_A_KIND, count=4),
+        BoxRule("full_house", Pattern.FULL_HOUSE, points=25),
+        BoxRule(
+            "small_straight",
+            Pattern.STRAIGHT,
+            points=30,
+            runs=((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)),
+        ),
+        BoxRule("large_straight", Pattern.STRAIGHT, points=40, runs=((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))),
+        BoxRule("chance", Pattern.ANY),
+        BoxRule("penta", Pattern.OF_A_KIND, points=50, count=5),
+    ),
+    upper_bonus_threshold=63,
+    upper_bonus_points=35,
+    joker=JokerRule.SEED,
+    joker_box="penta",
+    five_equal_bonus=100,
+)
+
+PENTA_FORCED = replace(PENTA_SEED, name="forced", joker=JokerRule.FORCED)
+PENTA_FREE = replace(PENTA_SEED, name="free", joker=JokerRule.FREE)
+PENTA_NO_JOKER = replace(PENTA_SEED, name="no-joker", joker=JokerRule.NONE)
+PENTA_NO_BONUS = replace(PENTA_SEED, name="no-bonus", joker=JokerRule.NONE, five_equal_bonus=0)
+
+GENERALA_SEED = SheetRules(
+    game="generala",
+    name="seed",
+    max_players=4,
+    boxes=UPPER_BOXES
+    + (
+        BoxRule("trio", Pattern.OF_A_KIND, points=20, count=3),
+        BoxRule("poker", Pattern.OF_A_KIND, points=30, count=4),
+        BoxRule("full", Pattern.FULL_HOUSE, points=25),
+        BoxRule("long_straight", Pattern.STRAIGHT, points=30, runs=((2, 3, 4, 5, 6),)),
+        BoxRule("short_straight", Pattern.STRAIGHT, points=40, runs=((1, 2, 3, 4, 5),)),
+        BoxRule("generala", Pattern.OF_A_KIND, points=50, count=5),
+        BoxRule("libre", Pattern.ANY),
+    ),
+)
+
+GENERALA_LIBRE_WITHOUT_COMBINATION = replace(
+    GENERALA_SEED,
+    name="libre-without-combination",
+    boxes=tuple(
+        replace(box, only_without_combination=True) if box.id == "libre" else box
+        for box in GENERALA_SEED.boxes
+    ),
+)

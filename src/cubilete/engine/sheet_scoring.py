@@ -1,0 +1,159 @@
+"""Pure scoring of score-sheet games: box points, the joker, bonuses and totals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Mapping, Sequence
+
+from .dice import face_counts, roll_outcomes, validate_dice, DICE_COUNT
+from .errors import InvalidRecord
+from .sheet_rules import BoxRule, JokerRule, Pattern, SheetRules
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's sheet: points per box in rule order (None = open) and five-equal bonuses."""
+
+    boxes: tuple[int | None, ...]
+    bonus: int = 0
+
+    @classmethod
+    def empty(cls, rules: SheetRules) -> "Sheet":
+        return cls((None,) * len(rules.boxes))
+
+    def is_open(self, index: int) -> bool:
+        return self.boxes[index] is None
+
+    @property
+    def is_full(self) -> bool:
+        return all(points is not None for points in self.boxes)
+
+    def filled(self, rules: SheetRules) -> dict[str, int]:
+        return {box.id: pts for box, pts in zip(rules.boxes, self.boxes) if pts is not None}
+
+    def to_json(self, rules: SheetRules) -> dict[str, object]:
+        return {"boxes": self.filled(rules), "bonus": self.bonus}
+
+
+@dataclass(frozen=True)
+class ScoreOption:
+    """A legal box for the current dice: the box's points and the five-equal bonus paid with it."""
+
+    box: str
+    points: int
+    bonus: int
+
+
+def _matches(box: BoxRule, counts: tuple[int, ...]) -> bool:
+    if box.pattern is Pattern.FACE or box.pattern is Pattern.ANY:
+        return True
+    if box.pattern is Pattern.OF_A_KIND:
+        return max(counts) >= box.count
+    if box.pattern is Pattern.FULL_HOUSE:
+        return sorted(c for c in counts if c) == [2, 3]
+    return any(all(counts[v - 1] for v in run) for run in box.runs)
+
+
+def _is_combination(box: BoxRule) -> bool:
+    return box.pattern not in (Pattern.FACE, Pattern.ANY)
+
+
+def box_points(rules: SheetRules, box: BoxRule, counts: tuple[int, ...], joker: bool = False) -> int:
+    """Points of `box` for dice with these face counts; a joker counts as matching every pattern."""
+    if box.pattern is Pattern.FACE:
+        return box.face * counts[box.face - 1]
+    matched = joker or _matches(box, counts)
+    if matched and box.only_without_combination:
+        matched = not any(_matches(other, counts) for other in rules.boxes if _is_combination(other))
+    if not matched:
+        return 0
+    return box.points if box.points is not None else sum(f * c for f, c in enumerate(counts, 1))
+
+
+def upper_total(rules: SheetRules, sheet: Sheet) -> int:
+    return sum(pts or 0 for box, pts in zip(rules.boxes, sheet.boxes) if box.upper)
+
+
+def upper_bonus(rules: SheetRules, sheet: Sheet) -> int:
+    threshold = rules.upper_bonus_threshold
+    earned = threshold is not None and upper_total(rules, sheet) >= threshold
+    return rules.upper_bonus_points if earned else 0
+
+
+def sheet_total(rules: SheetRules, sheet: Sheet) -> int:
+    """TOTAL = upper + upper bonus + lower + five-equal bonuses."""
+    return sum(pts or 0 for pts in sheet.boxes) + upper_bonus(rules, sheet) + sheet.bonus
+
+
+def _joker_box_points(rules: SheetRules, sheet: Sheet) -> int | None:
+    if rules.joker_box is None:
+        return None
+    return sheet.boxes[rules.box_index(rules.joker_box)]
+
+
+def _upper_index(rules: SheetRules, face: int) -> int | None:
+    return next((i for i, box in enumerate(rules.boxes) if box.upper and box.face == face), None)
+
+
+def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple[ScoreOption, ...]:
+    """Exactly the legal boxes for these dice on this sheet, in sheet order."""
+    counts = face_counts(validate_dice(dice, DICE_COUNT))
+    open_boxes = [i for i in range(len(rules.boxes)) if sheet.is_open(i)]
+    five_equal = max(counts) == DICE_COUNT
+    joker_points = _joker_box_points(rules, sheet)
+    if not five_equal or joker_points is None or rules.joker is JokerRule.NONE:
+        legal, joker = open_boxes, False
+    else:
+        face_box = _upper_index(rules, counts.index(DICE_COUNT) + 1)
+        face_open = face_box is not None and sheet.is_open(face_box)
+        if rules.joker is JokerRule.FREE:
+            legal, joker = open_boxes, not face_open
+        elif rules.joker is JokerRule.SEED and joker_points == 0:
+            legal, joker = open_boxes, False
+        else:  # forced placement: the face's upper box, else a lower box, else any upper box
+            lower = [i for i in open_boxes if not rules.boxes[i].upper]
+            legal = [face_box] if face_open else (lower or open_boxes)
+            joker = True
+    bonus = rules.five_equal_bonus if five_equal and joker_points else 0
+    return tuple(
+        ScoreOption(rules.boxes[i].id, box_points(rules, rules.boxes[i], counts, joker), bonus)
+        for i in legal
+    )
+
+
+def no_open_box_scores(options: Sequence[ScoreOption]) -> bool:
+    """The app's sacrifice warning: every legal box would get 0 points for this roll."""
+    return all(option.points == 0 for option in options)
+
+
+@cache
+def possible_points(rules: SheetRules, box_index: int) -> frozenset[int]:
+    """Every value the box can hold (0 included), to reject impossible sheets."""
+    box = rules.boxes[box_index]
+    values = {0}
+    for outcome, _ in roll_outcomes(DICE_COUNT):
+        counts = face_counts(outcome)
+        values.add(box_points(rules, box, counts))
+        values.add(box_points(rules, box, counts, joker=True))
+    return frozenset(values)
+
+
+def sheet_from_json(rules: SheetRules, filled: object, bonus: object = 0) -> Sheet:
+    """Build a sheet from `{"ones": 3, "penta": 50}` and a bonus, rejecting what cannot occur."""
+    if not isinstance(filled, Mapping):
+        raise InvalidRecord('a sheet is an object of filled boxes, e.g. {"ones": 3, "penta": 50}')
+    boxes: list[int | None] = [None] * len(rules.boxes)
+    for box_id, points in filled.items():
+        index = rules.box_index(box_id)
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise InvalidRecord(f"box {box_id!r} must hold a whole number of points, not {points!r}")
+        if points not in possible_points(rules, index):
+            raise InvalidRecord(f"box {box_id!r} cannot hold {points} points")
+        boxes[index] = points
+    step = rules.five_equal_bonus
+    if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0 or (
+        bonus and (not step or bonus % step)
+    ):
+        raise InvalidRecord(f"the five-equal bonus must be a multiple of {step or 0}, not {bonus!r}")
+    return Sheet(tuple(boxes), bonus)
