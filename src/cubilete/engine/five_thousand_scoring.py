@@ -1,0 +1,175 @@
+"""5000: the rule set as data, and the pure scoring of one roll.
+
+Combinations count only inside one roll (RULES.md, 5000): a third 1 rolled
+after two earlier 1s is a single 1, so every function here sees one roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from itertools import combinations
+from typing import Any, Sequence
+
+from .dice import DICE_COUNT, FACES, Dice, face_counts, validate_dice
+from .errors import InvalidDice, InvalidRecord
+
+GAME = "5000"
+STRAIGHTS = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))
+POINTS_PER_PIP = 100  # three of a face (other than 1s) score 100 × face
+OF_A_KIND_COUNTS = (3, 4, 5)
+
+
+def check_int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    """Return value if it is an int within [low, high], else raise InvalidRecord saying so."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRecord(f"{what} must be an integer, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+        raise InvalidRecord(f"{what} must be {bounds}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class FiveThousandRules:
+    """Every rule of 5000 that a variant may change; a variant is just another value."""
+
+    name: str = "seed"
+    target: int = 5000
+    entry: int = 500
+    straight_points: int = 1500
+    three_ones_points: int = 1100
+    single_one: int = 100
+    single_five: int = 50
+    of_a_kind_multiplier: tuple[tuple[int, int], ...] = ((3, 1), (4, 2), (5, 4))
+    free_set_aside: bool = False
+    min_players: int = 2
+    max_players: int = 6
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "of_a_kind_multiplier", _checked_multipliers(self.of_a_kind_multiplier))
+        if not isinstance(self.name, str) or not self.name:
+            raise InvalidRecord(f"a rule set needs a non-empty name, not {self.name!r}")
+        if check_int(self.target, "target", 100) % 100:
+            raise InvalidRecord(f"target must be a multiple of 100, not {self.target}")
+        check_int(self.entry, "entry", 0)
+        for points in ("straight_points", "three_ones_points", "single_one", "single_five"):
+            check_int(getattr(self, points), points, 1)
+        if not isinstance(self.free_set_aside, bool):
+            raise InvalidRecord(f"free_set_aside must be true or false, not {self.free_set_aside!r}")
+        check_int(self.max_players, "max_players", check_int(self.min_players, "min_players", 1))
+
+    @property
+    def game(self) -> str:
+        return GAME
+
+    def multiplier(self, count: int) -> int:
+        """How many times the three-of-a-face value `count` equal dice are worth."""
+        return dict(self.of_a_kind_multiplier)[count]
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["of_a_kind_multiplier"] = {str(count): times for count, times in self.of_a_kind_multiplier}
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> FiveThousandRules:
+        """Parse a rule set; every field is required so that a record never changes meaning."""
+        if not isinstance(data, dict):
+            raise InvalidRecord("5000 rules must be a JSON object")
+        names = {field.name for field in fields(cls)}
+        if set(data) != names:
+            missing, unknown = sorted(names - set(data)), sorted(set(data) - names)
+            raise InvalidRecord(f"5000 rules: missing fields {missing}, unknown fields {unknown}")
+        multipliers = data["of_a_kind_multiplier"]
+        if not isinstance(multipliers, dict) or not all(
+            isinstance(count, str) and count.isdigit() for count in multipliers
+        ):
+            raise InvalidRecord('of_a_kind_multiplier must be an object like {"3": 1, "4": 2, "5": 4}')
+        pairs = tuple((int(count), times) for count, times in multipliers.items())
+        return cls(**{**data, "of_a_kind_multiplier": pairs})
+
+
+def _checked_multipliers(pairs: Any) -> tuple[tuple[int, int], ...]:
+    """The multipliers sorted by count (so equal rule sets compare equal), or InvalidRecord."""
+    try:
+        result = tuple(sorted((count, times) for count, times in pairs))
+    except (TypeError, ValueError):
+        raise InvalidRecord("of_a_kind_multiplier must be (count, multiplier) pairs") from None
+    if tuple(count for count, _ in result) != OF_A_KIND_COUNTS:
+        raise InvalidRecord(f"of_a_kind_multiplier needs exactly the counts {OF_A_KIND_COUNTS}")
+    for count, times in result:
+        check_int(count, "an of-a-kind count")
+        check_int(times, f"the multiplier of {count} of a kind", 1)
+    return result
+
+
+FIVE_THOUSAND_SEED = FiveThousandRules()
+FIVE_THOUSAND_THREE_ONES_1000 = replace(
+    FIVE_THOUSAND_SEED, name="three-ones-1000", three_ones_points=1000
+)
+FIVE_THOUSAND_FREE_SET_ASIDE = replace(FIVE_THOUSAND_SEED, name="free-set-aside", free_set_aside=True)
+FIVE_THOUSAND_VARIANTS = (
+    FIVE_THOUSAND_SEED,
+    FIVE_THOUSAND_THREE_ONES_1000,
+    FIVE_THOUSAND_FREE_SET_ASIDE,
+)
+
+
+@dataclass(frozen=True)
+class RollScore:
+    """What one roll scores as a whole, and which of its dice (positions) scored."""
+
+    points: int
+    positions: tuple[int, ...]
+
+    @property
+    def scoring_dice(self) -> int:
+        return len(self.positions)
+
+
+def score_roll(dice: Sequence[int], rules: FiveThousandRules) -> RollScore:
+    """Score a roll of up to five dice as a whole: straight, of-a-kind, then single 1s and 5s."""
+    roll = validate_dice(dice)
+    if len(roll) > DICE_COUNT:
+        raise InvalidDice(f"a roll has at most {DICE_COUNT} dice, not {len(roll)}")
+    if tuple(sorted(roll)) in STRAIGHTS:
+        return RollScore(rules.straight_points, tuple(range(len(roll))))
+    points = {face: _face_points(face, count, rules) for face, count in zip(FACES, face_counts(roll))}
+    positions = tuple(i for i, face in enumerate(roll) if points[face])
+    return RollScore(sum(points.values()), positions)
+
+
+def _face_points(face: int, count: int, rules: FiveThousandRules) -> int:
+    """Points of the `count` dice showing `face` in one roll (with five dice, at most one triple)."""
+    if count >= 3:
+        base = rules.three_ones_points if face == 1 else POINTS_PER_PIP * face
+        return base * rules.multiplier(count)
+    single = {1: rules.single_one, 5: rules.single_five}.get(face, 0)
+    return count * single
+
+
+def set_aside_points(roll: Dice, held: Sequence[int], rules: FiveThousandRules) -> int:
+    """Points of keeping the dice at `held`: their score as a group, or 0 when any of them
+    would not score in that group (then it is not a valid set-aside)."""
+    for position in held:
+        is_index = isinstance(position, int) and not isinstance(position, bool)
+        if not is_index or not 0 <= position < len(roll):
+            raise InvalidDice(f"die position {position!r} is not one of 0 to {len(roll) - 1}")
+    if len(set(held)) != len(held):
+        raise InvalidDice(f"a die can be set aside only once, got positions {tuple(held)}")
+    group = score_roll(tuple(roll[i] for i in held), rules)
+    return group.points if group.scoring_dice == len(held) else 0
+
+
+def set_aside_choices(roll: Dice, rules: FiveThousandRules) -> tuple[tuple[int, ...], ...]:
+    """Every valid set-aside of the roll, each distinct group of values once (first positions)."""
+    seen: set[Dice] = set()
+    choices = []
+    for size in range(1, len(roll) + 1):
+        for held in combinations(range(len(roll)), size):
+            values = tuple(sorted(roll[i] for i in held))
+            if values not in seen:
+                seen.add(values)  # validity depends only on the values, not the positions
+                if set_aside_points(roll, held, rules):
+                    choices.append(held)
+    return tuple(choices)
