@@ -1,0 +1,1 @@
+"""The `cubilete` command line: one module per command under `commands/`."""

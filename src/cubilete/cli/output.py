@@ -1,0 +1,50 @@
+"""What every command shares: a report printed as text or JSON, and clean errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engine.errors import CubileteError
+
+USAGE_ERROR = 2
+
+
+@dataclass(frozen=True)
+class Report:
+    """A command's answer: the data for --json, and the same for people."""
+
+    data: dict[str, Any]
+    text: str
+
+
+class CommandError(CubileteError):
+    """Bad command-line input that is not an engine error (unreadable file, bad JSON...)."""
+
+
+def emit(report: Report, as_json: bool) -> None:
+    print(json.dumps(report.data, ensure_ascii=False) if as_json else report.text)
+
+
+def fail(message: str) -> int:
+    print(f"cubilete: error: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def parse_json(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CommandError(f"{what} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
+
+
+def read_json_input(path: str | None, what: str) -> Any:
+    """JSON from a file, or from standard input when no file is given."""
+    try:
+        text = Path(path).read_text(encoding="utf-8") if path else sys.stdin.read()
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror}") from None
+    return parse_json(text, what)
