@@ -9,11 +9,11 @@ from typing import Sequence
 
 from .. import __version__
 from ..engine.errors import CubileteError
-from .output import USAGE_ERROR, fail
+from .output import fail
 
 # Each module in cubilete.cli.commands has `register(subparsers)`, which adds the
 # command's parser and sets `run(args) -> int` as its handler.
-COMMANDS = ("play", "rules", "score")
+COMMANDS = ("rules", "score")
 
 
 class _Parser(argparse.ArgumentParser):
