@@ -1,0 +1,67 @@
+"""The values of one 5000 turn by backward induction over its turn points, in Numba.
+
+Every scoring roll adds points, so the decision points of one turn form an
+acyclic graph ordered by turn points. Given what each end of the turn is worth
+to the player (banking at each slot, or passing after a bust), one pass from the
+highest slot down values every decision point. The pass also carries each
+value's derivative by the value of passing, for the exact solver's Newton steps;
+what a turn is worth as a whole depends on the rest of the game only through
+those end values, which is what lets every player share this kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..engine.dice import DICE_COUNT
+from .five_thousand_tables import RollTable
+
+
+def turn_arrays(slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch arrays (roll, decide, slope) for turn_values: [slot, dice to roll], column 0 unused."""
+    return tuple(np.empty((slots, DICE_COUNT + 1)) for _ in range(3))
+
+
+@njit(cache=True)
+def turn_values(table: RollTable, pass_value, bank_value, bank_slope, reach, roll, decide, slope):
+    """Value every decision point of a turn; return the value of its start and that value's slope.
+
+    roll[k, d] is the value of rolling d dice holding k slots of turn points, decide[k, d] the
+    better of that and banking where banking is allowed (bank_value[k] is NaN where it is not),
+    slope[k, d] the derivative of decide[k, d] by pass_value. bank_slope[k] is the derivative of
+    bank_value[k] by pass_value: 1 for a bank that only passes the turn, else 0. From slot
+    `reach` on every end is a pass, so every value there is pass_value. The turn starts by
+    rolling five dice with no points.
+    """
+    last = decide.shape[0] - 1
+    dice_count = decide.shape[1] - 1
+    for k in range(reach, last + 1):
+        for d in range(1, dice_count + 1):
+            roll[k, d] = pass_value
+            decide[k, d] = pass_value
+            slope[k, d] = 1.0
+    for k in range(min(reach, last + 1) - 1, -1, -1):
+        bank = bank_value[k]
+        for d in range(1, dice_count + 1):
+            value = table.bust[d] * pass_value
+            value_slope = table.bust[d]
+            for g in range(table.group_start[d], table.group_start[d + 1]):
+                best = -1.0
+                best_slope = 0.0
+                for c in range(table.choice_start[g], table.choice_start[g + 1]):
+                    j = min(k + table.choice_steps[c], last)
+                    left = table.choice_dice[c]
+                    if decide[j, left] > best:
+                        best = decide[j, left]
+                        best_slope = slope[j, left]
+                value += table.group_prob[g] * best
+                value_slope += table.group_prob[g] * best_slope
+            roll[k, d] = value
+            if bank > value:  # false for NaN: banking is not allowed here
+                decide[k, d] = bank
+                slope[k, d] = bank_slope[k]
+            else:
+                decide[k, d] = value
+                slope[k, d] = value_slope
+    return decide[0, dice_count], slope[0, dice_count]
