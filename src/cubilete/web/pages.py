@@ -1,0 +1,39 @@
+"""The HTML pages: static shells from web/static, given their language and start-up data."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from babel import Locale
+from markdown_it import MarkdownIt
+
+from ..rules_texts import rules_page
+from .i18n import LANGUAGES, messages
+
+_LANGUAGE_NAMES = [{"code": code, "name": Locale(code).get_display_name(code)} for code in LANGUAGES]
+_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+@cache
+def _shell(name: str) -> str:
+    return files(__package__).joinpath("static", f"{name}.html").read_text(encoding="utf-8")
+
+
+def render_page(name: str, lang: str, page: dict[str, Any], body: str = "") -> str:
+    """A page shell with its language, the language's messages and the page's data for the script."""
+    boot = {"lang": lang, "languages": _LANGUAGE_NAMES, "messages": messages(lang), "page": page}
+    script_safe = json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")
+    return (
+        _shell(name)
+        .replace("__LANG__", lang)
+        .replace("__BODY__", body)
+        .replace("__BOOT__", script_safe)
+    )
+
+
+def rules_html(game: str, lang: str) -> str:
+    """A game's rules page (the Markdown of cubilete.rules_texts) as HTML."""
+    return _markdown.render(rules_page(game, lang))

@@ -1,0 +1,64 @@
+// Talking to the server: JSON requests, errors as exceptions, and "thinking…" while a request is slow.
+
+import { lang, t } from "./i18n.js";
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+let pending = 0;
+let thinkingTimer = null;
+
+function showThinking(on) {
+  for (const element of document.querySelectorAll("[data-thinking]")) element.hidden = !on;
+}
+
+async function request(method, path, body) {
+  pending += 1;
+  thinkingTimer ??= setTimeout(() => showThinking(true), 300);
+  try {
+    const url = new URL(path, location.origin);
+    url.searchParams.set("lang", lang);
+    const response = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw new ApiError(response.status, data?.message ?? data?.detail ?? t("The server did not answer."));
+    }
+    return data;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(0, t("The server did not answer."));
+  } finally {
+    pending -= 1;
+    if (pending === 0) {
+      clearTimeout(thinkingTimer);
+      thinkingTimer = null;
+      showThinking(false);
+    }
+  }
+}
+
+export const getJson = (path) => request("GET", path);
+export const postJson = (path, body) => request("POST", path, body);
+
+// The seats this browser may play in a game: { seat: token }, kept in localStorage.
+const tokensKey = (gameId) => `cubilete.tokens.${gameId}`;
+
+export function seatTokens(gameId) {
+  try {
+    return JSON.parse(localStorage.getItem(tokensKey(gameId))) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export function rememberTokens(gameId, tokens) {
+  localStorage.setItem(tokensKey(gameId), JSON.stringify({ ...seatTokens(gameId), ...tokens }));
+}

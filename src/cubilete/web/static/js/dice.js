@@ -1,0 +1,38 @@
+// Dice drawn as dice: a button with nine pip cells, the CSS shows the pips of data-value.
+
+import { t } from "./i18n.js";
+
+export function makeDie(index) {
+  const die = document.createElement("button");
+  die.type = "button";
+  die.className = "die";
+  die.dataset.die = String(index);
+  die.dataset.value = "";
+  die.setAttribute("aria-pressed", "false");
+  for (let cell = 0; cell < 9; cell += 1) {
+    const pip = document.createElement("span");
+    pip.className = "pip";
+    die.append(pip);
+  }
+  return die;
+}
+
+// Show a value (null: no value yet), whether it is held, and animate it when just rolled.
+export function showDie(die, value, { held = false, rolled = false, enabled = false, label = null } = {}) {
+  die.dataset.value = value == null ? "" : String(value);
+  die.setAttribute("aria-pressed", String(held));
+  die.disabled = !enabled;
+  const position = Number(die.dataset.die) + 1;
+  die.setAttribute(
+    "aria-label",
+    label ??
+      (value == null
+        ? t("Die {n}", { n: position })
+        : t(held ? "Die {n}: {value}, held" : "Die {n}: {value}", { n: position, value })),
+  );
+  if (rolled) {
+    die.classList.remove("rolling");
+    void die.offsetWidth; // restart the animation
+    die.classList.add("rolling");
+  }
+}

@@ -1,0 +1,38 @@
+// The end of a game: the ranking (equal scores share a place) and a rematch button.
+
+import { t } from "./i18n.js";
+
+export function showGameOver(view, controller) {
+  const panel = document.querySelector("[data-game-over]");
+  const list = panel.querySelector("[data-ranking]");
+  const order = view.seats
+    .map((seat, index) => ({ name: seat.name, score: view.scores[index], place: view.ranking[index], index }))
+    .sort((a, b) => a.place - b.place || a.index - b.index);
+  list.replaceChildren(
+    ...order.map(({ name, score, place, index }) => {
+      const item = document.createElement("li");
+      item.dataset.place = String(place);
+      item.dataset.player = String(index);
+      const placeLabel = document.createElement("span");
+      placeLabel.className = "place";
+      placeLabel.textContent = t("{place}.", { place });
+      const nameLabel = document.createElement("span");
+      nameLabel.className = "name";
+      nameLabel.textContent = name;
+      const scoreLabel = document.createElement("span");
+      scoreLabel.className = "score";
+      scoreLabel.textContent = String(score);
+      item.append(placeLabel, nameLabel, scoreLabel);
+      return item;
+    }),
+  );
+  const winners = order.filter(({ place }) => place === 1).map(({ name }) => name);
+  panel.querySelector("[data-winner]").textContent =
+    winners.length > 1
+      ? t("Shared first place: {names}", { names: winners.join(", ") })
+      : t("{name} wins!", { name: winners[0] });
+  const rematch = panel.querySelector("[data-action='rematch']");
+  rematch.onclick = () => controller.rematch();
+  panel.hidden = false;
+  controller.say(t("Game over"));
+}

@@ -1,0 +1,59 @@
+// The page's language: messages from the server's Babel catalog, the switcher, and names by id.
+
+const boot = JSON.parse(document.getElementById("boot").textContent);
+
+export const lang = boot.lang;
+export const page = boot.page;
+
+// A message in the page's language, with {name} placeholders filled from params.
+export function t(message, params = {}, context = null) {
+  const key = context ? `${context}\u0004${message}` : message;
+  const text = boot.messages[key] ?? message;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+export const gameName = (game) => t(game, {}, "game");
+export const rulesName = (game, rules) => t(rules, {}, `rules:${game}`);
+export const levelName = (level) => t(level, {}, "level");
+export const boxName = (game, box) => t(box, {}, `box:${game}`);
+
+// Fill every [data-i18n] element (and [data-i18n-label] aria-labels) below root.
+export function translate(root = document) {
+  for (const element of root.querySelectorAll("[data-i18n]")) {
+    element.textContent = t(element.dataset.i18n);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-label]")) {
+    element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+  }
+}
+
+export function setLanguage(code) {
+  document.cookie = `lang=${code}; path=/; max-age=31536000; samesite=lax`;
+  const url = new URL(location.href);
+  url.searchParams.delete("lang");
+  location.replace(url);
+}
+
+// The ES / ID / EN buttons of the top bar.
+export function languageSwitcher(container) {
+  container.replaceChildren();
+  for (const { code, name } of boot.languages) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "lang";
+    button.dataset.lang = code;
+    button.textContent = code.toUpperCase();
+    button.setAttribute("aria-pressed", String(code === lang));
+    button.setAttribute("aria-label", name);
+    button.lang = code;
+    button.addEventListener("click", () => code !== lang && setLanguage(code));
+    container.append(button);
+  }
+}
+
+export function startPage() {
+  document.documentElement.lang = lang;
+  translate();
+  const switcher = document.querySelector("[data-languages]");
+  if (switcher) languageSwitcher(switcher);
+}

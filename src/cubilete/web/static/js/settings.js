@@ -1,0 +1,55 @@
+// Player settings, kept in this browser: the auto-score after the last roll and the bots' pace.
+
+import { t } from "./i18n.js";
+
+const KEY = "cubilete.settings";
+const DEFAULTS = { autoScore: true, autoScoreSeconds: 3, botPaceMs: 700 };
+export const BOT_PACES = [
+  { ms: 1200, label: "Slow" },
+  { ms: 700, label: "Normal" },
+  { ms: 300, label: "Fast" },
+  { ms: 0, label: "Instant" },
+];
+
+export function loadSettings() {
+  try {
+    return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY)) };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+function saveSettings(settings) {
+  localStorage.setItem(KEY, JSON.stringify(settings));
+}
+
+// Wire the settings <dialog>: fill it from the stored settings, store what the player changes.
+export function settingsDialog(dialog, onChange) {
+  const form = dialog.querySelector("form");
+  const pace = form.elements.botPaceMs;
+  pace.replaceChildren(
+    ...BOT_PACES.map(({ ms, label }) => new Option(t(label), String(ms))),
+  );
+  const fill = () => {
+    const settings = loadSettings();
+    form.elements.autoScore.checked = settings.autoScore;
+    form.elements.autoScoreSeconds.value = settings.autoScoreSeconds;
+    form.elements.autoScoreSeconds.disabled = !settings.autoScore;
+    pace.value = String(settings.botPaceMs);
+  };
+  form.addEventListener("change", () => {
+    const seconds = Math.min(30, Math.max(1, Number(form.elements.autoScoreSeconds.value) || 3));
+    const settings = {
+      autoScore: form.elements.autoScore.checked,
+      autoScoreSeconds: seconds,
+      botPaceMs: Number(pace.value),
+    };
+    saveSettings(settings);
+    form.elements.autoScoreSeconds.disabled = !settings.autoScore;
+    onChange?.(settings);
+  });
+  return () => {
+    fill();
+    dialog.showModal();
+  };
+}

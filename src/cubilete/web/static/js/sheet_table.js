@@ -1,0 +1,424 @@
+// Penta and Generala: five dice to hold and roll, every player's sheet with what each open box
+// would score now, the countdown that scores for the player after the last roll, and hints.
+
+import { getJson, ApiError } from "./api.js";
+import { makeDie, showDie } from "./dice.js";
+import { boxName, page, t } from "./i18n.js";
+
+const DICE = 5;
+
+export class SheetTable {
+  constructor(root, controller, view) {
+    this.controller = controller;
+    this.game = view.game;
+    this.view = view;
+    this.interactive = false;
+    this.holding = new Set();
+    this.selected = null;
+    this.heldBefore = [];
+    this.countdownTimer = null;
+    this.countdownElement = root.querySelector("[data-countdown]");
+    this.hints = root.querySelector("[data-hints]");
+    root.classList.add("sheet-game");
+
+    this.cells = this.buildSheet(root.querySelector("[data-board]"), view);
+    this.dice = [];
+    const tray = root.querySelector("[data-dice]");
+    for (let index = 0; index < DICE; index += 1) {
+      const die = makeDie(index);
+      die.addEventListener("click", () => this.toggle(index));
+      this.dice.push(die);
+      tray.append(die);
+    }
+    const buttons = root.querySelector("[data-buttons]");
+    this.hintButton = button("hint", "Hint", () => this.showHints());
+    this.rollButton = button("roll", "Roll", () => this.roll());
+    this.validateButton = button("validate", "Validate turn", () => this.validate());
+    this.hintButton.classList.add("secondary");
+    buttons.append(this.hintButton, this.rollButton, this.validateButton);
+    document.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  buildSheet(board, view) {
+    const table = document.createElement("table");
+    table.className = "sheet";
+    const head = table.createTHead().insertRow();
+    head.append(document.createElement("th"));
+    const cells = { box: {}, upper: [], bonus: [], fiveEqual: [], total: [], heads: [] };
+    view.seats.forEach((seat, index) => {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.className = "seat";
+      th.dataset.seat = String(index);
+      th.textContent = seat.name;
+      head.append(th);
+      cells.heads.push(th);
+    });
+    const body = table.createTBody();
+    const row = (label, className, fill) => {
+      const tr = body.insertRow();
+      tr.className = className;
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = label;
+      tr.append(th);
+      view.seats.forEach((_, seat) => {
+        const td = tr.insertCell();
+        td.dataset.player = String(seat);
+        fill(td, seat);
+      });
+      return tr;
+    };
+    const boxes = view.table.boxes;
+    boxes.forEach((box, position) => {
+      cells.box[box.id] = [];
+      row(boxName(this.game, box.id), box.upper ? "box upper" : "box lower", (td, seat) => {
+        td.dataset.box = box.id;
+        td.addEventListener("click", () => this.select(box.id, seat));
+        td.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            this.select(box.id, seat);
+          }
+        });
+        cells.box[box.id].push(td);
+      });
+      const lastUpper = box.upper && !boxes[position + 1]?.upper;
+      if (lastUpper && view.table.upper_bonus_threshold !== null) {
+        row(t("Upper part"), "subtotal", (td) => {
+          td.dataset.upperTotal = "";
+          cells.upper.push(td);
+        });
+        row(t("Bonus (+{points} at {threshold})", {
+          points: view.table.upper_bonus_points,
+          threshold: view.table.upper_bonus_threshold,
+        }), "subtotal", (td) => {
+          td.dataset.upperBonus = "";
+          cells.bonus.push(td);
+        });
+      }
+    });
+    if (view.table.has_five_equal_bonus) {
+      row(t("{box} bonus", { box: boxName(this.game, "penta") }), "subtotal", (td) => {
+        td.dataset.fiveEqualBonus = "";
+        cells.fiveEqual.push(td);
+      });
+    }
+    row(t("TOTAL"), "total", (td) => {
+      td.dataset.total = "";
+      cells.total.push(td);
+    });
+    board.replaceChildren(table);
+    return cells;
+  }
+
+  get mine() {
+    const seat = this.view.current_player;
+    return !this.view.is_over && !this.controller.isBot(seat) && this.controller.tokenFor(seat) !== null;
+  }
+
+  render(view, step) {
+    const previous = this.view;
+    this.view = view;
+    const table = view.table;
+    if (table.dice.length === 0) {
+      this.holding.clear();
+      this.selected = null;
+    }
+    this.hideHints();
+    this.drawSheet(view);
+    const rolled = step?.event.roll !== undefined;
+    this.dice.forEach((die, index) => {
+      const value = table.dice[index] ?? null;
+      const held = view.to_roll ? table.held.includes(index) : this.mine && this.holding.has(index);
+      showDie(die, value, {
+        held,
+        rolled: rolled && !this.heldBefore.includes(index),
+        enabled: this.interactive && table.can_reroll,
+      });
+    });
+    this.heldBefore = table.held;
+    this.drawButtons();
+    this.describe(view, step, previous);
+  }
+
+  drawSheet(view) {
+    const table = view.table;
+    const current = view.is_over ? null : view.current_player;
+    const options = new Map(table.options.map((option) => [option.box, option]));
+    for (const [box, cells] of Object.entries(this.cells.box)) {
+      cells.forEach((td, seat) => {
+        const points = table.sheets[seat].boxes[box];
+        const option = seat === current ? options.get(box) : undefined;
+        const selectable = option !== undefined && this.interactive;
+        td.classList.toggle("current", seat === current);
+        td.classList.toggle("preview", option !== undefined);
+        td.classList.toggle("zero", option !== undefined && option.points === 0);
+        td.classList.toggle("selected", selectable && this.selected === box);
+        if (points !== undefined) {
+          td.dataset.score = String(points);
+          delete td.dataset.preview;
+          td.textContent = String(points);
+        } else if (option !== undefined) {
+          delete td.dataset.score;
+          td.dataset.preview = String(option.points);
+          td.textContent = option.bonus ? `${option.points}+${option.bonus}` : String(option.points);
+        } else {
+          delete td.dataset.score;
+          delete td.dataset.preview;
+          td.textContent = "";
+        }
+        if (selectable) {
+          td.setAttribute("role", "button");
+          td.tabIndex = 0;
+          td.setAttribute("aria-pressed", String(this.selected === box));
+          td.setAttribute("aria-label", `${boxName(this.game, box)}: ${option.points}`);
+        } else {
+          td.removeAttribute("role");
+          td.removeAttribute("tabindex");
+          td.removeAttribute("aria-pressed");
+          td.removeAttribute("aria-label");
+        }
+      });
+    }
+    table.sheets.forEach((sheet, seat) => {
+      if (this.cells.upper[seat]) {
+        this.cells.upper[seat].textContent = `${sheet.upper_total}/${table.upper_bonus_threshold}`;
+        this.cells.bonus[seat].textContent = String(sheet.upper_bonus);
+      }
+      if (this.cells.fiveEqual[seat]) this.cells.fiveEqual[seat].textContent = String(sheet.five_equal_bonus);
+      this.cells.total[seat].textContent = String(sheet.total);
+      this.cells.total[seat].dataset.total = String(sheet.total);
+      this.cells.heads[seat].classList.toggle("current", seat === current);
+    });
+  }
+
+  drawButtons() {
+    const table = this.view.table;
+    const firstRoll = this.view.to_roll;
+    this.rollButton.replaceChildren(
+      text(t(firstRoll ? "Roll" : "Roll again")),
+      badge(t("{n} left", { n: table.rolls_left })),
+    );
+    this.rollButton.disabled =
+      !this.interactive || !(firstRoll || (table.can_reroll && this.holding.size < DICE));
+    this.validateButton.disabled = !this.interactive || this.selected === null;
+    this.hintButton.disabled = !this.interactive || table.dice.length === 0;
+  }
+
+  describe(view, step, previous) {
+    const say = (message, tone) => this.controller.say(message, tone);
+    if (step) {
+      const name = this.controller.seatName(step.seat);
+      const action = step.event.action;
+      if (step.event.roll !== undefined && this.controller.isBot(step.seat)) {
+        say(t("{name} rolls", { name }));
+      } else if (action?.type === "keep") {
+        const kept = action.held.map((index) => view.table.dice[index]).join(" ");
+        say(t("{name} keeps {dice}", { name, dice: kept }));
+      } else if (action?.type === "score") {
+        const sheet = view.table.sheets[step.seat];
+        const bonus = sheet.five_equal_bonus - previous.table.sheets[step.seat].five_equal_bonus;
+        const points = sheet.boxes[action.box];
+        const box = boxName(this.game, action.box);
+        say(
+          bonus > 0
+            ? t("{name} scores {points} in {box}, and a bonus of {bonus}", { name, points, box, bonus })
+            : t("{name} scores {points} in {box}", { name, points, box }),
+        );
+      }
+      return;
+    }
+    if (view.is_over || !this.mine) return;
+    const name = this.controller.seatName(view.current_player);
+    if (view.to_roll) {
+      say(this.controller.hotSeat ? t("{name}, roll the dice", { name }) : t("Roll the dice"));
+    } else if (view.table.must_sacrifice) {
+      say(t("No open box scores: one must be sacrificed"), "warning");
+    } else if (view.must_score) {
+      say(t("Last roll: choose a box"));
+    } else {
+      say(t("Tap dice to hold them, then roll again or choose a box"));
+    }
+  }
+
+  // -- the player's gestures --------------------------------------------------------
+
+  toggle(index) {
+    if (!this.interactive || !this.view.table.can_reroll) return;
+    if (this.holding.has(index)) this.holding.delete(index);
+    else this.holding.add(index);
+    this.render(this.view, null);
+  }
+
+  select(box, seat) {
+    const legal = this.view.table.options.some((option) => option.box === box);
+    if (!this.interactive || seat !== this.view.current_player || !legal) return;
+    this.stopCountdown();
+    this.selected = this.selected === box ? null : box;
+    this.drawSheet(this.view);
+    this.drawButtons();
+  }
+
+  roll() {
+    if (this.rollButton.disabled) return;
+    this.controller.send(
+      this.view.to_roll ? { type: "roll" } : { type: "keep", held: [...this.holding].sort() },
+    );
+  }
+
+  validate() {
+    if (this.validateButton.disabled) return;
+    this.controller.send({ type: "score", box: this.selected });
+  }
+
+  key(event) {
+    if (event.target.closest("input, select, dialog, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (/^[1-5]$/.test(event.key)) this.toggle(Number(event.key) - 1);
+    else if (event.key === "r" || event.key === "R") this.roll();
+    else if (event.key === "Enter" && this.selected !== null) this.validate();
+    else return;
+    event.preventDefault();
+  }
+
+  // -- hints ----------------------------------------------------------------------------
+
+  async showHints() {
+    if (this.hintButton.disabled) return;
+    const events = this.view.events;
+    let hint;
+    try {
+      hint = await getJson(`/api/games/${page.id}/hint`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.controller.fail(error.message);
+      return;
+    }
+    if (events !== this.view.events) return;
+    const title = document.createElement("p");
+    title.className = "hints-title";
+    title.textContent = t("Best choices, with the expected final total");
+    const list = document.createElement("ol");
+    for (const option of hint.options) {
+      const item = document.createElement("li");
+      const choice = document.createElement("button");
+      choice.type = "button";
+      choice.className = "hint";
+      const expected = option.value.toFixed(1);
+      choice.textContent =
+        option.kind === "score"
+          ? t("{box}: {points} points → {expected}", {
+              box: boxName(this.game, option.box),
+              points: option.points + option.bonus,
+              expected,
+            })
+          : t("Keep {dice} and roll → {expected}", {
+              dice: option.keep.length ? option.keep.join(" ") : t("nothing"),
+              expected,
+            });
+      choice.addEventListener("click", () => this.takeHint(option));
+      item.append(choice);
+      list.append(item);
+    }
+    this.hints.replaceChildren(title, list);
+    this.hints.hidden = false;
+  }
+
+  takeHint(option) {
+    this.hideHints();
+    if (option.kind === "score") {
+      this.selected = null;
+      this.select(option.box, this.view.current_player);
+      return;
+    }
+    this.holding = positionsOf(option.keep, this.view.table.dice);
+    this.render(this.view, null);
+  }
+
+  hideHints() {
+    this.hints.hidden = true;
+  }
+
+  // -- turn flow ----------------------------------------------------------------------
+
+  ready() {
+    this.interactive = true;
+    this.render(this.view, null);
+    const settings = this.controller.settings;
+    if (this.view.must_score && settings.autoScore && this.selected === null) {
+      this.startCountdown(settings.autoScoreSeconds);
+    }
+  }
+
+  idle() {
+    this.interactive = false;
+    this.stopCountdown();
+    this.render(this.view, null);
+  }
+
+  settingsChanged() {
+    if (!this.interactive) return;
+    this.stopCountdown();
+    this.ready();
+  }
+
+  startCountdown(seconds) {
+    this.stopCountdown();
+    let left = seconds;
+    const show = () => {
+      this.countdownElement.dataset.countdown = String(left);
+      this.countdownElement.textContent = t("The computer scores for you in {n}…", { n: left });
+    };
+    show();
+    this.countdownElement.hidden = false;
+    this.countdownTimer = setInterval(() => {
+      left -= 1;
+      if (left > 0) {
+        show();
+        return;
+      }
+      this.stopCountdown();
+      this.controller.send({ type: "auto" });
+    }, 1000);
+  }
+
+  stopCountdown() {
+    clearInterval(this.countdownTimer);
+    this.countdownTimer = null;
+    this.countdownElement.hidden = true;
+    this.countdownElement.dataset.countdown = "";
+  }
+}
+
+// The positions of dice showing these values (each position once, in table order).
+function positionsOf(values, dice) {
+  const free = dice.map((_, index) => index);
+  const held = new Set();
+  for (const value of values) {
+    const position = free.find((index) => dice[index] === value && !held.has(index));
+    if (position !== undefined) held.add(position);
+  }
+  return held;
+}
+
+function button(action, label, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.dataset.action = action;
+  element.textContent = t(label);
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function text(content) {
+  const span = document.createElement("span");
+  span.textContent = content;
+  return span;
+}
+
+function badge(content) {
+  const span = document.createElement("span");
+  span.className = "badge";
+  span.textContent = content;
+  return span;
+}
