@@ -1,0 +1,100 @@
+"""The two-player 5000 tables on disk: solved once per rule set and solver version, then loaded.
+
+Files live in platformdirs.user_cache_dir("cubilete"), or in $CUBILETE_CACHE_DIR
+when set (tests point it at a temporary directory). A file is named by a hash
+of the rules' JSON and the solver version, and also stores that JSON, which is
+checked on load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..engine.five_thousand import FiveThousandRules
+from .five_thousand_exact import SOLVER_VERSION, TwoPlayerSolution, solve
+
+CACHE_ENV = "CUBILETE_CACHE_DIR"
+PHASES = {"rules": "5000: reading the rules from the engine", "solve": "5000: solving score pairs"}
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("cubilete"))
+
+
+def rules_json(rules: FiveThousandRules) -> str:
+    return json.dumps(rules.to_json(), sort_keys=True)
+
+
+def cache_path(rules: FiveThousandRules) -> Path:
+    digest = hashlib.sha256(rules_json(rules).encode()).hexdigest()[:16]
+    return cache_dir() / f"5000-two-players-{digest}-v{SOLVER_VERSION}.npz"
+
+
+# Solutions already loaded by this process, by cache file (a few per process at most).
+_loaded: dict[Path, TwoPlayerSolution] = {}
+
+
+def two_player_solution(rules: FiveThousandRules, show_progress: bool = False) -> TwoPlayerSolution:
+    """The solution for these rules: from memory, else from disk, else solved and saved.
+
+    With show_progress, a progress bar on stderr follows the solve.
+    """
+    path = cache_path(rules)
+    if path not in _loaded:
+        solution = load(rules, path)
+        if solution is None:
+            solution = _solve_with_progress(rules) if show_progress else solve(rules)
+            save(solution, path)
+        _loaded[path] = solution
+    return _loaded[path]
+
+
+def load(rules: FiveThousandRules, path: Path) -> TwoPlayerSolution | None:
+    """The saved solution, or None when there is none for exactly these rules (or it is damaged)."""
+    try:
+        with np.load(path) as data:
+            if str(data["rules"]) != rules_json(rules):
+                return None
+            return TwoPlayerSolution(
+                rules, data["start"], data["roll"], data["bank"], float(data["residual"])
+            )
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def save(solution: TwoPlayerSolution, path: Path) -> None:
+    """Write atomically, so that a concurrent reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    with open(partial, "wb") as file:
+        np.savez(
+            file,
+            rules=rules_json(solution.rules),
+            start=solution.start,
+            roll=solution.roll,
+            bank=solution.bank,
+            residual=solution.residual,
+        )
+    os.replace(partial, path)
+
+
+def _solve_with_progress(rules: FiveThousandRules) -> TwoPlayerSolution:
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+               TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(PHASES[phase], total=total)
+            bar.update(tasks[phase], completed=done)
+
+        return solve(rules, progress)
