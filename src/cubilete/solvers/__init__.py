@@ -1,0 +1,8 @@
+"""Exact solvers built on the pure rules engine.
+
+Score-sheet games (Penta, Generala): `sheet_solver` computes the optimal expected
+score of every turn-start state, `sheet_cache` keeps those tables on disk,
+`sheet_advice` ranks every legal action of a situation and `sheet_stats` gives the
+exact distribution of the optimal player's final score. Importing this package
+compiles nothing; the Numba kernels load on first use.
+"""
