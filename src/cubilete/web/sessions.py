@@ -262,7 +262,8 @@ class Games:
         self.storage.save_record(live.id, live.match.to_json(), live.state.is_over)
 
     def _remember(self, live: LiveGame) -> LiveGame:
-        self.warmer.start(live.match.rules)
+        if live.has_bots or isinstance(live.match.rules, SheetRules):  # bots, hints and auto-scores
+            self.warmer.start(live.match.rules)
         with self._lock:
             return self._live.setdefault(live.id, live)
 

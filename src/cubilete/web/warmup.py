@@ -1,9 +1,10 @@
-"""Build the solver's tables of a rule set in the background, once, as soon as a game needs them.
+"""Load or build the solvers' tables of a rule set in the background, once per rule set.
 
-The first advice for a score-sheet rule set may take seconds (the solver computes its
-table). The server starts that work when a game of the rule set is created or loaded;
-requests that need advice (bots, the auto-score, hints) wait for it in a worker thread,
-never on the event loop.
+The first advice for a score-sheet rule set, or the first move of a strong 5000 bot,
+may take seconds (the solver computes its tables, then keeps them on disk). The server
+starts that work when a game of the rule set is created or loaded; requests that need
+the tables (bots, the auto-score, hints) wait for it in a worker thread, never on the
+event loop.
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ import threading
 
 from ..engine.games import Rules, new_state
 from ..engine.sheet_rules import SheetRules
+from ..solvers.five_thousand_cache import two_player_solution
+from ..solvers.sheet_advice import advise
 
 log = logging.getLogger(__name__)
 
 
-def _warm_sheet_tables(rules: SheetRules) -> None:
-    from ..solvers.sheet_advice import advise
-
-    start = new_state(rules, 1).apply_roll((1, 2, 3, 4, 5))
-    advise(start)
+def _warm_tables(rules: Rules) -> None:
+    if isinstance(rules, SheetRules):
+        advise(new_state(rules, 1).apply_roll((1, 2, 3, 4, 5)))
+    else:
+        two_player_solution(rules)
 
 
 class TableWarmer:
@@ -35,20 +38,17 @@ class TableWarmer:
             ready = self._ready.get(rules)
             if ready is None:
                 ready = self._ready[rules] = threading.Event()
-                if isinstance(rules, SheetRules):
-                    threading.Thread(target=self._warm, args=(rules, ready), daemon=True).start()
-                else:
-                    ready.set()
+                threading.Thread(target=self._warm, args=(rules, ready), daemon=True).start()
         return ready
 
     def wait(self, rules: Rules) -> None:
         self.start(rules).wait()
 
     @staticmethod
-    def _warm(rules: SheetRules, ready: threading.Event) -> None:
+    def _warm(rules: Rules, ready: threading.Event) -> None:
         try:
-            _warm_sheet_tables(rules)
-        except Exception:  # the request that needs the table will meet the error itself
-            log.exception("could not prepare the solver tables of %s/%s", rules.game, rules.name)
+            _warm_tables(rules)
+        except Exception as error:  # a request that needs the tables meets the error itself
+            log.info("no solver tables prepared for %s/%s: %s", rules.game, rules.name, error)
         finally:
             ready.set()

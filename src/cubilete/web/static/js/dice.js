@@ -28,7 +28,9 @@ export function showDie(die, value, { held = false, rolled = false, enabled = fa
     label ??
       (value == null
         ? t("Die {n}", { n: position })
-        : t(held ? "Die {n}: {value}, held" : "Die {n}: {value}", { n: position, value })),
+        : held
+          ? t("Die {n}: {value}, held", { n: position, value })
+          : t("Die {n}: {value}", { n: position, value })),
   );
   if (rolled) {
     die.classList.remove("rolling");

@@ -86,14 +86,15 @@ export class FiveThousandTable {
       const score = view.scores[seat];
       row.item.classList.toggle("current", seat === current);
       row.item.dataset.inGame = String(table.in_game[seat]);
-      row.status.textContent = t(table.in_game[seat] ? "In" : "Out");
+      row.status.textContent = table.in_game[seat] ? t("In") : t("Out");
       row.score.textContent = String(score);
       row.score.dataset.total = String(score);
       row.bar.style.width = `${Math.min(100, (100 * score) / table.target)}%`;
     });
     this.turnPoints.textContent = String(table.turn_points);
     this.turnPoints.dataset.turnPoints = String(table.turn_points);
-    this.diceLeft.textContent = view.is_over ? "" : t("{n} dice to roll", { n: table.dice_left });
+    const dice = table.dice_left;
+    this.diceLeft.textContent = view.is_over ? "" : dice === 1 ? t("One die to roll") : t("{n} dice to roll", { n: dice });
 
     const startOfTurn = table.phase === "roll" && table.turn_points === 0;
     const rolled = step?.event.roll !== undefined;
@@ -106,7 +107,7 @@ export class FiveThousandTable {
       showDie(die, value, { held: this.choosing.has(index), rolled, enabled: choosing });
     });
 
-    this.rollButton.textContent = t("Roll {n} dice", { n: table.dice_left });
+    this.rollButton.textContent = dice === 1 ? t("Roll one die") : t("Roll {n} dice", { n: dice });
     this.bankButton.textContent =
       table.turn_points > 0 ? t("Bank {points}", { points: table.turn_points }) : t("Bank");
     this.rollButton.disabled = !this.interactive || !table.can_roll;

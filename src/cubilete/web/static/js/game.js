@@ -29,6 +29,7 @@ class GameController {
     this.busy = false;
     this.skipping = false;
     this.pollTimer = null;
+    this.tableElement = document.querySelector("#table");
     this.messageElement = document.querySelector("[data-message]");
     this.skipButton = document.querySelector("[data-action='skip']");
     this.skipButton.addEventListener("click", () => {
@@ -40,7 +41,7 @@ class GameController {
     const view = await getJson(`/api/games/${gameId}`);
     this.seats = view.seats;
     const Table = view.game === "5000" ? FiveThousandTable : SheetTable;
-    this.table = new Table(document.querySelector("#table"), this, view);
+    this.table = new Table(this.tableElement, this, view);
     document.title = `${gameName(view.game)} · cubilete`;
     document.querySelector("[data-game-title]").textContent = gameName(view.game);
     document.querySelector("[data-rules-name]").textContent = rulesName(view.game, view.rules);
@@ -109,7 +110,7 @@ class GameController {
     if (!this.myTurn) return;
     const seat = this.view.current_player;
     this.busy = true;
-    this.table.idle();
+    this.idle();
     try {
       const answer = await postJson(`/api/games/${gameId}/actions`, {
         seat,
@@ -154,24 +155,31 @@ class GameController {
     clearTimeout(this.pollTimer);
     const view = this.view;
     if (view.is_over) {
-      this.table.idle();
+      this.idle();
       showGameOver(view, this);
       return;
     }
     if (this.isBot(view.current_player)) {
       this.runBots();
     } else if (this.tokenFor(view.current_player) === null) {
-      this.table.idle();
+      this.idle();
       this.say(t("Waiting for {name}…", { name: this.seatName(view.current_player) }));
       this.pollTimer = setTimeout(() => this.poll(), POLL_MS);
     } else {
       this.table.ready();
+      this.tableElement.dataset.ready = "";
     }
+  }
+
+  // Nothing can be done on this screen until the next render (a request, the bots, another browser).
+  idle() {
+    delete this.tableElement.dataset.ready;
+    this.table.idle();
   }
 
   async runBots() {
     this.busy = true;
-    this.table.idle();
+    this.idle();
     try {
       await this.playBack(await postJson(`/api/games/${gameId}/bots?since=${this.view.events}`));
     } catch (error) {

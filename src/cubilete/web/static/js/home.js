@@ -15,7 +15,7 @@ let games = [];
 let game = null;
 let seats = [];
 
-const defaultName = (kind, number) => t(kind === "bot" ? "Bot {n}" : "Player {n}", { n: number });
+const defaultName = (kind, number) => (kind === "bot" ? t("Bot {n}", { n: number }) : t("Player {n}", { n: number }));
 
 function defaultSeats(info) {
   const humans = [{ name: defaultName("human", 1), kind: "human", level: null }];

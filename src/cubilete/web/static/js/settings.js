@@ -4,12 +4,6 @@ import { t } from "./i18n.js";
 
 const KEY = "cubilete.settings";
 const DEFAULTS = { autoScore: true, autoScoreSeconds: 3, botPaceMs: 700 };
-export const BOT_PACES = [
-  { ms: 1200, label: "Slow" },
-  { ms: 700, label: "Normal" },
-  { ms: 300, label: "Fast" },
-  { ms: 0, label: "Instant" },
-];
 
 export function loadSettings() {
   try {
@@ -28,7 +22,10 @@ export function settingsDialog(dialog, onChange) {
   const form = dialog.querySelector("form");
   const pace = form.elements.botPaceMs;
   pace.replaceChildren(
-    ...BOT_PACES.map(({ ms, label }) => new Option(t(label), String(ms))),
+    new Option(t("Slow"), "1200"),
+    new Option(t("Normal"), "700"),
+    new Option(t("Fast"), "300"),
+    new Option(t("Instant"), "0"),
   );
   const fill = () => {
     const settings = loadSettings();

@@ -31,9 +31,9 @@ export class SheetTable {
       tray.append(die);
     }
     const buttons = root.querySelector("[data-buttons]");
-    this.hintButton = button("hint", "Hint", () => this.showHints());
-    this.rollButton = button("roll", "Roll", () => this.roll());
-    this.validateButton = button("validate", "Validate turn", () => this.validate());
+    this.hintButton = button("hint", t("Hint"), () => this.showHints());
+    this.rollButton = button("roll", t("Roll"), () => this.roll());
+    this.validateButton = button("validate", t("Validate turn"), () => this.validate());
     this.hintButton.classList.add("secondary");
     buttons.append(this.hintButton, this.rollButton, this.validateButton);
     document.addEventListener("keydown", (event) => this.key(event));
@@ -197,7 +197,7 @@ export class SheetTable {
     const table = this.view.table;
     const firstRoll = this.view.to_roll;
     this.rollButton.replaceChildren(
-      text(t(firstRoll ? "Roll" : "Roll again")),
+      text(firstRoll ? t("Roll") : t("Roll again")),
       badge(t("{n} left", { n: table.rolls_left })),
     );
     this.rollButton.disabled =
@@ -405,7 +405,7 @@ function button(action, label, onClick) {
   const element = document.createElement("button");
   element.type = "button";
   element.dataset.action = action;
-  element.textContent = t(label);
+  element.textContent = label;
   element.addEventListener("click", onClick);
   return element;
 }
