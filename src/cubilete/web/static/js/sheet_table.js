@@ -195,11 +195,9 @@ export class SheetTable {
 
   drawButtons() {
     const table = this.view.table;
-    const firstRoll = this.view.to_roll;
-    this.rollButton.replaceChildren(
-      text(firstRoll ? t("Roll") : t("Roll again")),
-      badge(t("{n} left", { n: table.rolls_left })),
-    );
+    const firstRoll = this.view.to_roll || this.view.is_over;
+    this.rollButton.replaceChildren(text(firstRoll ? t("Roll") : t("Roll again")));
+    if (!this.view.is_over) this.rollButton.append(badge(t("{n} left", { n: table.rolls_left })));
     this.rollButton.disabled =
       !this.interactive || !(firstRoll || (table.can_reroll && this.holding.size < DICE));
     this.validateButton.disabled = !this.interactive || this.selected === null;
@@ -285,6 +283,10 @@ export class SheetTable {
 
   async showHints() {
     if (this.hintButton.disabled) return;
+    if (!this.hints.hidden) {
+      this.hideHints();
+      return;
+    }
     const events = this.view.events;
     let hint;
     try {
