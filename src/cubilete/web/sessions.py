@@ -12,7 +12,7 @@ import hmac
 import secrets
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..engine.actions import Action, Keep, Roll, Score, action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
@@ -159,10 +159,10 @@ class LiveGame:
         while self.bot_to_move:
             self._step(lambda: self.match.advance(self.players, max_steps=1))
 
-    def _step(self, operation) -> None:
-        events = len(self.match.events)
+    def _step(self, operation: Callable[[], object]) -> None:
+        """Run one match operation (each adds exactly one event) and keep the state it leads to."""
         operation()
-        self.history.extend([self.state] * (len(self.match.events) - events))
+        self.history.append(self.state)
 
 
 class Games:
