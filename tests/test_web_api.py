@@ -1,0 +1,453 @@
+"""The web app's HTTP API: creating, reading and playing games, refusals, bots, resuming."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cubilete.engine.games import rules_for
+from cubilete.engine.runner import Match
+from cubilete.players import make_player, player_levels
+from cubilete.web import create_app
+
+ANA = {"name": "Ana", "kind": "human"}
+LUIS = {"name": "Luis", "kind": "human"}
+
+
+def bot(game: str) -> dict:
+    return {"name": "Bot", "kind": "bot", "level": player_levels(game)[-1]}
+
+
+@pytest.fixture
+def database(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture
+def client(database):
+    with TestClient(create_app(database)) as client:
+        yield client
+
+
+def create(client, game="penta", players=(ANA,), **extra) -> dict:
+    response = client.post("/api/games", json={"game": game, "players": list(players), "seed": 7, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def act(client, created, action, seat=0, at=None, token=None):
+    body = {"seat": seat, "token": token or created["seats"][seat]["token"], "action": action}
+    if at is not None:
+        body["at"] = at
+    return client.post(f"/api/games/{created['id']}/actions", json=body)
+
+
+def read(client, created, **params) -> dict:
+    response = client.get(f"/api/games/{created['id']}", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+# -- creating and reading ---------------------------------------------------------------
+
+
+def test_create_answers_the_id_the_url_and_a_token_per_human_seat(client):
+    created = create(client, players=(ANA, bot("penta")), lang="es")
+    assert created["url"] == f"/game/{created['id']}"
+    human, robot = created["seats"]
+    assert human["name"] == "Ana" and len(human["token"]) >= 20
+    assert robot["kind"] == "bot" and robot["token"] is None
+    view = read(client, created)
+    assert view["game"] == "penta" and view["rules"] == "seed" and view["lang"] == "es"
+    assert view["events"] == 0 and view["current_player"] == 0 and view["to_roll"]
+    assert [seat["name"] for seat in view["seats"]] == ["Ana", "Bot"]
+    assert [box["id"] for box in view["table"]["boxes"]][:2] == ["ones", "twos"]
+
+
+def test_the_example_of_the_issue_is_accepted(client):
+    response = client.post(
+        "/api/games",
+        json={
+            "game": "penta",
+            "rules": "seed",
+            "players": [{"name": "Ana", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "optimal"}],
+            "seed": 7,
+            "lang": "es",
+        },
+    )
+    assert response.status_code == 201, response.text
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"game": "chess", "players": [ANA]}, 400, "unknown game"),
+        ({"game": "penta", "rules": "house", "players": [ANA]}, 400, "no rule set"),
+        ({"game": "penta", "players": [{"name": "Bot", "kind": "bot", "level": "genius"}]}, 400, "level"),
+        ({"game": "penta", "players": [{"name": "Bot", "kind": "bot"}]}, 400, "level"),
+        ({"game": "generala", "players": [ANA] * 5}, 400, "1 to 4 players"),
+        ({"game": "5000", "players": [ANA]}, 400, "players"),
+        ({"game": "penta", "players": [ANA] * 7}, 422, "players"),
+        ({"game": "penta", "players": []}, 422, "players"),
+        ({"game": "penta", "players": [{"name": "  ", "kind": "human"}]}, 422, "name"),
+        ({"game": "penta", "players": [{"name": "Ana", "kind": "alien"}]}, 422, "kind"),
+        ({"game": "penta", "players": [ANA], "seed": -1}, 422, "seed"),
+        ({"game": "penta", "players": [ANA], "lang": "fr"}, 422, "lang"),
+        ({"game": "penta", "players": [ANA], "colour": "red"}, 422, "colour"),
+        ({"players": [ANA]}, 422, "game"),
+    ],
+)
+def test_bad_new_games_are_refused_with_a_clear_message_and_nothing_stored(client, body, status, words):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == status, response.text
+    assert words in response.json()["detail"]
+    assert client.get("/api/games").json() == []
+
+
+def test_a_body_that_is_not_json_is_refused(client):
+    response = client.post("/api/games", content=b"{nope", headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["detail"]
+
+
+def test_an_unknown_game_is_not_found(client):
+    assert client.get("/api/games/nope").status_code == 404
+    assert client.get("/game/nope").status_code == 404
+    response = client.post("/api/games/nope/actions", json={"seat": 0, "token": "x", "action": {"type": "roll"}})
+    assert response.status_code == 404
+    assert "no game" in response.json()["detail"]
+
+
+# -- playing ------------------------------------------------------------------------------------
+
+
+def test_the_server_rolls_the_runners_dice_and_the_seat_scores(client):
+    created = create(client)
+    match = Match(rules_for("penta"), ["Ana"], seed=7)
+    expected = match.roll().dice
+    view = act(client, created, {"type": "roll"}, at=0).json()
+    assert view["table"]["dice"] == list(expected)
+    assert view["table"]["rolls_left"] == 2 and view["table"]["can_reroll"]
+    options = {option["box"]: option["points"] for option in view["table"]["options"]}
+    assert options["chance"] == sum(expected)
+
+    view = act(client, created, {"type": "keep", "held": [0, 1]}, at=1).json()
+    assert view["events"] == 3  # the keep, then the roll it asked for
+    assert view["table"]["dice"][:2] == list(expected[:2])
+    assert [step["event"] for step in view["steps"]][0] == {"seat": 0, "action": {"type": "keep", "held": [0, 1]}}
+
+    view = act(client, created, {"type": "score", "box": "chance"}, at=3).json()
+    assert view["table"]["sheets"][0]["boxes"] == {"chance": view["table"]["sheets"][0]["total"]}
+    assert view["to_roll"] and view["table"]["dice"] == []
+
+
+def test_the_same_seed_gives_the_same_dice(client):
+    first, second = create(client), create(client)
+    assert act(client, first, {"type": "roll"}).json()["table"]["dice"] == (
+        act(client, second, {"type": "roll"}).json()["table"]["dice"]
+    )
+
+
+def test_steps_since_an_event_show_each_state(client):
+    created = create(client)
+    act(client, created, {"type": "roll"})
+    act(client, created, {"type": "keep", "held": []})
+    view = read(client, created, since=1)
+    assert [step["index"] for step in view["steps"]] == [1, 2]
+    assert view["steps"][0]["to_roll"] and view["steps"][1]["table"]["rolls_left"] == 1
+    assert all(step["seat"] == 0 for step in view["steps"])
+
+
+@pytest.mark.parametrize(
+    ("action", "status", "words"),
+    [
+        ({"type": "score", "box": "chance"}, 409, "roll the dice first"),
+        ({"type": "bank"}, 409, "roll the dice first"),
+        ({"type": "dance"}, 400, "unknown action type"),
+        ({"box": "chance"}, 400, "type"),
+        ({"type": "auto"}, 409, "after the last roll"),
+    ],
+)
+def test_illegal_actions_before_the_roll_change_nothing(client, action, status, words):
+    created = create(client)
+    before = read(client, created)
+    response = act(client, created, action)
+    assert response.status_code == status, response.text
+    assert words in response.json()["detail"]
+    assert read(client, created) == before
+
+
+@pytest.mark.parametrize(
+    ("action", "status", "words"),
+    [
+        ({"type": "score", "box": "yahtzee"}, 400, "no box 'yahtzee'"),
+        ({"type": "keep", "held": [0, 9]}, 400, "die positions"),
+        ({"type": "keep", "held": [0, 1, 2, 3, 4]}, 409, "holding all five"),
+        ({"type": "keep", "held": "all"}, 400, "held"),
+        ({"type": "roll"}, 409, "not an action"),
+        ({"type": "bank"}, 409, "not an action"),
+    ],
+)
+def test_illegal_actions_after_the_roll_change_nothing(client, action, status, words):
+    created = create(client)
+    act(client, created, {"type": "roll"})
+    before = read(client, created)
+    response = act(client, created, action)
+    assert response.status_code == status, response.text
+    assert words in response.json()["detail"]
+    assert read(client, created) == before
+
+
+def test_a_used_box_is_refused(client):
+    created = create(client)
+    act(client, created, {"type": "roll"})
+    act(client, created, {"type": "score", "box": "chance"})
+    act(client, created, {"type": "roll"})
+    before = read(client, created)
+    response = act(client, created, {"type": "score", "box": "chance"})
+    assert response.status_code == 409
+    assert "already used" in response.json()["detail"]
+    assert read(client, created) == before
+
+
+def test_requests_for_another_players_seat_are_refused(client):
+    created = create(client, players=(ANA, LUIS, bot("penta")))
+    before = read(client, created)
+    ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]
+    refusals = [
+        (act(client, created, {"type": "roll"}, seat=0, token=luis), 403, "does not belong"),
+        (act(client, created, {"type": "roll"}, seat=1, token=luis), 409, "Ana's turn"),
+        (act(client, created, {"type": "roll"}, seat=2, token=ana), 403, "bot"),
+        (act(client, created, {"type": "roll"}, seat=5, token=ana), 403, "seats 0 to 2"),
+        (act(client, created, {"type": "roll"}, seat=0, token="guess"), 403, "does not belong"),
+    ]
+    for response, status, words in refusals:
+        assert response.status_code == status, response.text
+        assert words in response.json()["detail"]
+    assert read(client, created) == before
+
+
+def test_a_request_made_for_an_earlier_moment_is_refused(client):
+    created = create(client)
+    act(client, created, {"type": "roll"}, at=0)
+    before = read(client, created)
+    response = act(client, created, {"type": "score", "box": "chance"}, at=0)
+    assert response.status_code == 409
+    assert "moved on" in response.json()["detail"]
+    assert read(client, created) == before
+
+
+def test_malformed_action_requests_are_refused(client):
+    created = create(client)
+    url = f"/api/games/{created['id']}/actions"
+    token = created["seats"][0]["token"]
+    for body in (
+        {"seat": 0, "action": {"type": "roll"}},
+        {"seat": "first", "token": token, "action": {"type": "roll"}},
+        {"seat": 0, "token": token, "action": "roll"},
+        {"seat": 0, "token": token, "action": {"type": "roll"}, "cheat": True},
+    ):
+        response = client.post(url, json=body)
+        assert response.status_code == 422, body
+        assert response.json()["detail"]
+    assert read(client, created)["events"] == 0
+
+
+# -- bots, the auto-score, hints ----------------------------------------------------------------
+
+
+def test_the_bot_plays_its_turn_after_the_human(client):
+    created = create(client, players=(ANA, bot("penta")))
+    act(client, created, {"type": "roll"})
+    view = act(client, created, {"type": "score", "box": "chance"}, at=1).json()
+    assert view["current_player"] == 0 and view["to_roll"]
+    bot_steps = [step for step in view["steps"] if step["seat"] == 1]
+    assert bot_steps and bot_steps[-1]["event"]["action"]["type"] == "score"
+    assert len(view["table"]["sheets"][1]["boxes"]) == 1
+
+
+def test_a_bot_that_starts_plays_when_asked(client):
+    created = create(client, players=(bot("penta"), ANA))
+    assert read(client, created)["current_player"] == 0
+    response = client.post(f"/api/games/{created['id']}/bots", params={"since": 0})
+    view = response.json()
+    assert view["current_player"] == 1 and view["steps"][0]["seat"] == 0
+    refused = act(client, created, {"type": "roll"}, seat=0, token=created["seats"][1]["token"])
+    assert refused.status_code == 403
+
+
+def test_after_the_last_roll_auto_scores_the_optimal_box(client):
+    created = create(client)
+    act(client, created, {"type": "roll"})
+    act(client, created, {"type": "keep", "held": []})
+    act(client, created, {"type": "keep", "held": []})
+    view = read(client, created)
+    assert view["must_score"] and not view["table"]["can_reroll"]
+    replay = Match(rules_for("penta"), ["Ana"], seed=7)
+    replay.roll()
+    for _ in range(2):
+        replay.act(replay.state.keep_values([]))
+        replay.roll()
+    expected = make_player("optimal", rules_for("penta")).choose(replay.state)
+    view = act(client, created, {"type": "auto"}).json()
+    assert list(view["table"]["sheets"][0]["boxes"]) == [expected.box]
+
+
+def test_hints_rank_the_choices_by_expected_final_total(client):
+    created = create(client)
+    assert client.get(f"/api/games/{created['id']}/hint").status_code == 409
+    act(client, created, {"type": "roll"})
+    options = client.get(f"/api/games/{created['id']}/hint").json()["options"]
+    assert 1 <= len(options) <= 3
+    values = [option["value"] for option in options]
+    assert values == sorted(values, reverse=True)
+    assert all(option["kind"] in ("score", "keep") for option in options)
+
+
+def test_five_thousand_refuses_a_bank_with_the_rules_reason_translated(client):
+    created = create(client, game="5000", players=(ANA, bot("5000")), lang="es")
+    view = act(client, created, {"type": "roll"}).json()
+    while view["current_player"] == 0 and not view["table"]["can_bank"]:
+        if view["table"]["phase"] == "decide":
+            reason = view["table"]["must_roll_reason"]
+            assert reason.startswith(("tienes que seguir lanzando", "aún no has entrado en el juego"))
+            before = read(client, created)
+            refused = act(client, created, {"type": "bank"}, at=view["events"])
+            assert refused.status_code == 409
+            assert refused.json()["detail"].startswith(("you must roll again", "you are not in the game"))
+            assert read(client, created) == before
+            return
+        view = act(client, created, {"type": "roll"}).json()
+    pytest.skip("this seed never forced a roll on the first turn")
+
+
+def test_five_thousand_against_a_bot_to_the_end(client):
+    created = create(client, game="5000", players=(ANA, bot("5000")))
+    view = read(client, created)
+    for _ in range(1000):  # banking whenever allowed ends a game in about a hundred actions
+        if view["is_over"]:
+            break
+        action = {"type": "bank"} if view["table"]["can_bank"] else {"type": "roll"}
+        response = act(client, created, action, at=view["events"])
+        assert response.status_code == 200, response.text
+        view = response.json()
+    assert view["is_over"] and view["table"]["winner"] in (0, 1)
+    assert view["scores"][view["table"]["winner"]] == 5000
+    assert view["ranking"][view["table"]["winner"]] == 1
+    assert client.get("/api/games").json() == []
+
+
+def test_five_thousand_with_free_set_aside_lets_the_player_choose_the_dice(client):
+    created = create(client, game="5000", rules="free-set-aside", players=(ANA, LUIS))
+    view = act(client, created, {"type": "roll"}).json()
+    while view["table"]["phase"] != "set_aside":  # a bust passes the turn: roll for whoever is to move
+        seat = view["current_player"]
+        view = act(client, created, {"type": "roll"}, seat=seat).json()
+    seat, table = view["current_player"], view["table"]
+    choice = table["set_aside_choices"][0]
+    held = []
+    for value in choice:
+        held.append(next(i for i, die in enumerate(table["last_roll"]) if die == value and i not in held))
+    refused = act(client, created, {"type": "set_aside", "held": [9]}, seat=seat)
+    assert refused.status_code == 400
+    view = act(client, created, {"type": "set_aside", "held": held}, seat=seat).json()
+    assert view["table"]["phase"] == "decide" and view["table"]["turn_points"] > 0
+
+
+# -- the end, rematch, resuming -------------------------------------------------------------------
+
+
+def play_solo_penta(client, created) -> dict:
+    view = read(client, created)
+    while not view["is_over"]:
+        act(client, created, {"type": "roll"})
+        view = act(client, created, {"type": "score", "box": first_open(view)}).json()
+    return view
+
+
+def first_open(view) -> str:
+    filled = view["table"]["sheets"][0]["boxes"]
+    return next(box["id"] for box in view["table"]["boxes"] if box["id"] not in filled)
+
+
+def test_a_whole_solo_game_then_a_rematch_with_the_same_tokens(client):
+    created = create(client)
+    view = play_solo_penta(client, created)
+    assert view["is_over"] and view["ranking"] == [1]
+    assert len(view["table"]["sheets"][0]["boxes"]) == 13
+    assert view["scores"][0] == view["table"]["sheets"][0]["total"]
+    refused = act(client, created, {"type": "roll"})
+    assert refused.status_code == 409 and "over" in refused.json()["detail"]
+
+    stranger = client.post(f"/api/games/{created['id']}/rematch", json={"seat": 0, "token": "nope"})
+    assert stranger.status_code == 403
+    token = created["seats"][0]["token"]
+    rematch = client.post(f"/api/games/{created['id']}/rematch", json={"seat": 0, "token": token}).json()
+    again = client.post(f"/api/games/{created['id']}/rematch", json={"seat": 0, "token": token}).json()
+    assert rematch == again and rematch["id"] != created["id"]
+    assert read(client, created)["rematch"] == rematch["id"]
+    assert act(client, {"id": rematch["id"], "seats": created["seats"]}, {"type": "roll"}).status_code == 200
+
+
+def test_a_rematch_waits_for_the_end(client):
+    created = create(client)
+    response = client.post(
+        f"/api/games/{created['id']}/rematch", json={"seat": 0, "token": created["seats"][0]["token"]}
+    )
+    assert response.status_code == 409
+
+
+def test_a_new_server_on_the_same_database_resumes_every_game(database):
+    with TestClient(create_app(database)) as first:
+        created = create(first, players=(ANA, bot("penta")))
+        act(first, created, {"type": "roll"})
+        act(first, created, {"type": "keep", "held": [0]})
+        before = read(first, created)
+    with TestClient(create_app(database)) as second:
+        assert read(second, created) == before
+        assert [game["id"] for game in second.get("/api/games").json()] == [created["id"]]
+        resumed = act(second, created, {"type": "keep", "held": []}, at=before["events"]).json()
+
+    uninterrupted = Match(rules_for("penta"), ["Ana", "Bot"], seed=7)
+    uninterrupted.roll()
+    for held in ([0], []):
+        uninterrupted.act(uninterrupted.state.keep_values([uninterrupted.state.dice[i] for i in held]))
+        uninterrupted.roll()
+    assert resumed["table"]["dice"] == list(uninterrupted.state.dice)
+
+
+# -- pages, languages, documentation -----------------------------------------------------------------
+
+
+def test_pages_speak_the_language_asked_for(client):
+    assert 'lang="id"' in client.get("/", headers={"Accept-Language": "id-ID,id;q=0.9,en;q=0.5"}).text
+    assert 'lang="en"' in client.get("/", headers={"Accept-Language": "fr-FR"}).text
+    client.cookies.set("lang", "es")  # the language switcher's choice
+    assert 'lang="es"' in client.get("/", headers={"Accept-Language": "id"}).text
+    assert 'lang="en"' in client.get("/?lang=en").text
+    client.cookies.clear()
+    created = create(client, lang="es")
+    assert 'lang="es"' in client.get(created["url"], headers={"Accept-Language": "en"}).text
+    assert "Validar el turno" in client.get("/api/i18n/es").json().values()
+    assert "Validasi giliran" in client.get("/api/i18n/id").json().values()
+
+
+def test_rules_pages_are_served_in_each_language(client):
+    page = client.get("/rules/penta", params={"lang": "es"})
+    assert page.status_code == 200
+    assert "<table>" in page.text and "Validar el turno" in page.text
+    assert "Straight kecil" in client.get("/rules/penta", params={"lang": "id"}).text
+    assert client.get("/rules/chess").status_code == 400
+
+
+def test_serve_is_a_command():
+    from cubilete.cli.main import build_parser
+
+    args = build_parser().parse_args(["serve", "--port", "8123", "--database", "sqlite://", "--open"])
+    assert (args.host, args.port, args.database, args.open) == ("127.0.0.1", 8123, "sqlite://", True)
+
+
+def test_the_api_is_documented(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions"} <= set(paths)
+    assert client.get("/docs").status_code == 200

@@ -1,0 +1,286 @@
+"""The app in a phone-sized headless Chromium against a real `cubilete serve`: whole games played
+by clicking, hot-seat, bots, languages, the auto-score and a server restart."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import expect
+
+from cubilete.engine.games import rules_for
+from cubilete.engine.runner import Match
+from cubilete.players import make_player
+
+WARNING = {
+    "es": "Ninguna casilla abierta puntúa: hay que sacrificar una",
+    "id": "Tidak ada kotak terbuka yang menghasilkan poin: salah satu harus dikorbankan",
+    "en": "No open box scores: one must be sacrificed",
+}
+VALIDATE = {"es": "Validar el turno", "id": "Validasi giliran", "en": "Validate turn"}
+UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+
+def ready(page) -> None:
+    """Wait until the page waits for this screen's player."""
+    page.wait_for_selector("#table[data-ready]")
+
+
+def start_from_home(page, server, game: str) -> None:
+    page.goto(f"{server.url}/")
+    page.click(f"[data-game='{game}']")
+
+
+def create_by_api(server, game="penta", players=({"name": "Ana", "kind": "human"},), seed=7, lang="es"):
+    return server.api("POST", "/api/games", {"game": game, "players": list(players), "seed": seed, "lang": lang})
+
+
+def open_seat(page, server, created, seat=0) -> None:
+    """Open a game through a seat link (the way a friend joins online)."""
+    page.goto(f"{server.url}{created['url']}#seat={seat}&token={created['seats'][seat]['token']}")
+    ready(page)
+
+
+def score_first_open_box(page, seat=0) -> str:
+    box = page.locator(f"[data-player='{seat}'][data-preview]").first
+    name = box.get_attribute("data-box")
+    box.click()
+    expect(box).to_have_attribute("aria-pressed", "true")
+    page.click("[data-action='validate']")
+    return name
+
+
+def cell_number(page, selector) -> int:
+    return int(page.locator(selector).inner_text())
+
+
+def test_a_solo_penta_game_clicked_to_the_end(server, new_page):
+    page = new_page()
+    start_from_home(page, server, "penta")
+    page.click("[data-action='start']")
+    for turn in range(13):
+        ready(page)
+        expect(page.locator("[data-action='roll']")).to_contain_text("3")
+        page.click("[data-action='roll']")
+        ready(page)
+        values = [page.get_attribute(f"[data-die='{i}']", "data-value") for i in range(5)]
+        assert all(value in "123456" and value for value in values)
+        if turn == 12 and len(set(values)) > 1:  # only the penta box is open: it scores nothing
+            expect(page.locator("[data-message]")).to_have_text(WARNING["es"])
+        score_first_open_box(page)
+
+    page.wait_for_selector("[data-game-over]:not([hidden])")
+    scores = {
+        cell.get_attribute("data-box"): int(cell.get_attribute("data-score"))
+        for cell in page.locator("[data-box][data-player='0']").all()
+    }
+    assert len(scores) == 13 and page.locator("[data-preview]").count() == 0
+    upper = sum(scores[box] for box in UPPER)
+    upper_bonus = cell_number(page, "[data-upper-bonus][data-player='0']")
+    penta_bonus = cell_number(page, "[data-five-equal-bonus][data-player='0']")
+    assert upper_bonus == (35 if upper >= 63 else 0)
+    total = int(page.get_attribute("[data-total][data-player='0']", "data-total"))
+    assert total == sum(scores.values()) + upper_bonus + penta_bonus
+    game_id = page.url.rsplit("/", 1)[1]
+    assert server.api("GET", f"/api/games/{game_id}")["scores"] == [total]
+    expect(page.locator("[data-ranking] li")).to_have_count(1)
+    expect(page.locator("[data-ranking] li .score")).to_have_text(str(total))
+    expect(page.locator("[data-action='rematch']")).to_be_visible()
+
+
+def test_a_hot_seat_generala_round_with_two_humans(server, new_page):
+    page = new_page()
+    start_from_home(page, server, "generala")
+    page.click("[data-action='add-seat']")
+    page.select_option("[name='kind-1']", "human")
+    page.fill("[name='name-0']", "Ana")
+    page.fill("[name='name-1']", "Luis")
+    page.click("[data-action='start']")
+
+    ready(page)
+    expect(page.locator("[data-current-player]")).to_have_attribute("data-current-player", "0")
+    expect(page.locator("[data-message]")).to_contain_text("Ana")
+    page.click("[data-action='roll']")
+    ready(page)
+    kept = page.get_attribute("[data-die='0']", "data-value")
+    page.keyboard.press("1")
+    expect(page.locator("[data-die='0']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-action='roll']")).to_contain_text("2")
+    page.click("[data-action='roll']")
+    ready(page)
+    assert page.get_attribute("[data-die='0']", "data-value") == kept
+    expect(page.locator("[data-action='roll']")).to_contain_text("1")
+    ana_box = score_first_open_box(page, seat=0)
+
+    ready(page)
+    expect(page.locator("[data-current-player]")).to_have_attribute("data-current-player", "1")
+    expect(page.locator("[data-current-player]")).to_contain_text("Luis")
+    expect(page.locator("[data-die='0']")).to_have_attribute("data-value", "")
+    page.click("[data-action='roll']")
+    ready(page)
+    assert page.locator("[data-player='0'][data-preview]").count() == 0
+    luis_box = score_first_open_box(page, seat=1)
+
+    ready(page)
+    expect(page.locator("[data-current-player]")).to_have_attribute("data-current-player", "0")
+    assert page.locator("[data-player='0'][data-score]").all()[0].get_attribute("data-box") == ana_box
+    assert page.locator("[data-player='1'][data-score]").all()[0].get_attribute("data-box") == luis_box
+    assert page.locator("[data-score]").count() == 2
+    for seat in (0, 1):
+        total = page.get_attribute(f"[data-total][data-player='{seat}']", "data-total")
+        assert total == page.get_attribute(f"[data-player='{seat}'][data-score]", "data-score")
+
+
+def test_a_5000_game_against_a_bot_to_the_end(server, new_page):
+    page = new_page(locale="en-US")
+    start_from_home(page, server, "5000")
+    page.fill("[name='name-0']", "Ana")
+    page.click("[data-action='start']")
+    reasons, messages = set(), set()
+    game_over = page.locator("[data-game-over]")
+    for _ in range(600):
+        page.wait_for_selector("#table[data-ready], [data-game-over]:not([hidden])")
+        if game_over.is_visible():
+            break
+        messages.add(page.inner_text("[data-message]"))
+        bank = page.locator("[data-action='bank']")
+        if bank.is_enabled():
+            bank.click()
+        else:
+            if page.locator("[data-turn-points]").get_attribute("data-turn-points") != "0":
+                reasons.add(page.inner_text("[data-bank-reason]"))
+            page.click("[data-action='roll']")
+    expect(game_over).to_be_visible()
+    totals = [int(cell.get_attribute("data-total")) for cell in page.locator(".scoreboard [data-total]").all()]
+    assert 5000 in totals
+    expect(page.locator("[data-ranking] li")).to_have_count(2)
+    expect(page.locator("[data-ranking] li[data-place='1']")).to_have_count(1)
+    assert reasons and all(reason.startswith(("you must roll again", "you are not in the game")) for reason in reasons)
+    assert any(re.search(r"banks \d+", message) for message in messages)
+
+
+def test_bot_turns_play_at_a_watchable_pace_and_can_be_skipped(server, new_page):
+    created = create_by_api(server, players=({"name": "Ana", "kind": "human"}, {"name": "Robot", "kind": "bot", "level": "optimal"}))
+    page = new_page(bot_pace_ms=1200)
+    open_seat(page, server, created)
+    page.click("[data-action='roll']")
+    ready(page)
+    score_first_open_box(page)
+    expect(page.locator("[data-action='skip']")).to_be_visible()
+    expect(page.locator("[data-message]")).to_contain_text("Robot")
+    page.click("[data-action='skip']")
+    ready(page)
+    expect(page.locator("[data-action='skip']")).to_be_hidden()
+    expect(page.locator("[data-player='1'][data-score]")).to_have_count(1)
+
+
+def test_two_browsers_play_online_each_with_its_seat_link(server, new_page):
+    created = create_by_api(server, players=({"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}))
+    ana, luis = new_page(), new_page(locale="en-US")
+    open_seat(ana, server, created, seat=0)
+    luis.goto(f"{server.url}{created['url']}#seat=1&token={created['seats'][1]['token']}")
+    expect(luis.locator("[data-message]")).to_contain_text("Ana")
+    expect(luis.locator("[data-action='roll']")).to_be_disabled()
+
+    ana.click("[data-action='roll']")
+    ready(ana)
+    ana_box = score_first_open_box(ana)
+    expect(ana.locator("[data-message]")).to_contain_text("Luis")
+    ready(luis)  # Luis's page saw Ana's turn by polling
+    expect(luis.locator(f"[data-box='{ana_box}'][data-player='0'][data-score]")).to_have_count(1)
+    luis.click("[data-action='roll']")
+    ready(luis)
+    luis_box = score_first_open_box(luis, seat=1)
+    ready(ana)
+    expect(ana.locator(f"[data-box='{luis_box}'][data-player='1'][data-score]")).to_have_count(1)
+
+
+def test_the_language_switch_shows_the_seeds_exact_strings(server, new_page):
+    created = create_by_api(server)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    boxes = [box["id"] for box in server.api("GET", f"/api/games/{game_id}")["table"]["boxes"]]
+    for box in boxes[:-1]:  # fill every box but the penta box by the API
+        for action in ({"type": "roll"}, {"type": "score", "box": box}):
+            server.api("POST", f"/api/games/{game_id}/actions", {"seat": 0, "token": token, "action": action})
+    page = new_page(locale="es-ES")
+    open_seat(page, server, created)
+    page.click("[data-action='roll']")
+    ready(page)
+    assert len({page.get_attribute(f"[data-die='{i}']", "data-value") for i in range(5)}) > 1
+    for lang in ("es", "id", "en"):
+        if lang != "es":
+            page.click(f"[data-lang='{lang}']")
+            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            ready(page)
+        expect(page.locator("[data-lang][aria-pressed='true']")).to_have_attribute("data-lang", lang)
+        expect(page.locator("[data-message]")).to_have_text(WARNING[lang])
+        expect(page.locator("[data-action='validate']")).to_have_text(VALIDATE[lang])
+    page.goto(f"{server.url}/rules/penta")  # in the language chosen last
+    expect(page.locator("main")).to_contain_text(f'"{VALIDATE["en"]}"')
+    page.goto(f"{server.url}/rules/penta?lang=es")
+    expect(page.locator("main")).to_contain_text(f"«{VALIDATE['es']}»")
+
+
+def test_after_the_last_roll_the_computer_scores_after_three_seconds(server, new_page):
+    replay = Match(rules_for("penta"), ["Ana"], seed=7)
+    replay.roll()
+    for _ in range(2):
+        replay.act(replay.state.keep_values([]))
+        replay.roll()
+    optimal = make_player("optimal", rules_for("penta")).choose(replay.state).box
+
+    created = create_by_api(server)
+    page = new_page()
+    open_seat(page, server, created)
+    for _ in range(3):
+        page.click("[data-action='roll']")
+        ready(page)
+    countdown = page.locator("[data-countdown]")
+    expect(countdown).to_be_visible()
+    shown = time.monotonic()
+    expect(countdown).to_have_attribute("data-countdown", "3")
+    expect(page.locator("[data-action='roll']")).to_be_disabled()
+    assert [int(page.get_attribute(f"[data-die='{i}']", "data-value")) for i in range(5)] == list(replay.state.dice)
+
+    page.wait_for_timeout(max(0, 2.5 - (time.monotonic() - shown)) * 1000)
+    expect(page.locator("[data-score]")).to_have_count(0, timeout=100)
+    expect(page.locator(f"[data-box='{optimal}'][data-player='0'][data-score]")).to_have_count(1, timeout=3_000)
+    expect(countdown).to_be_hidden()
+
+    page.click("[data-action='settings']")
+    page.uncheck("[name='autoScore']")
+    page.click("#settings button[value='close']")
+    ready(page)
+    for _ in range(3):
+        page.click("[data-action='roll']")
+        ready(page)
+    expect(countdown).to_be_hidden()
+    page.wait_for_timeout(4_000)
+    expect(page.locator("[data-score]")).to_have_count(1)
+
+
+def test_a_server_restart_in_the_middle_of_a_game_resumes_it(server, new_page):
+    page = new_page()
+    start_from_home(page, server, "penta")
+    page.click("[data-action='start']")
+    ready(page)
+    url = page.url
+    page.click("[data-action='roll']")
+    ready(page)
+    page.click("[data-die='1']")
+    page.click("[data-action='roll']")
+    ready(page)
+    dice = [page.get_attribute(f"[data-die='{i}']", "data-value") for i in range(5)]
+
+    server.stop()
+    server.start()
+    page.goto(f"{server.url}/")
+    resume = page.locator(f"[data-resume='{url.rsplit('/', 1)[1]}']")
+    resume.click()
+    ready(page)
+    assert page.url == url
+    assert [page.get_attribute(f"[data-die='{i}']", "data-value") for i in range(5)] == dice
+    expect(page.locator("[data-action='roll']")).to_contain_text("1")
+    box = score_first_open_box(page)
+    ready(page)
+    expect(page.locator(f"[data-box='{box}'][data-player='0']")).to_have_attribute("data-score", re.compile(r"\d+"))
