@@ -148,7 +148,7 @@ def test_a_5000_game_against_a_bot_to_the_end(server, new_page):
             bank.click()
         else:
             if page.locator("[data-turn-points]").get_attribute("data-turn-points") != "0":
-                reasons.add(page.inner_text("[data-bank-reason]"))
+                reasons.add(page.locator("[data-bank-reason]").text_content())
             page.click("[data-action='roll']")
     expect(game_over).to_be_visible()
     totals = [int(cell.get_attribute("data-total")) for cell in page.locator(".scoreboard [data-total]").all()]
