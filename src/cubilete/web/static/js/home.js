@@ -68,6 +68,7 @@ function drawSeats() {
       if (seat.kind === "bot") {
         const level = document.createElement("select");
         level.name = `level-${index}`;
+        level.className = "level";
         level.setAttribute("aria-label", t("Level of bot {name}", { name: seat.name }));
         level.append(...game.levels.map((id) => new Option(levelName(id), id)));
         level.value = seat.level;
