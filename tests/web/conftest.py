@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -42,19 +43,21 @@ def free_port() -> int:
 class Server:
     """`cubilete serve` in a subprocess; stop() and start() again keep the port and the database."""
 
-    def __init__(self, database: str, port: int) -> None:
+    def __init__(self, database: str, port: int, log: Path) -> None:
         self.database = database
         self.port = port
+        self.log = log
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> "Server":
         command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--port", str(self.port), "--database", self.database]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server
+            self.process = subprocess.Popen(command, stdout=log, stderr=log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"cubilete serve stopped: {self.process.stderr.read().decode()}")
+                raise RuntimeError(f"cubilete serve stopped: {self.log.read_text()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/api/games/options", timeout=1):
                     return self
@@ -96,7 +99,7 @@ def browser():
 
 @pytest.fixture
 def server(tmp_path):
-    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port()).start()
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log").start()
     yield server
     server.stop()
 

@@ -25,7 +25,7 @@ from .pages import render_page, rules_html
 from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, StaleRequest
 from .storage import Storage
 from .views import game_view, hint_view, unfinished_view
-from .warmup import TableWarmer
+from .warmup import WARMER
 
 Language = Literal["es", "id", "en"]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
@@ -88,7 +88,7 @@ _STATUS = (
 
 def create_app(database_url: str | None = None) -> FastAPI:
     storage = Storage(database_url)
-    games = Games(storage, TableWarmer())
+    games = Games(storage, WARMER)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

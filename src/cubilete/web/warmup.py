@@ -52,3 +52,7 @@ class TableWarmer:
             log.info("no solver tables prepared for %s/%s: %s", rules.game, rules.name, error)
         finally:
             ready.set()
+
+
+# The tables are cached per process, so one warmer serves every app of the process.
+WARMER = TableWarmer()
