@@ -185,6 +185,7 @@ class GameController {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.fail(error.message);
+      this.pollTimer = setTimeout(() => this.next(), POLL_MS); // try again: the server may be restarting
       return;
     } finally {
       this.busy = false;
@@ -193,9 +194,9 @@ class GameController {
   }
 
   async poll() {
+    if (this.busy) return;
+    this.busy = true;
     try {
-      if (this.busy) return;
-      this.busy = true;
       await this.refresh();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
