@@ -41,7 +41,7 @@ export class SheetTable {
 
   buildSheet(board, view) {
     const table = document.createElement("table");
-    table.className = "sheet";
+    table.className = view.seats.length > 3 ? "sheet many-seats" : "sheet";
     const head = table.createTHead().insertRow();
     head.append(document.createElement("th"));
     const cells = { box: {}, upper: [], bonus: [], fiveEqual: [], total: [], heads: [] };
