@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -38,8 +39,10 @@ def cache_path(rules: FiveThousandRules) -> Path:
     return cache_dir() / f"5000-two-players-{digest}-v{SOLVER_VERSION}.npz"
 
 
-# Solutions already loaded by this process, by cache file (a few per process at most).
+# Solutions already loaded by this process, by cache file (a few per process at most). The
+# lock makes concurrent callers (the web app's threads) wait for one solve instead of racing.
 _loaded: dict[Path, TwoPlayerSolution] = {}
+_lock = threading.Lock()
 
 
 def two_player_solution(rules: FiveThousandRules, show_progress: bool = False) -> TwoPlayerSolution:
@@ -48,13 +51,14 @@ def two_player_solution(rules: FiveThousandRules, show_progress: bool = False) -
     With show_progress, a progress bar on stderr follows the solve.
     """
     path = cache_path(rules)
-    if path not in _loaded:
-        solution = load(rules, path)
-        if solution is None:
-            solution = _solve_with_progress(rules) if show_progress else solve(rules)
-            save(solution, path)
-        _loaded[path] = solution
-    return _loaded[path]
+    with _lock:
+        if path not in _loaded:
+            solution = load(rules, path)
+            if solution is None:
+                solution = _solve_with_progress(rules) if show_progress else solve(rules)
+                save(solution, path)
+            _loaded[path] = solution
+        return _loaded[path]
 
 
 def load(rules: FiveThousandRules, path: Path) -> TwoPlayerSolution | None:

@@ -36,10 +36,9 @@ from .five_thousand_tables import (
     roll_table,
     same_end,
     slot_count,
-    slot_of,
     turn_ends,
 )
-from .five_thousand_turn import turn_arrays, turn_values
+from .five_thousand_turn import TurnTable, turn_arrays, turn_values
 
 # Bump whenever a change alters the tables, so that stale caches are not loaded.
 SOLVER_VERSION = "1"
@@ -73,22 +72,10 @@ class TwoPlayerSolution:
     def first_player_wins(self) -> float:
         return float(self.start[0, 0])
 
-    def _pair(self, scores: Sequence[int], to_move: int) -> tuple[int, int]:
-        return scores[to_move] // SCORE_STEP, scores[1 - to_move] // SCORE_STEP
-
-    def roll_value(self, scores: Sequence[int], to_move: int, turn_points: int, dice: int) -> float:
-        s, o = self._pair(scores, to_move)
-        return float(self.roll[s, o, slot_of(self.rules, turn_points), dice])
-
-    def bank_value(self, scores: Sequence[int], to_move: int, turn_points: int) -> float:
-        """NaN where banking is forbidden."""
-        s, o = self._pair(scores, to_move)
-        return float(self.bank[s, o, slot_of(self.rules, turn_points)])
-
-    def decide_value(self, scores: Sequence[int], to_move: int, turn_points: int, dice: int) -> float:
-        """The value of the decision point under optimal play: the better of rolling and banking."""
-        return float(np.fmax(self.roll_value(scores, to_move, turn_points, dice),
-                             self.bank_value(scores, to_move, turn_points)))
+    def turn_table(self, scores: Sequence[int], to_move: int) -> TurnTable:
+        """The values of the turn of `to_move` at these scores."""
+        s, o = scores[to_move] // SCORE_STEP, scores[1 - to_move] // SCORE_STEP
+        return TurnTable(self.rules, self.roll[s, o], self.bank[s, o])
 
 
 def score_count(rules: FiveThousandRules) -> int:

@@ -13,7 +13,8 @@ target), so the engine is asked to confirm that it only passes the turn.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from fractions import Fraction
 from typing import NamedTuple, Sequence
 
@@ -71,7 +72,9 @@ def _kept(after_roll: FiveThousandState) -> tuple[FiveThousandState, ...]:
     return (after_roll,)
 
 
+@cache
 def roll_table(rules: FiveThousandRules) -> RollTable:
+    """The roll table of a rule set (shared: its arrays must not be modified)."""
     bust = np.zeros(DICE_COUNT + 1)
     # Zero dice are never rolled: their group range is empty.
     group_start, group_prob, choice_start, choice_steps, choice_dice = [0, 0], [], [0], [], []
@@ -135,10 +138,12 @@ def turn_ends(
     banked: list[FiveThousandState | None] = [None]
     # One slot further than the table: two totals above the target, one of each parity,
     # to check that banking above the target does nothing but pass the turn.
+    first = FiveThousandState.decision_point(rules, scores, to_move, STEP, DICE_COUNT)
     for slot in range(1, slots + 1):
-        point = FiveThousandState.decision_point(rules, scores, to_move, slot * STEP, DICE_COUNT)
+        # The same decision point with other turn points; validated once, for speed.
+        point = replace(first, turn_points=slot * STEP)
         banked.append(None if point.must_roll_reason() else point.apply(Bank()))
-    passed = point.apply(Roll()).apply_roll(table.bust_roll)
+    passed = first.apply(Roll()).apply_roll(table.bust_roll)
     reach = 1 + max(
         (slot for slot, end in enumerate(banked) if end is not None and not same_end(end, passed)),
         default=0,

@@ -11,11 +11,15 @@ those end values, which is what lets every player share this kernel.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
+from ..engine.actions import Action, Bank, Roll
 from ..engine.dice import DICE_COUNT
-from .five_thousand_tables import RollTable
+from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
+from .five_thousand_tables import RollTable, slot_of
 
 
 def turn_arrays(slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -65,3 +69,40 @@ def turn_values(table: RollTable, pass_value, bank_value, bank_slope, reach, rol
                 decide[k, d] = value
                 slope[k, d] = value_slope
     return decide[0, dice_count], slope[0, dice_count]
+
+
+@dataclass(frozen=True)
+class TurnTable:
+    """What every decision point of one turn is worth to the player whose turn it is.
+
+    roll[slot, dice] values rolling, bank[slot] values banking (NaN where the rules forbid it);
+    the exact solver's values are win probabilities, other planners may use other units.
+    """
+
+    rules: FiveThousandRules
+    roll: np.ndarray
+    bank: np.ndarray
+
+    def roll_value(self, turn_points: int, dice: int) -> float:
+        return float(self.roll[slot_of(self.rules, turn_points), dice])
+
+    def bank_value(self, turn_points: int) -> float:
+        return float(self.bank[slot_of(self.rules, turn_points)])
+
+    def decide_value(self, turn_points: int, dice: int) -> float:
+        """The better of rolling and banking (where allowed)."""
+        return float(np.fmax(self.roll_value(turn_points, dice), self.bank_value(turn_points)))
+
+    def best_action(self, state: FiveThousandState) -> Action:
+        """The best legal action of this turn's player in `state` (a decision of this turn)."""
+        actions = state.legal_actions()
+        if state.phase is Phase.SET_ASIDE:
+            return max(actions, key=lambda action: self._kept_value(state.apply(action)))
+        if Bank() in actions and self.bank_value(state.turn_points) > self.roll_value(
+            state.turn_points, state.dice_left
+        ):
+            return Bank()
+        return Roll()
+
+    def _kept_value(self, kept: FiveThousandState) -> float:
+        return self.decide_value(kept.turn_points, kept.dice_left)

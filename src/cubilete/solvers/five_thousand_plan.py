@@ -1,0 +1,35 @@
+"""Plan the turn in progress, for any number of players, from a valuation of the turn's ends.
+
+A turn can end in few ways: a bank at some slot of turn points, or a bust. The
+engine says what each end does to the game (five_thousand_tables.turn_ends);
+a valuation says what that is worth to the player, and the turn kernel values
+every decision point of the turn from there. The exact two-player solver does
+the same with exact end values; the other players bring their own valuation.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..engine.five_thousand import FiveThousandState
+from .five_thousand_tables import roll_table, turn_ends
+from .five_thousand_turn import TurnTable, turn_arrays, turn_values
+
+EndValue = Callable[[FiveThousandState], float]
+
+
+def plan_turn(state: FiveThousandState, end_value: EndValue) -> TurnTable:
+    """The values of the turn of state.current at state's scores, with ends valued by end_value."""
+    table = roll_table(state.rules)
+    ends = turn_ends(state.rules, state.totals, state.current, table)
+    pass_value = end_value(ends.passed)
+    bank = np.array([
+        np.nan if end is None else pass_value if slot >= ends.reach else end_value(end)
+        for slot, end in enumerate(ends.banked)
+    ])
+    roll, decide, slope = turn_arrays(len(bank))
+    # No bank's value depends on pass_value here, so its slope is 0; only the values are used.
+    turn_values(table, pass_value, bank, np.zeros(len(bank)), ends.reach, roll, decide, slope)
+    return TurnTable(state.rules, roll, bank)
