@@ -1,7 +1,8 @@
 """The two-player 5000 tables on disk: solved once per rule set and solver version, then loaded.
 
-Files live in platformdirs.user_cache_dir("cubilete"), or in $CUBILETE_CACHE_DIR
-when set (tests point it at a temporary directory). A file is named by a hash
+Files live in the cache directory shared with the score-sheet tables
+(sheet_cache.cache_dir: platformdirs.user_cache_dir("cubilete"), or
+$CUBILETE_CACHE_DIR when set, as in tests). A file is named by a hash
 of the rules' JSON and the solver version, and also stores that JSON, which is
 checked on load.
 """
@@ -15,19 +16,14 @@ import threading
 from pathlib import Path
 
 import numpy as np
-import platformdirs
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..engine.five_thousand import FiveThousandRules
 from .five_thousand_exact import SOLVER_VERSION, TwoPlayerSolution, solve
+from .sheet_cache import cache_dir
 
-CACHE_ENV = "CUBILETE_CACHE_DIR"
 PHASES = {"rules": "5000: reading the rules from the engine", "solve": "5000: solving score pairs"}
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("cubilete"))
 
 
 def rules_json(rules: FiveThousandRules) -> str:
@@ -75,19 +71,23 @@ def load(rules: FiveThousandRules, path: Path) -> TwoPlayerSolution | None:
 
 
 def save(solution: TwoPlayerSolution, path: Path) -> None:
-    """Write atomically, so that a concurrent reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    with open(partial, "wb") as file:
-        np.savez(
-            file,
-            rules=rules_json(solution.rules),
-            start=solution.start,
-            roll=solution.roll,
-            bank=solution.bank,
-            residual=solution.residual,
-        )
-    os.replace(partial, path)
+    """Write atomically, so that a concurrent reader never sees half a file; a read-only cache
+    directory only costs solving again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        with open(partial, "wb") as file:
+            np.savez(
+                file,
+                rules=rules_json(solution.rules),
+                start=solution.start,
+                roll=solution.roll,
+                bank=solution.bank,
+                residual=solution.residual,
+            )
+        os.replace(partial, path)
+    except OSError:
+        pass
 
 
 def _solve_with_progress(rules: FiveThousandRules) -> TwoPlayerSolution:

@@ -87,6 +87,10 @@ class TurnTable:
         return float(self.roll[slot_of(self.rules, turn_points), dice])
 
     def bank_value(self, turn_points: int) -> float:
+        """NaN where the rules forbid banking these points; above the target any bank only
+        passes the turn (the tables check it), so there it is worth what passing is worth."""
+        if turn_points > self.rules.target:
+            return float(self.roll[-1, DICE_COUNT])
         return float(self.bank[slot_of(self.rules, turn_points)])
 
     def decide_value(self, turn_points: int, dice: int) -> float:
