@@ -17,13 +17,13 @@ from numba import njit, prange
 from ..engine.sheet_rules import SheetRules
 from .dice_lattice import DiceLattice, dice_lattice
 from .sheet_tables import SheetTables, computed_states, sheet_tables, state_count
-from .sheet_turn import state_index, turn_expectations
+from .sheet_turn import state_index, turn_expectations, turn_scratch
 
 # Bump whenever a change alters the tables, so that stale caches are not loaded.
 SOLVER_VERSION = "1"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: one per rule set and process
 class SheetSolution:
     """The expected future points of every turn-start state of a rule set."""
 
@@ -62,17 +62,19 @@ def solve(rules: SheetRules, progress: Callable[[int], None] | None = None) -> S
 
 @njit(parallel=True, cache=True)
 def _solve_layer(t, lat, values, masks):
-    keeps = lat.child.shape[0]
     for i in prange(masks.shape[0]):
         mask = masks[i]
-        expect = np.empty((t.rolls_per_turn, keeps))
-        best = np.empty(keeps + 1)
+        futures, expect, best = turn_scratch(t, lat)
         joker_states = t.joker_states if t.joker_box >= 0 and (mask >> t.joker_box) & 1 else 1
         for joker in range(joker_states):
-            decided = turn_expectations(t, lat, values, mask, joker, t.threshold, expect, best)
+            decided = turn_expectations(
+                t, lat, values, mask, joker, t.threshold, futures, expect, best
+            )
             for upper in range(t.threshold + 1):
                 if t.pending[mask, upper]:
-                    value = turn_expectations(t, lat, values, mask, joker, upper, expect, best)
+                    value = turn_expectations(
+                        t, lat, values, mask, joker, upper, futures, expect, best
+                    )
                 else:
                     value = decided
                 values[state_index(t, mask, joker, upper)] = value

@@ -47,6 +47,7 @@ class SheetTables(NamedTuple):
     points: np.ndarray  # int32[context, box, roll]: points when legal, -1 when not
     bonus: np.ndarray  # int32[context, box, roll]: five-equal bonus paid with those points
     gain: np.ndarray  # float64[context, box, roll]: points + bonus when legal, -inf when not
+    max_points: int  # the most points any box can get
     face_box: np.ndarray  # int32[roll]: upper box of the face of five equal dice, else -1
     face_rolls: np.ndarray  # int32[...]: the rolls that have a face box
     point_values_start: np.ndarray  # int32[box + 1]: CSR offsets into point_values
@@ -105,6 +106,7 @@ def sheet_tables(rules: SheetRules) -> SheetTables:
         points=points,
         bonus=bonus,
         gain=gain,
+        max_points=int(points.max()),
         face_box=face_box,
         face_rolls=np.flatnonzero(face_box >= 0).astype(np.int32),
         point_values_start=np.cumsum([0] + [len(v) for v in point_values], dtype=np.int32),

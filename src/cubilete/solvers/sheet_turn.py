@@ -45,10 +45,10 @@ def roll_context(t, mask, joker, roll):
 
 
 @njit(cache=True)
-def score_future(t, values, mask, joker, upper, box, points):
-    """The upper bonus earned by scoring these points in the box, plus the expected future after."""
+def successor(t, mask, joker, upper, box, points):
+    """The next turn-start state after scoring these points in the box, and the upper bonus earned."""
     next_upper = upper
-    bonus = 0.0
+    bonus = 0
     if t.upper[box]:
         next_upper = min(upper + points, t.threshold)
         if upper < t.threshold <= next_upper:
@@ -56,38 +56,83 @@ def score_future(t, values, mask, joker, upper, box, points):
     next_joker = joker
     if box == t.joker_box and t.joker_states == 2:
         next_joker = 1 if points > 0 else 0
-    return bonus + values[state_index(t, mask | (1 << box), next_joker, next_upper)]
+    return mask | (1 << box), next_joker, next_upper, bonus
 
 
 @njit(cache=True)
-def score_value(t, values, mask, joker, upper, box, roll, context):
-    """Everything scoring the roll in the box earns now, plus the expected future after it."""
-    points = t.points[context, box, roll]
-    return t.gain[context, box, roll] + score_future(t, values, mask, joker, upper, box, points)
+def score_future(t, values, mask, joker, upper, box, points):
+    """The upper bonus earned by scoring these points in the box, plus the expected future after."""
+    next_mask, next_joker, next_upper, bonus = successor(t, mask, joker, upper, box, points)
+    return bonus + values[state_index(t, next_mask, next_joker, next_upper)]
 
 
 @njit(cache=True)
-def _score_now(t, values, mask, joker, upper, out):
-    """out[r]: the value of the best legal box for roll r."""
-    out[:] = -np.inf
-    future = np.zeros(t.points.max() + 1)  # by points scored, for one box
-    context = sheet_context(t, mask, joker)
+def score_futures(t, values, mask, joker, upper, futures):
+    """futures[box, points]: score_future for each open box and each number of points it can get."""
     for box in range(t.box_count):
         if not (mask >> box) & 1:
             for j in range(t.point_values_start[box], t.point_values_start[box + 1]):
                 points = t.point_values[j]
-                future[points] = score_future(t, values, mask, joker, upper, box, points)
-            for r in range(out.shape[0]):
-                points = t.points[context, box, r]
-                if points >= 0:
-                    out[r] = max(out[r], t.gain[context, box, r] + future[points])
-    for r in t.face_rolls:  # the few rolls whose context differs are redone in their own
+                futures[box, points] = score_future(t, values, mask, joker, upper, box, points)
+
+
+@njit(cache=True)
+def box_value(t, futures, context, box, roll):
+    """Scoring the roll in the open box now: points, bonuses and expected future; -inf if illegal."""
+    points = t.points[context, box, roll]
+    if points < 0:
+        return -np.inf
+    return t.gain[context, box, roll] + futures[box, points]
+
+
+@njit(cache=True)
+def best_box(t, mask, joker, futures, roll):
+    """The box the optimal player scores the roll in (the first in sheet order on a tie)."""
+    context = roll_context(t, mask, joker, roll)
+    chosen, best = -1, -np.inf
+    for box in range(t.box_count):
+        if not (mask >> box) & 1:
+            value = box_value(t, futures, context, box, roll)
+            if value > best:
+                chosen, best = box, value
+    return chosen
+
+
+@njit(cache=True)
+def best_boxes(t, mask, joker, futures, values_now, choice):
+    """choice[r]: the box the optimal player scores roll r in (the first in sheet order on a
+    tie), given values_now, the values of scoring now that turn_expectations put in expect[0]."""
+    choice[:] = -1
+    context = sheet_context(t, mask, joker)
+    for box in range(t.box_count):
+        if not (mask >> box) & 1:
+            for r in range(choice.shape[0]):
+                if choice[r] < 0 and box_value(t, futures, context, box, r) == values_now[r]:
+                    choice[r] = box
+    for r in t.face_rolls:
         if roll_context(t, mask, joker, r) != context:
+            choice[r] = best_box(t, mask, joker, futures, r)
+
+
+@njit(cache=True)
+def _score_now(t, mask, joker, futures, out):
+    """out[r]: the value of the best legal box for roll r, scored now."""
+    out[:] = -np.inf
+    context = sheet_context(t, mask, joker)
+    for box in range(t.box_count):
+        if not (mask >> box) & 1:
+            # box_value without its branch, the hot loop of the solver: an illegal entry has
+            # points -1 (any futures column) and gain -inf, so it never wins the max
+            for r in range(out.shape[0]):
+                gain = t.gain[context, box, r] + futures[box, t.points[context, box, r]]
+                out[r] = max(out[r], gain)
+    for r in t.face_rolls:  # the few rolls whose context differs are redone in their own
+        own = roll_context(t, mask, joker, r)
+        if own != context:
             out[r] = -np.inf
             for box in range(t.box_count):
-                if not (mask >> box) & 1 and t.points[context + 1, box, r] >= 0:
-                    value = score_value(t, values, mask, joker, upper, box, r, context + 1)
-                    out[r] = max(out[r], value)
+                if not (mask >> box) & 1:
+                    out[r] = max(out[r], box_value(t, futures, own, box, r))
 
 
 @njit(cache=True)
@@ -101,7 +146,7 @@ def _average_rerolls(lat, level):
 
 
 @njit(cache=True)
-def _best_keeps(lat, level, best):
+def best_keeps(lat, level, best):
     """best[k]: the largest level value among the keeps inside k (k included).
 
     best has one more slot than there are keeps, holding -inf for the parents' padding.
@@ -115,15 +160,27 @@ def _best_keeps(lat, level, best):
 
 
 @njit(cache=True)
-def turn_expectations(t, lat, values, mask, joker, upper, expect, best):
-    """Fill expect[0 .. rolls_per_turn - 1] for this turn-start state; return its value."""
+def turn_scratch(t, lat):
+    """The arrays turn_expectations fills: futures, expect and best."""
+    keeps = lat.child.shape[0]
+    futures = np.zeros((t.box_count, t.max_points + 1))
+    return futures, np.empty((t.rolls_per_turn, keeps)), np.empty(keeps + 1)
+
+
+@njit(cache=True)
+def turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best):
+    """Fill futures and expect[0 .. rolls_per_turn - 1] for this turn-start state; return its value.
+
+    The arrays come from turn_scratch.
+    """
     rolls = lat.roll_probability.shape[0]
-    _score_now(t, values, mask, joker, upper, expect[0])
+    score_futures(t, values, mask, joker, upper, futures)
+    _score_now(t, mask, joker, futures, expect[0])
     best[:rolls] = expect[0, :rolls]
     for n in range(1, t.rolls_per_turn):
         expect[n, :rolls] = best[:rolls]
         _average_rerolls(lat, expect[n])
-        _best_keeps(lat, expect[n], best)
+        best_keeps(lat, expect[n], best)
     value = 0.0
     for r in range(rolls):
         value += lat.roll_probability[r] * best[r]
