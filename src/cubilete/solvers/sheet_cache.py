@@ -7,7 +7,6 @@ import json
 import os
 import re
 import threading
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -36,10 +35,17 @@ def cache_path(rules: SheetRules) -> Path:
     return cache_dir() / f"sheet-{name}-{digest}.npy"
 
 
-@cache
+_solutions: dict[SheetRules, SheetSolution] = {}
+_solving = threading.Lock()  # one load or build at a time: concurrent callers wait for it
+
+
 def solution(rules: SheetRules) -> SheetSolution:
     """The solved tables of a rule set: from memory, else from disk, else solved and saved."""
-    return load(rules) or build(rules)
+    if rules not in _solutions:
+        with _solving:
+            if rules not in _solutions:
+                _solutions[rules] = load(rules) or build(rules)
+    return _solutions[rules]
 
 
 def load(rules: SheetRules) -> SheetSolution | None:

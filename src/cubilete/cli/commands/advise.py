@@ -1,0 +1,36 @@
+"""`cubilete advise [--situation FILE]`: rank every legal action of a situation (JSON)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..output import CommandError, emit, read_json_input
+from ..sheet_commands import for_game
+
+EXAMPLE = (
+    '{"game": "penta", "rules": "seed", "sheet": {"ones": 3, "penta": 50}, "penta_bonus": 100,'
+    ' "dice": [1, 3, 3, 5, 6], "rolls_left": 2}'
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "advise",
+        help="rank the options of a situation",
+        description="Read a situation as JSON (from --situation FILE, else standard input) and"
+        " list every legal action, best first, with its value: for Penta and Generala the"
+        " expected final total, for 5000 the chance to win. A Penta situation: " + EXAMPLE
+        + ' ("rules" defaults to the seed rules, no "dice" means the start of a turn,'
+        ' "rolls_left" is 0, 1 or 2).',
+    )
+    parser.add_argument("--situation", metavar="FILE", help="the situation's JSON file")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    situation = read_json_input(args.situation, "the situation")
+    if not isinstance(situation, dict):
+        raise CommandError(f"a situation is a JSON object, e.g. {EXAMPLE}")
+    emit(for_game(str(situation.get("game")), "advise")(situation), args.json)
+    return 0

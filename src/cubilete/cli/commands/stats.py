@@ -1,0 +1,28 @@
+"""`cubilete stats GAME [--rules VARIANT]`: exact statistics of optimal play."""
+
+from __future__ import annotations
+
+import argparse
+
+from ...engine.games import GAMES
+from ..output import emit
+from ..sheet_commands import for_game
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "stats",
+        help="exact statistics of optimal play",
+        description="Penta and Generala: the exact law of the optimal player's final total"
+        " (solitaire), computed over all states rather than simulated: mean, standard"
+        " deviation, percentiles, the upper bonus, the five-equal box and the mean per box.",
+    )
+    parser.add_argument("game", choices=tuple(GAMES), help="the game")
+    parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
+    parser.add_argument("--json", action="store_true", help="print JSON (with the whole distribution)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    emit(for_game(args.game, "stats")(args), args.json)
+    return 0

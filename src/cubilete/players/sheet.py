@@ -1,0 +1,69 @@
+"""Computer players of the score-sheet games (Penta, Generala), weakest first.
+
+- beginner: greedy and blind to the future. Out of rolls it scores the box
+  worth most now; otherwise it holds the dice of its most frequent face (the
+  higher face on a tie) and rolls the rest, or scores at once when all five
+  dice already show that face.
+- casual: picks among the solver's options at random, an option being
+  exp(-regret / CASUAL_TEMPERATURE) times as likely as the best; near-best
+  options are common, blunders rare. Its random.Random is seeded, so the same
+  game replays the same way.
+- optimal: the option with the highest expected final total.
+
+Ties go to the first option in the engine's `legal_actions` order (keeps by held
+values, then boxes in sheet order), so every level is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+from ..engine.actions import Action, Keep, Score
+from ..engine.runner import Player
+from ..engine.sheet import SheetState
+from ..engine.sheet_rules import SheetRules
+from ..solvers.sheet_advice import advise
+
+LEVELS = ("beginner", "casual", "optimal")
+CASUAL_TEMPERATURE = 1.5  # points of expected final total
+CASUAL_SEED = 0
+
+
+class OptimalPlayer:
+    """Maximises its own expected final total (the solitaire optimum)."""
+
+    def choose(self, state: SheetState) -> Action:
+        return advise(state)[0].action
+
+
+class CasualPlayer:
+    """Softmax over the options' values: usually good, sometimes not quite."""
+
+    def __init__(self, temperature: float = CASUAL_TEMPERATURE, seed: int = CASUAL_SEED) -> None:
+        self.temperature = temperature
+        self.random = random.Random(seed)
+
+    def choose(self, state: SheetState) -> Action:
+        options = advise(state)
+        weights = [math.exp(-option.regret / self.temperature) for option in options]
+        return self.random.choices(options, weights)[0].action
+
+
+class BeginnerPlayer:
+    """Scores what pays most now, else chases its most frequent face."""
+
+    def choose(self, state: SheetState) -> Action:
+        face, count = max(Counter(state.dice).items(), key=lambda item: (item[1], item[0]))
+        if state.rolls_left == 0 or count == len(state.dice):
+            best = max(state.score_options(), key=lambda o: o.points + o.bonus)  # first on a tie
+            return Score(best.box)
+        return Keep(tuple(i for i, value in enumerate(state.dice) if value == face))
+
+
+def make_player(level: str, rules: SheetRules) -> Player | None:
+    """A player of this level, None for an unknown level. The solver's table of the rule set
+    is loaded (or built) at the first move that needs it, not here."""
+    players = {"beginner": BeginnerPlayer, "casual": CasualPlayer, "optimal": OptimalPlayer}
+    return players[level]() if level in players else None
