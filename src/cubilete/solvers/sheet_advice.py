@@ -16,7 +16,7 @@ import numpy as np
 from ..engine.actions import Action, Keep, Score
 from ..engine.errors import IllegalAction
 from ..engine.sheet import SheetState
-from ..engine.sheet_scoring import sheet_total
+from ..engine.sheet_scoring import Sheet, sheet_total
 from .dice_lattice import keep_indices
 from .sheet_cache import solution
 from .sheet_solver import SheetSolution
@@ -54,8 +54,7 @@ def advise(state: SheetState) -> tuple[RankedOption, ...]:
     if state.is_chance:
         raise IllegalAction("the dice must be rolled before any advice")
     solved = solution(state.rules)
-    mask, joker, upper = state_key(solved.tables, state.rules, state.sheet)
-    now = sheet_total(state.rules, state.sheet)
+    (mask, joker, upper), now = _position(solved, state.sheet)
     futures, expect = _turn(solved, mask, joker, upper)
     unranked: list[tuple[float, Action, tuple[int, ...] | None, str | None, int | None, int | None]] = []
     for action in state.legal_actions():
@@ -82,13 +81,20 @@ def expected_value(state: SheetState) -> float:
     if not state.is_chance:
         return advise(state)[0].value
     solved = solution(state.rules)
-    key = state_key(solved.tables, state.rules, state.sheet)
-    now = sheet_total(state.rules, state.sheet)
+    key, now = _position(solved, state.sheet)
     if not state.held and state.rolls_left == state.rules.rolls_per_turn:
-        return now + float(solved.values[state_index(solved.tables, *key)])
+        # the kernel's own code run by Python: a Numba call would spend far longer unboxing
+        # the tables than this lookup takes
+        return now + float(solved.values[state_index.py_func(solved.tables, *key)])
     kept = tuple(sorted(state.dice[i] for i in state.held))
     _, expect = _turn(solved, *key)
     return now + float(expect[state.rolls_left, keep_indices()[kept]])
+
+
+@lru_cache(maxsize=TURNS_REMEMBERED)
+def _position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int], int]:
+    """The sheet's turn-start state for the solver, and its total now."""
+    return state_key(solved.tables, solved.rules, sheet), sheet_total(solved.rules, sheet)
 
 
 @lru_cache(maxsize=TURNS_REMEMBERED)

@@ -36,15 +36,21 @@ def cache_path(rules: SheetRules) -> Path:
 
 
 _solutions: dict[SheetRules, SheetSolution] = {}
+# Hashing a rule set walks all its boxes; callers pass the same few objects again and again,
+# so they are first looked up by identity (the entry keeps the object, so its id stays its own).
+_by_identity: dict[int, tuple[SheetRules, SheetSolution]] = {}
 _solving = threading.Lock()  # one load or build at a time: concurrent callers wait for it
 
 
 def solution(rules: SheetRules) -> SheetSolution:
     """The solved tables of a rule set: from memory, else from disk, else solved and saved."""
-    if rules not in _solutions:
-        with _solving:
-            if rules not in _solutions:
-                _solutions[rules] = load(rules) or build(rules)
+    known = _by_identity.get(id(rules))
+    if known is not None:
+        return known[1]
+    with _solving:
+        if rules not in _solutions:
+            _solutions[rules] = load(rules) or build(rules)
+        _by_identity[id(rules)] = (rules, _solutions[rules])
     return _solutions[rules]
 
 

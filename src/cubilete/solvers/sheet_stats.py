@@ -31,6 +31,7 @@ from .sheet_tables import SheetTables, computed_states
 from .sheet_turn import (
     best_boxes,
     best_keeps,
+    keep_choices,
     roll_context,
     state_index,
     successor,
@@ -335,7 +336,7 @@ def _turn_outcomes(
     kept = np.empty(keeps, dtype=np.int64)
     for n in range(t.rolls_per_turn - 1, 0, -1):  # the roll seen with n rolls left
         best_keeps(lat, expect[n], best)
-        _keep_choices(lat, expect[n], best, kept)
+        keep_choices(lat, expect[n], best, kept)
         held[:] = 0.0
         for r in range(rolls):
             held[kept[r]] += chance[r]
@@ -367,21 +368,6 @@ def _turn_outcomes(
                     upper_bonus[slot], probability[slot] = earned, scored[b, p, level]
                     gained[slot] = p + bonus_values[level] + earned
                     slot += 1
-
-
-@njit(cache=True)
-def _keep_choices(lat, level, best, choice):
-    """choice[k]: a keep inside k whose level value is best[k]: k itself when it is (for a
-    roll: holding all, that is scoring later), else the choice of the first parent that is."""
-    for k in range(level.shape[0] - 1, -1, -1):
-        if level[k] == best[k]:
-            choice[k] = k
-            continue
-        for j in range(lat.parents.shape[1]):
-            parent = lat.parents[k, j]
-            if parent < level.shape[0] and best[parent] == best[k]:
-                choice[k] = choice[parent]
-                break
 
 
 @njit(parallel=True, cache=True)

@@ -160,6 +160,21 @@ def best_keeps(lat, level, best):
 
 
 @njit(cache=True)
+def keep_choices(lat, level, best, choice):
+    """choice[k]: a keep inside k whose level value is best[k]: k itself when it is (for a
+    roll: holding all, that is scoring later), else the choice of the first parent that is."""
+    for k in range(level.shape[0] - 1, -1, -1):
+        if level[k] == best[k]:
+            choice[k] = k
+            continue
+        for j in range(lat.parents.shape[1]):
+            parent = lat.parents[k, j]
+            if parent < level.shape[0] and best[parent] == best[k]:
+                choice[k] = choice[parent]
+                break
+
+
+@njit(cache=True)
 def turn_scratch(t, lat):
     """The arrays turn_expectations fills: futures, expect and best."""
     keeps = lat.child.shape[0]
