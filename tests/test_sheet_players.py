@@ -1,0 +1,83 @@
+"""The score-sheet computer players, and simulated play against the exact mean."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+
+from cubilete.engine.actions import Keep, Score
+from cubilete.engine.errors import UnknownVariant
+from cubilete.engine.runner import play
+from cubilete.engine.sheet import SheetState
+from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
+from cubilete.engine.sheet_scoring import sheet_from_json
+from cubilete.players import make_player, player_levels
+from cubilete.players.sheet import LEVELS, CasualPlayer
+from cubilete.solvers import sheet_cache
+from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.sheet_simulation import simulate_optimal
+
+
+@pytest.fixture(scope="session", autouse=True)
+def solver_cache_dir(tmp_path_factory):
+    """Solved tables go to this session's temporary directory, never the user's cache."""
+    path = tmp_path_factory.getbasetemp() / "solver-cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
+        yield path
+
+
+def test_levels_weakest_first_and_unknown_levels():
+    assert LEVELS == ("beginner", "casual", "optimal") == player_levels("penta") == player_levels("generala")
+    assert all(make_player(level, PENTA_SEED) is not None for level in LEVELS)
+    with pytest.raises(UnknownVariant, match="beginner, casual, optimal"):
+        make_player("grandmaster", PENTA_SEED)
+
+
+def test_optimal_plays_the_best_option():
+    state = SheetState.situation(PENTA_SEED, sheet_from_json(PENTA_SEED, {"fives": 15}), (2, 3, 4, 5, 5), 2)
+    assert make_player("optimal", PENTA_SEED).choose(state) == advise(state)[0].action
+
+
+def test_beginner_scores_the_most_points_when_out_of_rolls_and_else_keeps_its_commonest_face():
+    beginner = make_player("beginner", PENTA_SEED)
+    state = SheetState.situation(PENTA_SEED, sheet_from_json(PENTA_SEED, {}), (2, 2, 4, 6, 6), 1)
+    assert beginner.choose(state) == Keep((3, 4))  # the sixes win the tie of pairs
+    out_of_rolls = SheetState.situation(PENTA_SEED, sheet_from_json(PENTA_SEED, {}), (2, 3, 4, 5, 6), 0)
+    assert beginner.choose(out_of_rolls) == Score("large_straight")
+    five_equal = SheetState.situation(PENTA_SEED, sheet_from_json(PENTA_SEED, {}), (3, 3, 3, 3, 3), 2)
+    assert beginner.choose(five_equal) == Score("penta")
+
+
+def test_every_level_plays_whole_games_and_is_reproducible():
+    players = [make_player(level, GENERALA_SEED) for level in LEVELS]
+    first = play(GENERALA_SEED, players, seed=11)
+    again = play(GENERALA_SEED, [make_player(level, GENERALA_SEED) for level in LEVELS], seed=11)
+    assert first.state.is_over and first.to_json() == again.to_json()
+
+
+def test_casual_plays_near_best_options_at_random_from_its_seed():
+    state = SheetState.situation(PENTA_SEED, sheet_from_json(PENTA_SEED, {"ones": 3}), (1, 3, 3, 5, 6), 2)
+    picks = [CasualPlayer(seed=seed).choose(state) for seed in range(40)]
+    assert picks == [CasualPlayer(seed=seed).choose(state) for seed in range(40)]
+    assert len(set(picks)) > 1
+    regrets = {option.action: option.regret for option in advise(state)}
+    assert statistics.fmean(regrets[pick] for pick in picks) < 2
+
+
+def test_the_optimal_players_simulated_mean_is_within_three_standard_errors_of_the_exact_mean():
+    """Through the engine's runner, as `cubilete simulate` plays."""
+    exact = sheet_cache.solution(PENTA_SEED).start_value
+    player = make_player("optimal", PENTA_SEED)
+    totals = [play(PENTA_SEED, [player], seed=seed).state.scores()[0] for seed in range(200)]
+    standard_error = statistics.pstdev(totals) / math.sqrt(len(totals))
+    assert abs(statistics.fmean(totals) - exact) < 3 * standard_error
+
+
+def test_the_compiled_simulation_agrees_with_the_exact_mean_over_many_games():
+    exact = sheet_cache.solution(PENTA_FREE).start_value
+    totals = simulate_optimal(PENTA_FREE, 20000, seed=5)
+    assert abs(totals.mean() - exact) < 3 * totals.std() / math.sqrt(totals.size)
+    assert (simulate_optimal(PENTA_FREE, 50, seed=9) == simulate_optimal(PENTA_FREE, 50, seed=9)).all()

@@ -1,0 +1,248 @@
+"""The score-sheet solver: published optimal values, the engine-probed tables, a brute force.
+
+`BruteForce` (also used by test_sheet_stats.py) is plain expectimax over the
+engine's own API: score_options, apply, sheet_total and roll_outcomes, with no
+solver tables, no state reduction and no dice lattice.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from cubilete.engine.actions import Score
+from cubilete.engine.dice import DICE_COUNT, roll_outcomes
+from cubilete.engine.sheet import SheetState
+from cubilete.engine.sheet_rules import (
+    GENERALA_LIBRE_WITHOUT_COMBINATION,
+    GENERALA_SEED,
+    PENTA_FORCED,
+    PENTA_FREE,
+    PENTA_NO_BONUS,
+    PENTA_NO_JOKER,
+    PENTA_SEED,
+)
+from cubilete.engine.sheet_scoring import Sheet, possible_points, score_options, sheet_from_json, sheet_total
+from cubilete.solvers import sheet_cache
+from cubilete.solvers.dice_lattice import dice_lattice, keeps
+from cubilete.solvers.sheet_advice import advise, expected_value
+from cubilete.solvers.sheet_tables import sheet_tables
+from cubilete.solvers.sheet_turn import roll_context
+
+ALL_RULES = (
+    PENTA_SEED,
+    PENTA_FORCED,
+    PENTA_FREE,
+    PENTA_NO_JOKER,
+    PENTA_NO_BONUS,
+    GENERALA_SEED,
+    GENERALA_LIBRE_WITHOUT_COMBINATION,
+)
+PUBLISHED = {  # RULES.md: optimal expected scores to reproduce exactly
+    PENTA_FREE: 254.5896094820,
+    PENTA_FORCED: 254.5877287345,
+    PENTA_NO_JOKER: 253.9702411898,
+    PENTA_NO_BONUS: 245.8707745141,
+}
+ROLLS = [roll for roll, _ in roll_outcomes(DICE_COUNT)]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def solver_cache_dir(tmp_path_factory):
+    """Solved tables go to this session's temporary directory, never the user's cache; each
+    rule set is then solved once per session (later loads come from memory or this directory)."""
+    path = tmp_path_factory.getbasetemp() / "solver-cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
+        yield path
+
+
+@pytest.mark.parametrize("rules", list(PUBLISHED), ids=lambda rules: rules.name)
+def test_published_optimal_values_reproduce(rules):
+    assert sheet_cache.solution(rules).start_value == pytest.approx(PUBLISHED[rules], abs=1e-6)
+
+
+def test_every_rule_set_has_a_finite_value_and_generala_is_solved():
+    for rules in (PENTA_SEED, GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION):
+        assert np.isfinite(sheet_cache.solution(rules).start_value)
+    assert 200 < sheet_cache.solution(GENERALA_SEED).start_value < 230
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: f"{rules.game}-{rules.name}")
+def test_tables_give_exactly_the_engines_options_on_random_sheets(rules):
+    """The solver's premise (sheet_tables): options depend on the sheet only through its context."""
+    tables = sheet_tables(rules)
+    generator = random.Random(rules.name)
+    for _ in range(150):
+        sheet = _random_sheet(rules, generator)
+        mask = sum(1 << i for i, points in enumerate(sheet.boxes) if points is not None)
+        joker = int(tables.joker_states == 2 and bool(sheet.boxes[tables.joker_box]))
+        for r in [*generator.sample(range(len(ROLLS)), 10), *np.flatnonzero(tables.face_box >= 0)]:
+            context = roll_context(tables, mask, joker, r)
+            derived = [
+                (rules.box_ids[b], int(tables.points[context, b, r]), int(tables.bonus[context, b, r]))
+                for b in range(len(rules.boxes))
+                if sheet.boxes[b] is None and tables.points[context, b, r] >= 0
+            ]
+            expected = [(o.box, o.points, o.bonus) for o in score_options(rules, sheet, ROLLS[r])]
+            assert derived == expected, (sheet, ROLLS[r])
+
+
+def test_the_lattice_rolls_free_dice_with_the_engines_probabilities():
+    lattice = dice_lattice()
+    every_keep = keeps()
+    for keep in [(), (3,), (2, 2), (1, 4, 6), (5, 5, 5, 5)]:
+        chance = np.zeros(len(every_keep))
+        chance[every_keep.index(keep)] = 1.0
+        for k in range(len(every_keep) - 1, len(ROLLS) - 1, -1):
+            chance[lattice.child[k]] += chance[k] / lattice.child.shape[1]
+        for outcome, probability in roll_outcomes(DICE_COUNT - len(keep)):
+            roll = tuple(sorted(keep + outcome))
+            assert chance[every_keep.index(roll)] == pytest.approx(float(probability), abs=1e-15)
+
+
+BRUTE_FORCE_CASES = [  # two open boxes each; sheets chosen to exercise the joker and bonuses
+    (PENTA_FORCED, {"ones": 2, "twos": 6, "threes": 9, "fours": 12, "sixes": 18, "three_of_a_kind": 20,
+                    "four_of_a_kind": 0, "full_house": 25, "small_straight": 30, "chance": 22, "penta": 50},
+     100),
+    (PENTA_FREE, {"ones": 3, "threes": 12, "fours": 16, "fives": 20, "sixes": 6, "three_of_a_kind": 20,
+                  "four_of_a_kind": 0, "small_straight": 30, "large_straight": 40, "chance": 22, "full_house": 25},
+     0),
+    (PENTA_SEED, {"ones": 3, "twos": 6, "fours": 12, "fives": 15, "sixes": 18, "three_of_a_kind": 20,
+                  "four_of_a_kind": 0, "small_straight": 30, "large_straight": 0, "chance": 22, "penta": 0},
+     0),
+    (GENERALA_LIBRE_WITHOUT_COMBINATION, {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15,
+                                          "sixes": 18, "trio": 20, "poker": 30, "full": 25, "long_straight": 30,
+                                          "libre": 0}, 0),
+]
+
+
+@pytest.mark.parametrize(
+    "rules, filled, bonus", BRUTE_FORCE_CASES, ids=["forced-joker", "free-bonus-pending", "seed-penta-0", "generala"]
+)
+def test_solver_and_advice_agree_exactly_with_brute_force_expectimax(rules, filled, bonus):
+    sheet = sheet_from_json(rules, filled, bonus)
+    brute = BruteForce(rules)
+    now = sheet_total(rules, sheet)
+    assert expected_value(SheetState.situation(rules, sheet)) == pytest.approx(now + brute.value(sheet), abs=1e-9)
+    turn = brute.turn(sheet)
+    for dice, rolls_left in [((5, 5, 5, 5, 5), 2), ((1, 2, 3, 4, 6), 1), ((2, 2, 3, 6, 6), 0)]:
+        options = advise(SheetState.situation(rules, sheet, dice, rolls_left))
+        for option in options:
+            if option.keep is not None:
+                expected = turn.held(option.keep, rolls_left)
+            else:
+                expected = next(gain + brute.value(after) for after, gain, box in turn.options(dice) if box == option.box)
+            assert option.value == pytest.approx(now + expected, abs=1e-9), option
+        assert options[0].value == pytest.approx(now + turn.seen(dice, rolls_left), abs=1e-9)
+
+
+def test_tables_are_cached_on_disk_by_rules_and_reloaded(solver_cache_dir):
+    solved = sheet_cache.solution(PENTA_SEED)
+    path = sheet_cache.cache_path(PENTA_SEED)
+    assert path.parent == solver_cache_dir and path.exists()
+    assert path != sheet_cache.cache_path(PENTA_FREE)
+    assert np.array_equal(sheet_cache.load(PENTA_SEED).values, solved.values, equal_nan=True)
+
+
+def test_a_damaged_cache_file_is_not_loaded(tmp_path, monkeypatch):
+    monkeypatch.setenv(sheet_cache.CACHE_DIR_ENV, str(tmp_path))
+    sheet_cache.cache_path(GENERALA_SEED).write_bytes(b"not a table")
+    assert sheet_cache.load(GENERALA_SEED) is None
+    np.save(sheet_cache.cache_path(GENERALA_SEED), np.zeros(3))
+    assert sheet_cache.load(GENERALA_SEED) is None
+
+
+class BruteForce:
+    """Optimal solitaire play by expectimax over the engine's states, remembered per sheet."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.turns = {}
+
+    def value(self, sheet: Sheet) -> float:
+        """Expected points still to come from the start of a turn on this sheet."""
+        return 0.0 if sheet.is_full else self.turn(sheet).value
+
+    def turn(self, sheet: Sheet) -> "BruteForceTurn":
+        if sheet not in self.turns:
+            self.turns[sheet] = BruteForceTurn(self, sheet)
+        return self.turns[sheet]
+
+
+class BruteForceTurn:
+    """One turn from a sheet: values of dice on the table and of held dice, and the best choice."""
+
+    def __init__(self, game: BruteForce, sheet: Sheet):
+        self.game, self.sheet, self.rules = game, sheet, game.rules
+        self._seen, self._held, self._options = {}, {}, {}
+        first = self.rules.rolls_per_turn - 1
+        self.value = sum(float(p) * self.seen(roll, first) for roll, p in roll_outcomes(DICE_COUNT))
+
+    def options(self, dice):
+        """(sheet after, points gained with bonuses, box) for every legal box."""
+        if dice not in self._options:
+            state = SheetState.situation(self.rules, self.sheet, dice, 0)
+            now = sheet_total(self.rules, self.sheet)
+            self._options[dice] = [
+                (after.sheets[0], sheet_total(self.rules, after.sheets[0]) - now, option.box)
+                for option in state.score_options()
+                for after in [state.apply(Score(option.box))]
+            ]
+        return self._options[dice]
+
+    def choices(self, dice, rolls_left):
+        """Every choice with its value: ("score", sheet after, gain) and ("keep", held values)."""
+        scores = [(gain + self.game.value(after), ("score", after, gain)) for after, gain, _ in self.options(dice)]
+        if rolls_left == 0:
+            return scores
+        held = {tuple(sorted(c)) for size in range(DICE_COUNT) for c in combinations(dice, size)}
+        return scores + [(self.held(keep, rolls_left), ("keep", keep)) for keep in sorted(held)]
+
+    def seen(self, dice, rolls_left) -> float:
+        key = (dice, rolls_left)
+        if key not in self._seen:
+            self._seen[key] = max(value for value, _ in self.choices(dice, rolls_left))
+        return self._seen[key]
+
+    def held(self, keep, rolls_left) -> float:
+        key = (keep, rolls_left)
+        if key not in self._held:
+            self._held[key] = sum(
+                float(p) * self.seen(tuple(sorted(keep + outcome)), rolls_left - 1)
+                for outcome, p in roll_outcomes(DICE_COUNT - len(keep))
+            )
+        return self._held[key]
+
+    def outcomes(self) -> dict[tuple[Sheet, int], float]:
+        """How the turn ends under the brute force's optimal choices: (sheet after, gain) -> chance."""
+        chance = {roll: float(p) for roll, p in roll_outcomes(DICE_COUNT)}
+        ends: dict[tuple[Sheet, int], float] = {}
+        for rolls_left in range(self.rules.rolls_per_turn - 1, -1, -1):
+            rerolled: dict[tuple[int, ...], float] = {}
+            for dice, p in chance.items():
+                _, choice = max(self.choices(dice, rolls_left), key=lambda item: item[0])
+                if choice[0] == "score":
+                    ends[choice[1:]] = ends.get(choice[1:], 0.0) + p
+                    continue
+                keep = choice[1]
+                for outcome, q in roll_outcomes(DICE_COUNT - len(keep)):
+                    roll = tuple(sorted(keep + outcome))
+                    rerolled[roll] = rerolled.get(roll, 0.0) + p * float(q)
+            chance = rerolled
+        return ends
+
+
+def _random_sheet(rules, generator: random.Random) -> Sheet:
+    """A sheet with a random set of boxes filled, each with a value it can hold."""
+    filled = generator.randint(0, len(rules.boxes) - 1)
+    chosen = set(generator.sample(range(len(rules.boxes)), filled))
+    return Sheet(
+        tuple(
+            generator.choice(sorted(possible_points(rules, i))) if i in chosen else None
+            for i in range(len(rules.boxes))
+        )
+    )

@@ -1,0 +1,81 @@
+"""Exact statistics of optimal play: published figures, and a brute force on a small rule set."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FORCED, PENTA_FREE
+from cubilete.engine.sheet_scoring import Sheet
+from cubilete.solvers import sheet_cache
+from cubilete.solvers.sheet_stats import PERCENTILES, exact_stats, five_equal_box
+from test_sheet_solver import BruteForce
+
+# Fives and penta only, with the forced joker, the five-equal bonus and an upper bonus at 15:
+# small enough for a brute force over whole games.
+FIVES_AND_PENTA = replace(
+    PENTA_FORCED,
+    name="test-fives-and-penta",
+    boxes=tuple(box for box in PENTA_FORCED.boxes if box.id in ("fives", "penta")),
+    upper_bonus_threshold=15,
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def solver_cache_dir(tmp_path_factory):
+    """Solved tables go to this session's temporary directory, never the user's cache."""
+    path = tmp_path_factory.getbasetemp() / "solver-cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
+        yield path
+
+
+def test_free_joker_published_standard_deviation_and_upper_bonus():
+    stats = exact_stats(PENTA_FREE)
+    assert stats.standard_deviation == pytest.approx(59.61, abs=0.005)
+    assert stats.upper_bonus_probability == pytest.approx(0.681, abs=0.0005)
+
+
+@pytest.mark.parametrize("rules", [PENTA_FREE, GENERALA_SEED], ids=lambda rules: rules.game)
+def test_the_distribution_agrees_with_the_solver_and_the_box_means(rules):
+    stats = exact_stats(rules)
+    assert stats.distribution.sum() == pytest.approx(1.0, abs=1e-12)
+    assert stats.distribution.min() >= 0
+    assert stats.mean == pytest.approx(sheet_cache.solution(rules).start_value, abs=1e-9)
+    upper_bonus = rules.upper_bonus_points * stats.upper_bonus_probability
+    assert sum(stats.box_means.values()) + upper_bonus + stats.five_equal_bonus_mean == pytest.approx(
+        stats.mean, abs=1e-9
+    )
+    percentiles = stats.percentiles()
+    assert list(percentiles) == list(PERCENTILES)
+    assert list(percentiles.values()) == sorted(percentiles.values())
+    assert np.cumsum(stats.distribution)[percentiles[50]] >= 0.5 > np.cumsum(stats.distribution)[percentiles[50] - 1]
+
+
+def test_generala_has_no_bonus_and_reports_its_generala_box():
+    stats = exact_stats(GENERALA_SEED)
+    assert stats.upper_bonus_probability == 0 and stats.five_equal_bonus_mean == 0
+    assert stats.five_equal_box == five_equal_box(GENERALA_SEED) == "generala"
+    assert stats.five_equal_probability == pytest.approx(stats.box_means["generala"] / 50, abs=1e-12)
+
+
+def test_the_whole_distribution_matches_a_brute_force_over_whole_games():
+    brute = BruteForce(FIVES_AND_PENTA)
+    layer = {(Sheet.empty(FIVES_AND_PENTA), 0): 1.0}
+    for _ in FIVES_AND_PENTA.boxes:
+        following: dict[tuple[Sheet, int], float] = {}
+        for (sheet, total), p in layer.items():
+            for (after, gain), q in brute.turn(sheet).outcomes().items():
+                key = (after, total + gain)
+                following[key] = following.get(key, 0.0) + p * q
+        layer = following
+    expected = np.zeros(max(total for _, total in layer) + 1)
+    for (_, total), p in layer.items():
+        expected[total] += p
+    stats = exact_stats(FIVES_AND_PENTA)
+    assert stats.mean == pytest.approx(brute.value(Sheet.empty(FIVES_AND_PENTA)), abs=1e-9)
+    assert stats.distribution.size == expected.size
+    assert np.abs(stats.distribution - expected).max() < 1e-12
+    assert 0 < stats.upper_bonus_probability < 1 and stats.five_equal_bonus_mean > 0
