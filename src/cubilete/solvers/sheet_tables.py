@@ -21,6 +21,7 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from ..engine.dice import DICE_COUNT, roll_outcomes
 from ..engine.sheet_rules import SheetRules
@@ -55,8 +56,10 @@ class SheetTables(NamedTuple):
     pending: np.ndarray  # bool[mask, upper total]: reachable totals whose bonus is undecided
 
 
-def context_of(joker: int, lower_open: bool, face_open: bool) -> int:
-    return joker * 4 + lower_open * 2 + face_open
+@njit(cache=True)
+def context_of(joker_state, lower_open, face_open):
+    """The index of a scoring context: joker box state, any lower box open, face box open."""
+    return joker_state * 4 + lower_open * 2 + face_open
 
 
 def state_count(tables: SheetTables) -> int:
@@ -88,8 +91,11 @@ def sheet_tables(rules: SheetRules) -> SheetTables:
     joker_box = rules.box_ids.index(rules.joker_box) if rules.joker_box is not None else -1
     face_box = np.array([_face_box(rules, roll) for roll, _ in roll_outcomes(DICE_COUNT)], np.int32)
     points, bonus = _probe_options(rules, face_box, joker_box)
+    zero = slice(context_of(JOKER_ZERO, False, False), context_of(JOKER_POINTS, False, False))
+    holding_points = slice(context_of(JOKER_POINTS, False, False), CONTEXTS)
     joker_differs = not (
-        np.array_equal(points[4:8], points[8:12]) and np.array_equal(bonus[4:8], bonus[8:12])
+        np.array_equal(points[zero], points[holding_points])
+        and np.array_equal(bonus[zero], bonus[holding_points])
     )
     threshold = rules.upper_bonus_threshold or 0
     point_values = [np.unique(points[:, b][points[:, b] >= 0]) for b in range(box_count)]
@@ -133,9 +139,9 @@ def _probe_options(
     if joker_box >= 0:
         joker_values[JOKER_ZERO] = 0
         joker_values[JOKER_POINTS] = max(possible_points(rules, joker_box))
+    lower = [i for i, box in enumerate(rules.boxes) if not box.upper and i != joker_box]
     for joker, joker_value in joker_values.items():
         for lower_open in (False, True):
-            lower = [i for i, box in enumerate(rules.boxes) if not box.upper and i != joker_box]
             if joker == JOKER_OPEN and joker_box >= 0 and not lower_open:
                 continue  # an open joker box is an open lower box
             base = [None if lower_open or i not in lower else 0 for i in range(len(rules.boxes))]

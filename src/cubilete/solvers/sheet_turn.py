@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.dice import DICE_COUNT, FACES
-from .sheet_tables import JOKER_OPEN, JOKER_ZERO
+from .sheet_tables import JOKER_OPEN, JOKER_ZERO, context_of
 
 FACE_COUNT = len(FACES)
 
@@ -27,21 +27,26 @@ def state_index(t, mask, joker, upper):
 
 
 @njit(cache=True)
+def _joker_state(t, mask, joker):
+    if t.joker_box < 0 or not (mask >> t.joker_box) & 1:
+        return JOKER_OPEN
+    return JOKER_ZERO + (joker if t.joker_states == 2 else 0)
+
+
+@njit(cache=True)
 def sheet_context(t, mask, joker):
     """The scoring context (see sheet_tables) of rolls whose options ignore the face box."""
-    if t.joker_box < 0 or not (mask >> t.joker_box) & 1:
-        joker_state = JOKER_OPEN
-    else:
-        joker_state = JOKER_ZERO + (joker if t.joker_states == 2 else 0)
     lower_open = (mask & t.lower_bits) != t.lower_bits
-    return joker_state * 4 + lower_open * 2
+    return context_of(_joker_state(t, mask, joker), lower_open, False)
 
 
 @njit(cache=True)
 def roll_context(t, mask, joker, roll):
     """The scoring context of this roll on a sheet in this state."""
+    lower_open = (mask & t.lower_bits) != t.lower_bits
     face = t.face_box[roll]
-    return sheet_context(t, mask, joker) + (face >= 0 and not (mask >> face) & 1)
+    face_open = face >= 0 and not (mask >> face) & 1
+    return context_of(_joker_state(t, mask, joker), lower_open, face_open)
 
 
 @njit(cache=True)
