@@ -21,7 +21,7 @@ from .dice_lattice import keep_indices
 from .sheet_cache import solution
 from .sheet_solver import SheetSolution
 from .sheet_tables import state_key
-from .sheet_turn import state_index, turn_expectations, turn_scratch
+from .sheet_turn import state_index, turn_tables
 
 TURNS_REMEMBERED = 512  # turn tables kept in memory: enough for a few concurrent games
 
@@ -100,8 +100,4 @@ def _position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int]
 @lru_cache(maxsize=TURNS_REMEMBERED)
 def _turn(solved: SheetSolution, mask: int, joker: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
     """A turn's futures[box, points] and expect[rolls left, keep] (see sheet_turn)."""
-    futures, expect, best = turn_scratch(solved.tables, solved.lattice)
-    turn_expectations(
-        solved.tables, solved.lattice, solved.values, mask, joker, upper, futures, expect, best
-    )
-    return futures, expect
+    return turn_tables(solved.tables, solved.lattice, solved.values, mask, joker, upper)

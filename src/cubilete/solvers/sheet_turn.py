@@ -205,3 +205,11 @@ def turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best)
     for r in range(rolls):
         value += lat.roll_probability[r] * best[r]
     return value
+
+
+@njit(cache=True)
+def turn_tables(t, lat, values, mask, joker, upper):
+    """turn_expectations on fresh arrays, in one call from Python: (futures, expect)."""
+    futures, expect, best = turn_scratch(t, lat)
+    turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best)
+    return futures, expect

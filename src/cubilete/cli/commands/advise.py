@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " list every legal action, best first, with its value: for Penta and Generala the"
         " expected final total, for 5000 the chance to win. A Penta situation: " + EXAMPLE
         + ' ("rules" defaults to the seed rules, no "dice" means the start of a turn,'
-        ' "rolls_left" is 0, 1 or 2).',
+        ' "rolls_left" is 0, 1 or 2, by default 2).',
     )
     parser.add_argument("--situation", metavar="FILE", help="the situation's JSON file")
     parser.add_argument("--json", action="store_true", help="print JSON")
