@@ -35,9 +35,10 @@ def cache_path(rules: FiveThousandRules) -> Path:
     return cache_dir() / f"5000-two-players-{digest}-v{SOLVER_VERSION}.npz"
 
 
-# Solutions already loaded by this process, by cache file (a few per process at most). The
-# lock makes concurrent callers (the web app's threads) wait for one solve instead of racing.
-_loaded: dict[Path, TwoPlayerSolution] = {}
+# Solutions already loaded by this process, by rules and cache directory (a few per process
+# at most; keyed without hashing the rules' JSON, which bots ask for at every move). The lock
+# makes concurrent callers (the web app's threads) wait for one solve instead of racing.
+_loaded: dict[tuple[FiveThousandRules, Path], TwoPlayerSolution] = {}
 _lock = threading.Lock()
 
 
@@ -46,15 +47,16 @@ def two_player_solution(rules: FiveThousandRules, show_progress: bool = False) -
 
     With show_progress, a progress bar on stderr follows the solve.
     """
-    path = cache_path(rules)
+    key = (rules, cache_dir())
     with _lock:
-        if path not in _loaded:
+        if key not in _loaded:
+            path = cache_path(rules)
             solution = load(rules, path)
             if solution is None:
                 solution = _solve_with_progress(rules) if show_progress else solve(rules)
                 save(solution, path)
-            _loaded[path] = solution
-        return _loaded[path]
+            _loaded[key] = solution
+        return _loaded[key]
 
 
 def load(rules: FiveThousandRules, path: Path) -> TwoPlayerSolution | None:

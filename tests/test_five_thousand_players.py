@@ -1,0 +1,125 @@
+"""5000 bots: names and levels, legal and replayable play, and strength measured by simulation."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from cubilete.engine.actions import Bank, Roll
+from cubilete.engine.errors import UnknownVariant
+from cubilete.engine.five_thousand import (
+    FIVE_THOUSAND_FREE_SET_ASIDE,
+    FIVE_THOUSAND_SEED,
+    FiveThousandState,
+)
+from cubilete.engine.runner import Match, play
+from cubilete.players import make_player as make_any_player
+from cubilete.players import player_levels
+from cubilete.players.five_thousand import LEVELS, ThresholdPlayer, make_player
+from cubilete.solvers.five_thousand_cache import two_player_solution
+
+SEED = FIVE_THOUSAND_SEED
+SHORT = replace(SEED, name="short", target=1000)  # fast games, solved in a fraction of a second
+SHORT_FREE = replace(FIVE_THOUSAND_FREE_SET_ASIDE, name="short-free", target=1000)
+
+
+@pytest.fixture(autouse=True)
+def tmp_cache(tmp_path_factory, monkeypatch):
+    """A cache directory shared by this session's tests, never the user's."""
+    directory = tmp_path_factory.getbasetemp() / "cubilete-cache"
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(directory))
+    return directory
+
+
+def wins_by_player(rules, levels, games, seed=0):
+    """Games won by each listed player, seats rotating from game to game."""
+    players = [make_player(level, rules) for level in levels]
+    wins = [0] * len(levels)
+    for number in range(games):
+        seated = [(seat + number) % len(levels) for seat in range(len(levels))]
+        match = play(rules, [players[i] for i in seated], seed=seed * 1_000_003 + number)
+        wins[seated[match.state.winner]] += 1
+    return wins
+
+
+def assert_better_than_fair(wins, games, share, standard_errors=3):
+    """The first player's win rate exceeds `share` by more than `standard_errors` standard errors."""
+    rate = wins / games
+    error = math.sqrt(rate * (1 - rate) / games)
+    assert rate - standard_errors * error > share, f"{rate:.3f} ± {error:.3f} against {share:.3f}"
+
+
+def decision(scores, turn_points, dice_left=3, rules=SEED, to_move=0):
+    return FiveThousandState.decision_point(rules, scores, to_move, turn_points, dice_left)
+
+
+# --- names and levels ---------------------------------------------------------
+
+
+def test_levels_and_threshold_names():
+    assert player_levels("5000") == LEVELS == ("beginner", "casual", "strong", "optimal")
+    for level in LEVELS:
+        assert make_player(level, SEED) is not None
+    bot = make_player("bank350", SEED)
+    assert isinstance(bot, ThresholdPlayer) and bot.threshold == 350
+    for unknown in ("bank", "bank0", "bank-300", "bankx", "bank300x", "expert", ""):
+        assert make_player(unknown, SEED) is None
+    with pytest.raises(UnknownVariant, match="beginner, casual, strong, optimal"):
+        make_any_player("expert", SEED)
+
+
+def test_threshold_bot_banks_at_its_threshold_or_a_win_and_obeys_must_continue():
+    bot = make_player("bank300", SEED)
+    assert bot.choose(decision((1000, 0), 300)) == Bank()
+    assert bot.choose(decision((1000, 0), 200)) == Roll()
+    assert bot.choose(decision((1000, 0), 350)) == Roll()  # ends in 50: must roll
+    assert bot.choose(decision((0, 0), 400)) == Roll()  # not in the game below 500
+    assert bot.choose(decision((0, 0), 500)) == Bank()
+    assert bot.choose(decision((4900, 0), 100)) == Bank()  # below its threshold, but it wins
+
+
+# --- every level plays legally and replays ---------------------------------------
+
+
+@pytest.mark.parametrize("rules", [SHORT, SHORT_FREE], ids=lambda rules: rules.name)
+def test_every_level_plays_whole_games_legally_and_replays(rules):
+    levels = [*LEVELS, "bank200"]
+    for seats in (2, 3, 5):
+        names = [levels[(seats + i) % len(levels)] for i in range(seats)]
+        players = [make_player(name, rules) for name in names]
+        first = play(rules, players, seed=seats)  # the engine refuses any illegal action
+        assert first.state.is_over
+        again = play(rules, [make_player(name, rules) for name in names], seed=seats)
+        assert again.events == first.events
+        assert Match.from_json(first.to_json()).state == first.state
+
+
+# --- strength --------------------------------------------------------------------------
+
+
+def test_self_play_first_player_win_rate_matches_the_solver():
+    games = 3000
+    optimal = make_player("optimal", SHORT)
+    first_wins = sum(play(SHORT, [optimal, optimal], seed=n).state.winner == 0 for n in range(games))
+    expected = two_player_solution(SHORT).first_player_wins
+    error = math.sqrt(expected * (1 - expected) / games)
+    assert abs(first_wins / games - expected) < 3 * error
+
+
+@pytest.mark.parametrize(
+    "simpler, games", [("casual", 1200), ("beginner", 400), ("bank200", 400), ("bank500", 400)]
+)
+def test_optimal_beats_each_simpler_bot_significantly(simpler, games):
+    optimal_wins, _ = wins_by_player(SEED, ["optimal", simpler], games)
+    assert_better_than_fair(optimal_wins, games, 1 / 2)
+
+
+@pytest.mark.parametrize("others", [["casual", "bank300"], ["bank300"] * 3])
+def test_strong_wins_more_than_its_share_with_more_players(others):
+    """A modest check: larger runs against every level are a matter for `cubilete simulate`."""
+    levels = ["strong", *others]
+    games = 300
+    wins = wins_by_player(SEED, levels, games)
+    assert_better_than_fair(wins[0], games, 1 / len(levels))
