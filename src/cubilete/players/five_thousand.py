@@ -35,7 +35,7 @@ LEVELS = ("beginner", "casual", "strong", "optimal")
 THRESHOLD_NAME = re.compile(r"bank([1-9][0-9]*)")
 BEGINNER_THRESHOLD = 300
 TABLE_LEVELS = ("strong", "optimal")  # the levels that play by the two-player table
-PLANS_KEPT = 4096  # turn plans remembered per bot: a game has a few hundred turns at most
+PLANS_KEPT = 64  # turn plans remembered per bot: a plan serves one turn, a few more cost little
 
 
 class ThresholdPlayer:

@@ -43,6 +43,8 @@ from .five_thousand_turn import TurnTable, turn_arrays, turn_values
 # Bump whenever a change alters the tables, so that stale caches are not loaded.
 SOLVER_VERSION = "1"
 TOLERANCE = 1e-12  # the largest Bellman residual |V - T V| accepted, in probability
+MAX_ROUNDS = 100  # passes over every block; the seed rules need one
+MAX_SWEEPS = 10_000  # sweeps of one block; the seed rules need at most 15
 SCORE_STEP = 100  # the engine keeps scores in multiples of 100
 
 # What banking at a slot does (BankTable.kind).
@@ -153,14 +155,16 @@ def solve(
         raise UnsupportedRules("a bust must hand the turn to the other seat, scores unchanged")
     values = np.full(n * n, 0.5)
     scratch = _scratch(slot_count(rules))
-    residual = np.inf
-    while residual > TOLERANCE:
+    for _ in range(MAX_ROUNDS):
         for block in range(n):
             _solve_block(table, banks, values, first, second,
                          block_start[block], block_start[block + 1], *scratch)
             report("solve", block + 1, n)
         residual = _residual(table, banks, values, *scratch)
-    return _solution(rules, table, banks, values, residual, scratch)
+        if residual <= TOLERANCE:
+            return _solution(rules, table, banks, values, residual, scratch)
+    raise UnsupportedRules(f"rules {rules.name!r}: no convergence after {MAX_ROUNDS} rounds"
+                           f" (residual {residual:.1e})")
 
 
 def _scratch(slots: int) -> tuple[np.ndarray, ...]:
@@ -257,16 +261,15 @@ def _solve_group(table, banks, values, pair, mirror, bank_value, bank_slope, rol
 @njit(cache=True)
 def _solve_block(table, banks, values, first, second, begin, end,
                  bank_value, bank_slope, roll, decide, slope):
-    """Sweep the groups begin .. end - 1 until no value moves by more than a tenth of TOLERANCE."""
-    sweeps = 0
-    change = 1.0
-    while change > 0.1 * TOLERANCE:
+    """Sweep the groups begin .. end - 1 until no value moves by more than a tenth of TOLERANCE
+    (or MAX_SWEEPS sweeps: solve's residual check then decides)."""
+    for _ in range(MAX_SWEEPS):
         change = 0.0
         for g in range(begin, end):
             change = max(change, _solve_group(table, banks, values, first[g], second[g],
                                               bank_value, bank_slope, roll, decide, slope))
-        sweeps += 1
-    return sweeps
+        if change <= 0.1 * TOLERANCE:
+            return
 
 
 @njit(cache=True)
