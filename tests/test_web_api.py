@@ -107,7 +107,7 @@ def test_bad_new_games_are_refused_with_a_clear_message_and_nothing_stored(clien
 def test_a_body_that_is_not_json_is_refused(client):
     response = client.post("/api/games", content=b"{nope", headers={"Content-Type": "application/json"})
     assert response.status_code == 422
-    assert response.json()["detail"]
+    assert response.json()["detail"].startswith("the request body is not valid JSON: Expecting property name")
 
 
 def test_an_unknown_game_is_not_found(client):

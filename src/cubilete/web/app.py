@@ -31,6 +31,15 @@ Language = Literal["es", "id", "en"]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
 
 
+def describe_problem(problem: dict[str, Any]) -> str:
+    """One validation problem in words: where in the body, and what is wrong."""
+    if problem["type"] == "json_invalid":
+        reason = problem.get("ctx", {}).get("error", "")
+        return f"the request body is not valid JSON: {reason} (at character {problem['loc'][-1]})"
+    where = ".".join(str(part) for part in problem["loc"][1:]) or "body"
+    return f"{where}: {problem['msg']}"
+
+
 class PlayerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name
@@ -116,10 +125,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = [
-            f"{'.'.join(str(part) for part in problem['loc'][1:]) or 'body'}: {problem['msg']}"
-            for problem in error.errors()
-        ]
+        problems = [describe_problem(problem) for problem in error.errors()]
         detail = "; ".join(problems)
         return JSONResponse({"detail": detail, "message": detail}, status_code=422)
 
