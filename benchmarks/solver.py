@@ -172,6 +172,9 @@ def games_per_second(games: int) -> dict[str, float]:
 
 
 def report(f: dict[str, float]) -> None:
+    cores = os.cpu_count()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{cores} cores, load average {load} (other work on the machine slows both solvers)")
     print(f"Penta forced = {PEER_VARIANT}: optimal expected score {f['value']:.10f} (both solvers)")
     print(f"solve, no table cache   cubilete {f['solve']:7.3f} s   yatzy-solver {f['peer_solve']:7.3f} s"
           f"   ratio {f['solve'] / f['peer_solve']:.2f} (goal <= 0.5)")

@@ -156,6 +156,19 @@ def test_a_damaged_cache_file_is_not_loaded(tmp_path, monkeypatch):
     assert sheet_cache.load(GENERALA_SEED) is None
 
 
+def test_a_progress_bar_appears_only_when_building_takes_over_a_second(monkeypatch):
+    quick = sheet_cache._LateProgress(10, GENERALA_SEED)
+    quick(10)
+    quick.close()
+    assert quick.bar is None
+    monkeypatch.setattr(sheet_cache, "PROGRESS_AFTER_SECONDS", 0.0)
+    slow = sheet_cache._LateProgress(10, GENERALA_SEED)
+    slow.timer.join()
+    slow(4)
+    assert slow.bar is not None and slow.bar.tasks[0].completed == 4
+    slow.close()
+
+
 class BruteForce:
     """Optimal solitaire play by expectimax over the engine's states, remembered per sheet."""
 

@@ -11,6 +11,7 @@ from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FORCED, PENTA_FREE
 from cubilete.engine.sheet_scoring import Sheet
 from cubilete.solvers import sheet_cache
 from cubilete.solvers.sheet_stats import PERCENTILES, exact_stats, five_equal_box
+from cubilete.solvers.sheet_turn import chosen_keep, keep_choices, turn_expectations, turn_scratch
 from test_sheet_solver import BruteForce
 
 # Fives and penta only, with the forced joker, the five-equal bonus and an upper bonus at 15:
@@ -59,6 +60,16 @@ def test_generala_has_no_bonus_and_reports_its_generala_box():
     assert stats.upper_bonus_probability == 0 and stats.five_equal_bonus_mean == 0
     assert stats.five_equal_box == five_equal_box(GENERALA_SEED) == "generala"
     assert stats.five_equal_probability == pytest.approx(stats.box_means["generala"] / 50, abs=1e-12)
+
+
+def test_the_choice_of_keep_is_one_rule_for_one_roll_and_for_all_rolls():
+    solved = sheet_cache.solution(PENTA_FREE)
+    futures, expect, best = turn_scratch(solved.tables, solved.lattice)
+    turn_expectations(solved.tables, solved.lattice, solved.values, 0b1010011, 0, 9, futures, expect, best)
+    choices = np.empty(best.size - 1, dtype=np.int64)
+    keep_choices(solved.lattice, expect[2], best, choices)
+    rolls = solved.lattice.roll_probability.size
+    assert [chosen_keep(solved.lattice, expect[2], best, r) for r in range(rolls)] == list(choices[:rolls])
 
 
 def test_the_whole_distribution_matches_a_brute_force_over_whole_games():

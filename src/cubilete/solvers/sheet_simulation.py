@@ -17,7 +17,7 @@ from .sheet_cache import solution
 from .sheet_turn import (
     best_box,
     best_keeps,
-    keep_choices,
+    chosen_keep,
     roll_context,
     successor,
     turn_expectations,
@@ -47,17 +47,17 @@ def _play_games(t, lat, values, games, seed):
 @njit(cache=True)
 def _play_game(t, lat, values, state):
     futures, expect, best = turn_scratch(t, lat)
-    kept = np.empty(lat.child.shape[0], dtype=np.int64)
     empty_keep = lat.child.shape[0] - 1
     mask, joker, upper, total = 0, 0, 0, 0
     for _ in range(t.box_count):
         turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best)
         roll = _roll(lat, empty_keep, state)
         for n in range(t.rolls_per_turn - 1, 0, -1):
-            best_keeps(lat, expect[n], best)
-            keep_choices(lat, expect[n], best, kept)
-            if kept[roll] != roll:  # holding all five rolls nothing
-                roll = _roll(lat, kept[roll], state)
+            if n < t.rolls_per_turn - 1:  # turn_expectations left the first roll's best keeps
+                best_keeps(lat, expect[n], best)
+            keep = chosen_keep(lat, expect[n], best, roll)
+            if keep != roll:  # holding all five rolls nothing
+                roll = _roll(lat, keep, state)
         box = best_box(t, mask, joker, futures, roll)
         context = roll_context(t, mask, joker, roll)
         points = t.points[context, box, roll]

@@ -165,9 +165,23 @@ def best_keeps(lat, level, best):
 
 
 @njit(cache=True)
+def chosen_keep(lat, level, best, roll):
+    """A keep inside the roll whose level value is best[roll] (best from best_keeps): the roll
+    itself when it is (holding all, that is scoring later), else, walking from parent to
+    parent, the first one that keeps the best value."""
+    k = roll
+    while level[k] != best[k]:
+        for j in range(lat.parents.shape[1]):
+            parent = lat.parents[k, j]
+            if parent < level.shape[0] and best[parent] == best[k]:
+                k = parent
+                break
+    return k
+
+
+@njit(cache=True)
 def keep_choices(lat, level, best, choice):
-    """choice[k]: a keep inside k whose level value is best[k]: k itself when it is (for a
-    roll: holding all, that is scoring later), else the choice of the first parent that is."""
+    """choice[k]: chosen_keep for every keep k at once (the same rule, shared along parents)."""
     for k in range(level.shape[0] - 1, -1, -1):
         if level[k] == best[k]:
             choice[k] = k
@@ -191,7 +205,8 @@ def turn_scratch(t, lat):
 def turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best):
     """Fill futures and expect[0 .. rolls_per_turn - 1] for this turn-start state; return its value.
 
-    The arrays come from turn_scratch.
+    The arrays come from turn_scratch; best is left holding best_keeps of the first roll's
+    level, expect[rolls_per_turn - 1].
     """
     rolls = lat.roll_probability.shape[0]
     score_futures(t, values, mask, joker, upper, futures)
