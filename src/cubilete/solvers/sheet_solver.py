@@ -35,7 +35,7 @@ class SheetSolution:
     @property
     def start_value(self) -> float:
         """The optimal expected final score of a new game."""
-        return float(self.values[state_index(self.tables, 0, 0, 0)])
+        return float(self.values[state_index.py_func(self.tables, 0, 0, 0)])
 
 
 def layers(tables: SheetTables) -> list[np.ndarray]:

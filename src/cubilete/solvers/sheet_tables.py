@@ -62,6 +62,9 @@ def context_of(joker_state, lower_open, face_open):
     return joker_state * 4 + lower_open * 2 + face_open
 
 
+_context = context_of.py_func  # in plain Python: loading compiled code costs more than it saves
+
+
 def state_count(tables: SheetTables) -> int:
     return (1 << tables.box_count) * tables.joker_states * (tables.threshold + 1)
 
@@ -91,8 +94,8 @@ def sheet_tables(rules: SheetRules) -> SheetTables:
     joker_box = rules.box_ids.index(rules.joker_box) if rules.joker_box is not None else -1
     face_box = np.array([_face_box(rules, roll) for roll, _ in roll_outcomes(DICE_COUNT)], np.int32)
     points, bonus = _probe_options(rules, face_box, joker_box)
-    zero = slice(context_of(JOKER_ZERO, False, False), context_of(JOKER_POINTS, False, False))
-    holding_points = slice(context_of(JOKER_POINTS, False, False), CONTEXTS)
+    zero = slice(_context(JOKER_ZERO, False, False), _context(JOKER_POINTS, False, False))
+    holding_points = slice(_context(JOKER_POINTS, False, False), CONTEXTS)
     joker_differs = not (
         np.array_equal(points[zero], points[holding_points])
         and np.array_equal(bonus[zero], bonus[holding_points])
@@ -152,7 +155,7 @@ def _probe_options(
                     boxes = list(base)
                     if face_box[r] >= 0 and not face_open:
                         boxes[face_box[r]] = 0
-                    context = context_of(joker, lower_open, face_open)
+                    context = _context(joker, lower_open, face_open)
                     for option in score_options(rules, Sheet(tuple(boxes)), roll):
                         b = rules.box_ids.index(option.box)
                         points[context, b, r] = option.points
