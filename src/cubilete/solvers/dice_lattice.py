@@ -51,10 +51,6 @@ def keep_indices() -> dict[Dice, int]:
     return {keep: index for index, keep in enumerate(keeps())}
 
 
-def roll_count() -> int:
-    return len(roll_outcomes(DICE_COUNT))
-
-
 @cache
 def dice_lattice() -> DiceLattice:
     every_keep = keeps()
