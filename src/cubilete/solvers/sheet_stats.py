@@ -197,12 +197,21 @@ class _Outcomes:
     box scored, its points, the five-equal bonus, the upper bonus earned, the total gained and
     the probability."""
 
-    FIELDS = ("source", "target", "box", "points", "bonus", "upper_bonus", "gained", "probability")
+    # Compact types: a layer of Penta has a few million outcomes.
+    FIELDS = {
+        "source": np.int32,
+        "target": np.int32,
+        "box": np.int8,
+        "points": np.int16,
+        "bonus": np.int16,
+        "upper_bonus": np.int16,
+        "gained": np.int16,
+        "probability": np.float64,
+    }
 
     def __init__(self, size: int) -> None:
-        for name in self.FIELDS[:-1]:
-            setattr(self, name, np.zeros(size, dtype=np.int64))
-        self.probability = np.zeros(size)
+        for name, dtype in self.FIELDS.items():
+            setattr(self, name, np.zeros(size, dtype=dtype))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         return tuple(getattr(self, name) for name in self.FIELDS)
