@@ -74,18 +74,18 @@ def test_every_rule_set_has_a_finite_value_and_generala_is_solved():
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: f"{rules.game}-{rules.name}")
 def test_tables_give_exactly_the_engines_options_on_random_sheets(rules):
     """The solver's premise (sheet_tables): options depend on the sheet only through its context."""
-    tables = sheet_tables(rules)
+    shape, arrays = sheet_tables(rules)
     generator = random.Random(rules.name)
     for _ in range(150):
         sheet = _random_sheet(rules, generator)
         mask = sum(1 << i for i, points in enumerate(sheet.boxes) if points is not None)
-        joker = int(tables.joker_states == 2 and bool(sheet.boxes[tables.joker_box]))
-        for r in [*generator.sample(range(len(ROLLS)), 10), *np.flatnonzero(tables.face_box >= 0)]:
-            context = roll_context(tables, mask, joker, r)
+        joker = int(shape.joker_states == 2 and bool(sheet.boxes[shape.joker_box]))
+        for r in [*generator.sample(range(len(ROLLS)), 10), *np.flatnonzero(arrays.face_box >= 0)]:
+            context = roll_context(shape, mask, joker, arrays.face_box[r])
             derived = [
-                (rules.box_ids[b], int(tables.points[context, b, r]), int(tables.bonus[context, b, r]))
+                (rules.box_ids[b], int(arrays.points[context, b, r]), int(arrays.bonus[context, b, r]))
                 for b in range(len(rules.boxes))
-                if sheet.boxes[b] is None and tables.points[context, b, r] >= 0
+                if sheet.boxes[b] is None and arrays.points[context, b, r] >= 0
             ]
             expected = [(o.box, o.points, o.bonus) for o in score_options(rules, sheet, ROLLS[r])]
             assert derived == expected, (sheet, ROLLS[r])

@@ -64,8 +64,8 @@ def test_generala_has_no_bonus_and_reports_its_generala_box():
 
 def test_the_choice_of_keep_is_one_rule_for_one_roll_and_for_all_rolls():
     solved = sheet_cache.solution(PENTA_FREE)
-    futures, expect, best = turn_scratch(solved.tables, solved.lattice)
-    turn_expectations(solved.tables, solved.lattice, solved.values, 0b1010011, 0, 9, futures, expect, best)
+    futures, expect, best = turn_scratch(solved.tables.shape, solved.lattice)
+    turn_expectations(*solved.tables, solved.lattice, solved.values, 0b1010011, 0, 9, futures, expect, best)
     choices = np.empty(best.size - 1, dtype=np.int64)
     keep_choices(solved.lattice, expect[2], best, choices)
     rolls = solved.lattice.roll_probability.size

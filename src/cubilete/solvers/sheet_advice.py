@@ -85,7 +85,7 @@ def expected_value(state: SheetState) -> float:
     if not state.held and state.rolls_left == state.rules.rolls_per_turn:
         # the kernel's own code run by Python: a Numba call would spend far longer unboxing
         # the tables than this lookup takes
-        return now + float(solved.values[state_index.py_func(solved.tables, *key)])
+        return now + float(solved.values[state_index.py_func(solved.tables.shape, *key)])
     kept = tuple(sorted(state.dice[i] for i in state.held))
     _, expect = _turn(solved, *key)
     return now + float(expect[state.rolls_left, keep_indices()[kept]])
@@ -100,4 +100,4 @@ def _position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int]
 @lru_cache(maxsize=TURNS_REMEMBERED)
 def _turn(solved: SheetSolution, mask: int, joker: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
     """A turn's futures[box, points] and expect[rolls left, keep] (see sheet_turn)."""
-    return turn_tables(solved.tables, solved.lattice, solved.values, mask, joker, upper)
+    return turn_tables(*solved.tables, solved.lattice, solved.values, mask, joker, upper)

@@ -30,38 +30,38 @@ GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment
 def simulate_optimal(rules: SheetRules, games: int, seed: int) -> np.ndarray:
     """The final totals of `games` games of optimal solitaire play."""
     solved = solution(rules)
-    return _play_games(solved.tables, solved.lattice, solved.values, games, np.uint64(seed))
+    return _play_games(*solved.tables, solved.lattice, solved.values, games, np.uint64(seed))
 
 
 @njit(parallel=True, cache=True)
-def _play_games(t, lat, values, games, seed):
+def _play_games(shape, t, lat, values, games, seed):
     totals = np.empty(games, dtype=np.int64)
     for g in prange(games):
         state = np.empty(1, dtype=np.uint64)
         state[0] = seed * GOLDEN_GAMMA + np.uint64(g)
         _next_random(state)  # decorrelate neighbouring games' streams
-        totals[g] = _play_game(t, lat, values, state)
+        totals[g] = _play_game(shape, t, lat, values, state)
     return totals
 
 
 @njit(cache=True)
-def _play_game(t, lat, values, state):
-    futures, expect, best = turn_scratch(t, lat)
+def _play_game(shape, t, lat, values, state):
+    futures, expect, best = turn_scratch(shape, lat)
     empty_keep = lat.child.shape[0] - 1
     mask, joker, upper, total = 0, 0, 0, 0
-    for _ in range(t.box_count):
-        turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best)
+    for _ in range(shape.box_count):
+        turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best)
         roll = _roll(lat, empty_keep, state)
-        for n in range(t.rolls_per_turn - 1, 0, -1):
-            if n < t.rolls_per_turn - 1:  # turn_expectations left the first roll's best keeps
+        for n in range(shape.rolls_per_turn - 1, 0, -1):
+            if n < shape.rolls_per_turn - 1:  # turn_expectations left the first roll's best keeps
                 best_keeps(lat, expect[n], best)
             keep = chosen_keep(lat, expect[n], best, roll)
             if keep != roll:  # holding all five rolls nothing
                 roll = _roll(lat, keep, state)
-        box = best_box(t, mask, joker, futures, roll)
-        context = roll_context(t, mask, joker, roll)
+        box = best_box(shape, t, mask, joker, futures, roll)
+        context = roll_context(shape, mask, joker, t.face_box[roll])
         points = t.points[context, box, roll]
-        mask, joker, upper, upper_bonus = successor(t, mask, joker, upper, box, points)
+        mask, joker, upper, upper_bonus = successor(shape, mask, joker, upper, box, points)
         total += points + t.bonus[context, box, roll] + upper_bonus
     return total
 

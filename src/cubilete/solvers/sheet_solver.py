@@ -35,14 +35,15 @@ class SheetSolution:
     @property
     def start_value(self) -> float:
         """The optimal expected final score of a new game."""
-        return float(self.values[state_index.py_func(self.tables, 0, 0, 0)])
+        return float(self.values[state_index.py_func(self.tables.shape, 0, 0, 0)])
 
 
 def layers(tables: SheetTables) -> list[np.ndarray]:
     """The masks of each layer, by number of filled boxes, most filled first (the full mask excluded)."""
-    masks = np.arange(1 << tables.box_count)
+    box_count = tables.shape.box_count
+    masks = np.arange(1 << box_count)
     filled = np.array([bin(m).count("1") for m in masks])
-    return [masks[filled == n] for n in range(tables.box_count - 1, -1, -1)]
+    return [masks[filled == n] for n in range(box_count - 1, -1, -1)]
 
 
 def solve(rules: SheetRules, progress: Callable[[int], None] | None = None) -> SheetSolution:
@@ -50,31 +51,38 @@ def solve(rules: SheetRules, progress: Callable[[int], None] | None = None) -> S
     tables = sheet_tables(rules)
     lattice = dice_lattice()
     values = np.full(state_count(tables), np.nan)
-    full = (1 << tables.box_count) - 1
-    values[state_index(tables, full, 0, 0) : state_index(tables, full + 1, 0, 0)] = 0.0
+    full = (1 << tables.shape.box_count) - 1
+    first_full, after_full = (state_index.py_func(tables.shape, m, 0, 0) for m in (full, full + 1))
+    values[first_full:after_full] = 0.0
     weights = computed_states(tables)
     for masks in layers(tables):
-        _solve_layer(tables, lattice, values, masks)
+        _solve_layer(*tables, lattice, values, masks)
         if progress is not None:
             progress(int(weights[masks].sum()))
     return SheetSolution(rules, tables, lattice, values)
 
 
 @njit(parallel=True, cache=True)
-def _solve_layer(t, lat, values, masks):
+def _solve_layer(shape, t, lat, values, masks):
     for i in prange(masks.shape[0]):
-        mask = masks[i]
-        futures, expect, best = turn_scratch(t, lat)
-        joker_states = t.joker_states if t.joker_box >= 0 and (mask >> t.joker_box) & 1 else 1
-        for joker in range(joker_states):
-            decided = turn_expectations(
-                t, lat, values, mask, joker, t.threshold, futures, expect, best
-            )
-            for upper in range(t.threshold + 1):
-                if t.pending[mask, upper]:
-                    value = turn_expectations(
-                        t, lat, values, mask, joker, upper, futures, expect, best
-                    )
-                else:
-                    value = decided
-                values[state_index(t, mask, joker, upper)] = value
+        _solve_mask(shape, t, lat, values, masks[i])
+
+
+@njit(cache=True)
+def _solve_mask(shape, t, lat, values, mask):
+    """Every turn-start state of this mask: each pending upper total, then one computation
+    for all the decided totals, for each joker state."""
+    futures, expect, best = turn_scratch(shape, lat)
+    joker_filled = shape.joker_box >= 0 and (mask >> shape.joker_box) & 1
+    for joker in range(shape.joker_states if joker_filled else 1):
+        decided = turn_expectations(
+            shape, t, lat, values, mask, joker, shape.threshold, futures, expect, best
+        )
+        for upper in range(shape.threshold + 1):
+            if t.pending[mask, upper]:
+                value = turn_expectations(
+                    shape, t, lat, values, mask, joker, upper, futures, expect, best
+                )
+            else:
+                value = decided
+            values[state_index(shape, mask, joker, upper)] = value

@@ -96,7 +96,8 @@ def exact_stats(rules: SheetRules) -> SheetStats:
     classes = _Classes(solved)
     windows = _Windows(classes.count)
     layer = np.ones(1)  # the empty sheet: total 0 with probability 1
-    box_mass = np.zeros((solved.tables.box_count, solved.tables.max_points + 1))
+    shape = solved.tables.shape
+    box_mass = np.zeros((shape.box_count, shape.max_points + 1))
     extras = np.zeros(2)  # mean five-equal bonus, probability of the upper bonus
     for start, stop, next_stop in classes.layer_bounds():
         mass = _masses(layer, *windows.arrays(), start, stop)
@@ -120,7 +121,7 @@ def _layer_outcomes(
     solved: SheetSolution, classes: "_Classes", start: int, stop: int, mass: np.ndarray
 ) -> "_Outcomes":
     """The outcomes of every reached class of a layer, computed chunk by chunk, zeros dropped."""
-    bonus_values = np.unique(solved.tables.bonus)
+    bonus_values = np.unique(solved.tables.arrays.bonus)
     parts = []
     for first in range(start, stop, OUTCOME_CHUNK):
         last = min(first + OUTCOME_CHUNK, stop)
@@ -128,7 +129,7 @@ def _layer_outcomes(
         chunk = _Outcomes(int(slots[-1]))
         chunk.source[:] = np.repeat(np.arange(first, last), np.diff(slots))
         _chunk_outcomes(
-            solved.tables, solved.lattice, solved.values, classes.mask, classes.joker,
+            *solved.tables, solved.lattice, solved.values, classes.mask, classes.joker,
             classes.upper, classes.index, bonus_values, first, last, mass, slots,
             *chunk.arrays()[1:],
         )
@@ -161,30 +162,32 @@ class _Classes:
     """
 
     def __init__(self, solved: SheetSolution) -> None:
-        t = solved.tables
-        masks = np.concatenate(list(reversed(layers(t))))
-        joker_states = computed_states(t)[masks] // (t.pending[masks].sum(axis=1) + 1)
+        shape, t = solved.tables
+        masks = np.concatenate(list(reversed(layers(solved.tables))))
+        joker_states = computed_states(solved.tables)[masks] // (t.pending[masks].sum(axis=1) + 1)
         pair_mask = np.repeat(masks, joker_states)
         first_pair = np.cumsum(joker_states) - joker_states
         pair_joker = np.arange(pair_mask.size) - np.repeat(first_pair, joker_states)
         rows = t.pending[pair_mask]
-        rows[:, t.threshold] = True  # the entry of the decided totals
+        rows[:, shape.threshold] = True  # the entry of the decided totals
         pair, upper = np.nonzero(rows)
-        self.mask = np.append(pair_mask[pair], (1 << t.box_count) - 1)
+        self.mask = np.append(pair_mask[pair], (1 << shape.box_count) - 1)
         self.joker = np.append(pair_joker[pair], 0)
-        self.upper = np.append(upper, t.threshold)
+        self.upper = np.append(upper, shape.threshold)
         self.count = self.mask.size
         filled = np.array([bin(m).count("1") for m in self.mask])
         self.ends = list(np.flatnonzero(np.diff(filled)) + 1) + [self.count]
-        grid = np.full((1 << t.box_count, t.joker_states, t.threshold + 1), -1, dtype=np.int64)
-        pending = np.flatnonzero(self.upper < t.threshold)
+        grid = np.full(
+            (1 << shape.box_count, shape.joker_states, shape.threshold + 1), -1, dtype=np.int64
+        )
+        pending = np.flatnonzero(self.upper < shape.threshold)
         grid[self.mask[pending], self.joker[pending], self.upper[pending]] = pending
-        decided = np.flatnonzero(self.upper == t.threshold)  # stands for every other total
+        decided = np.flatnonzero(self.upper == shape.threshold)  # stands for every other total
         rows = self.mask[decided], self.joker[decided]
         grid[rows] = np.where(t.pending[self.mask[decided]], grid[rows], decided[:, None])
         grid[-1] = self.count - 1  # the full sheet, whatever its joker state
         self.index = grid.ravel()
-        self.capacity = _outcome_capacity(t, self.mask)
+        self.capacity = _outcome_capacity(solved.tables, self.mask)
 
     def layer_bounds(self) -> list[tuple[int, int, int]]:
         """(first class, end, end of the next layer) of every layer but the last."""
@@ -259,15 +262,16 @@ class _Windows:
         return trimmed
 
 
-def _outcome_capacity(t: SheetTables, mask: np.ndarray) -> np.ndarray:
+def _outcome_capacity(tables: SheetTables, mask: np.ndarray) -> np.ndarray:
     """The most distinct (box, points, bonus) outcomes a turn from each class can have."""
+    points, bonus = tables.arrays.points, tables.arrays.bonus
     per_box = np.array(
         [
-            len({(p, b) for p, b in zip(t.points[:, box].ravel(), t.bonus[:, box].ravel()) if p >= 0})
-            for box in range(t.box_count)
+            len({(p, b) for p, b in zip(points[:, box].ravel(), bonus[:, box].ravel()) if p >= 0})
+            for box in range(tables.shape.box_count)
         ]
     )
-    open_boxes = (mask[:, None] >> np.arange(t.box_count)) & 1 == 0
+    open_boxes = (mask[:, None] >> np.arange(tables.shape.box_count)) & 1 == 0
     return open_boxes.astype(np.int64) @ per_box
 
 
@@ -317,33 +321,33 @@ def _repack(layer, trimmed, low, high, offset, old_low, old_offset, start, stop)
 
 @njit(parallel=True, cache=True)
 def _chunk_outcomes(
-    t, lat, values, cmask, cjoker, cupper, cindex, bonus_values, first, last, mass, slots,
+    shape, t, lat, values, cmask, cjoker, cupper, cindex, bonus_values, first, last, mass, slots,
     target, box, points, bonus, upper_bonus, gained, probability,
 ):
     for i in prange(last - first):
         c = first + i
         if mass[c] > 0:
             _turn_outcomes(
-                t, lat, values, cmask[c], cjoker[c], cupper[c], cindex, bonus_values, slots[i],
+                shape, t, lat, values, cmask[c], cjoker[c], cupper[c], cindex, bonus_values, slots[i],
                 target, box, points, bonus, upper_bonus, gained, probability,
             )
 
 
 @njit(cache=True)
 def _turn_outcomes(
-    t, lat, values, mask, joker, upper, cindex, bonus_values, slot,
+    shape, t, lat, values, mask, joker, upper, cindex, bonus_values, slot,
     target, box, points, bonus, upper_bonus, gained, probability,
 ):
     """Write the outcomes of the optimal turn from this state into slots from `slot` on."""
-    futures, expect, best = turn_scratch(t, lat)
-    turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best)
+    futures, expect, best = turn_scratch(shape, lat)
+    turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best)
     rolls = lat.roll_probability.shape[0]
     keeps = lat.child.shape[0]
     chance = np.zeros(keeps)
     chance[:rolls] = lat.roll_probability
     held = np.empty(keeps)
     kept = np.empty(keeps, dtype=np.int64)
-    for n in range(t.rolls_per_turn - 1, 0, -1):  # the roll seen with n rolls left
+    for n in range(shape.rolls_per_turn - 1, 0, -1):  # the roll seen with n rolls left
         best_keeps(lat, expect[n], best)
         keep_choices(lat, expect[n], best, kept)
         held[:] = 0.0
@@ -355,24 +359,24 @@ def _turn_outcomes(
                     held[lat.child[k, f]] += held[k] / lat.child.shape[1]
         chance[:rolls] = held[:rolls]
     choice = np.empty(rolls, dtype=np.int64)
-    best_boxes(t, mask, joker, futures, expect[0], choice)
-    scored = np.zeros((t.box_count, t.max_points + 1, bonus_values.shape[0]))
+    best_boxes(shape, t, mask, joker, futures, expect[0], choice)
+    scored = np.zeros((shape.box_count, shape.max_points + 1, bonus_values.shape[0]))
     for r in range(rolls):
         b = choice[r]
-        context = roll_context(t, mask, joker, r)
+        context = roll_context(shape, mask, joker, t.face_box[r])
         level = 0
         while bonus_values[level] != t.bonus[context, b, r]:
             level += 1
         scored[b, t.points[context, b, r], level] += chance[r]
-    for b in range(t.box_count):
+    for b in range(shape.box_count):
         if (mask >> b) & 1:
             continue
         for j in range(t.point_values_start[b], t.point_values_start[b + 1]):
             p = t.point_values[j]
-            next_mask, next_joker, next_upper, earned = successor(t, mask, joker, upper, b, p)
+            next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
             for level in range(bonus_values.shape[0]):
                 if scored[b, p, level] > 0:
-                    target[slot] = cindex[state_index(t, next_mask, next_joker, next_upper)]
+                    target[slot] = cindex[state_index(shape, next_mask, next_joker, next_upper)]
                     box[slot], points[slot], bonus[slot] = b, p, bonus_values[level]
                     upper_bonus[slot], probability[slot] = earned, scored[b, p, level]
                     gained[slot] = p + bonus_values[level] + earned

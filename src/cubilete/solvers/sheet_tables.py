@@ -34,26 +34,39 @@ JOKER_POINTS = 2
 CONTEXTS = 12  # joker state (3) x any lower box open (2) x five-equal face box open (2)
 
 
-class SheetTables(NamedTuple):
-    """Everything the Numba kernels need about a rule set (one argument for Numba)."""
+class SheetShape(NamedTuple):
+    """The plain numbers of a rule set (cheap for Numba to pass to small helpers)."""
 
     box_count: int
-    upper: np.ndarray  # bool[box]: counts toward the upper total
+    upper_bits: int  # mask of the boxes that count toward the upper total
     lower_bits: int  # mask of the boxes that do not
     joker_box: int  # -1 when the rule set has none
     joker_states: int  # 2 when 0 and points in the joker box play differently, else 1
     threshold: int  # upper bonus threshold; 0 when there is no upper bonus
     upper_bonus: int
     rolls_per_turn: int
+    max_points: int  # the most points any box can get
+
+
+class SheetArrays(NamedTuple):
+    """The arrays of a rule set."""
+
     points: np.ndarray  # int32[context, box, roll]: points when legal, -1 when not
     bonus: np.ndarray  # int32[context, box, roll]: five-equal bonus paid with those points
     gain: np.ndarray  # float64[context, box, roll]: points + bonus when legal, -inf when not
-    max_points: int  # the most points any box can get
     face_box: np.ndarray  # int32[roll]: upper box of the face of five equal dice, else -1
     face_rolls: np.ndarray  # int32[...]: the rolls that have a face box
     point_values_start: np.ndarray  # int32[box + 1]: CSR offsets into point_values
     point_values: np.ndarray  # int32[...]: the distinct points each box can be given
     pending: np.ndarray  # bool[mask, upper total]: reachable totals whose bonus is undecided
+
+
+class SheetTables(NamedTuple):
+    """Everything the Numba kernels need about a rule set. Kernels take it unpacked, as
+    (shape, arrays): Numba's parallel loops cannot take a tuple nested in a tuple."""
+
+    shape: SheetShape
+    arrays: SheetArrays
 
 
 @njit(cache=True)
@@ -66,31 +79,34 @@ _context = context_of.py_func  # in plain Python: loading compiled code costs mo
 
 
 def state_count(tables: SheetTables) -> int:
-    return (1 << tables.box_count) * tables.joker_states * (tables.threshold + 1)
+    shape = tables.shape
+    return (1 << shape.box_count) * shape.joker_states * (shape.threshold + 1)
 
 
 def computed_states(tables: SheetTables) -> np.ndarray:
     """How many turn-start states the solver computes per mask: each pending total, plus one
     for all totals whose bonus is decided, for each joker state the mask can have."""
-    joker_states = np.ones(1 << tables.box_count, dtype=np.int64)
-    if tables.joker_box >= 0:
-        joker_states[np.arange(joker_states.size) >> tables.joker_box & 1 == 1] = tables.joker_states
-    return (tables.pending.sum(axis=1) + 1) * joker_states
+    shape = tables.shape
+    joker_states = np.ones(1 << shape.box_count, dtype=np.int64)
+    if shape.joker_box >= 0:
+        joker_states[np.arange(joker_states.size) >> shape.joker_box & 1 == 1] = shape.joker_states
+    return (tables.arrays.pending.sum(axis=1) + 1) * joker_states
 
 
 def state_key(tables: SheetTables, rules: SheetRules, sheet: Sheet) -> tuple[int, int, int]:
     """(filled mask, joker state, capped upper total) of a sheet at the start of a turn."""
+    shape = tables.shape
     mask = sum(1 << i for i, points in enumerate(sheet.boxes) if points is not None)
     joker = 0
-    if tables.joker_states == 2 and sheet.boxes[tables.joker_box]:
+    if shape.joker_states == 2 and sheet.boxes[shape.joker_box]:
         joker = 1
-    return mask, joker, min(upper_total(rules, sheet), tables.threshold)
+    return mask, joker, min(upper_total(rules, sheet), shape.threshold)
 
 
 @cache
 def sheet_tables(rules: SheetRules) -> SheetTables:
     box_count = len(rules.boxes)
-    upper = np.array([box.upper for box in rules.boxes])
+    upper = [box.upper for box in rules.boxes]
     joker_box = rules.box_ids.index(rules.joker_box) if rules.joker_box is not None else -1
     face_box = np.array([_face_box(rules, roll) for roll, _ in roll_outcomes(DICE_COUNT)], np.int32)
     points, bonus = _probe_options(rules, face_box, joker_box)
@@ -104,23 +120,27 @@ def sheet_tables(rules: SheetRules) -> SheetTables:
     point_values = [np.unique(points[:, b][points[:, b] >= 0]) for b in range(box_count)]
     gain = np.where(points >= 0, points + bonus, -np.inf)
     return SheetTables(
-        box_count=box_count,
-        upper=upper,
-        lower_bits=sum(1 << i for i in range(box_count) if not upper[i]),
-        joker_box=joker_box,
-        joker_states=2 if joker_differs else 1,
-        threshold=threshold,
-        upper_bonus=rules.upper_bonus_points if rules.upper_bonus_threshold is not None else 0,
-        rolls_per_turn=rules.rolls_per_turn,
-        points=points,
-        bonus=bonus,
-        gain=gain,
-        max_points=int(points.max()),
-        face_box=face_box,
-        face_rolls=np.flatnonzero(face_box >= 0).astype(np.int32),
-        point_values_start=np.cumsum([0] + [len(v) for v in point_values], dtype=np.int32),
-        point_values=np.concatenate(point_values).astype(np.int32),
-        pending=_pending_upper_totals(rules, threshold),
+        shape=SheetShape(
+            box_count=box_count,
+            upper_bits=sum(1 << i for i in range(box_count) if upper[i]),
+            lower_bits=sum(1 << i for i in range(box_count) if not upper[i]),
+            joker_box=joker_box,
+            joker_states=2 if joker_differs else 1,
+            threshold=threshold,
+            upper_bonus=rules.upper_bonus_points if rules.upper_bonus_threshold is not None else 0,
+            rolls_per_turn=rules.rolls_per_turn,
+            max_points=int(points.max()),
+        ),
+        arrays=SheetArrays(
+            points=points,
+            bonus=bonus,
+            gain=gain,
+            face_box=face_box,
+            face_rolls=np.flatnonzero(face_box >= 0).astype(np.int32),
+            point_values_start=np.cumsum([0] + [len(v) for v in point_values], dtype=np.int32),
+            point_values=np.concatenate(point_values).astype(np.int32),
+            pending=_pending_upper_totals(rules, threshold),
+        ),
     )
 
 

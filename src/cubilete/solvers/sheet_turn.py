@@ -21,110 +21,117 @@ from .sheet_tables import JOKER_OPEN, JOKER_ZERO, context_of
 FACE_COUNT = len(FACES)
 
 
-@njit(cache=True)
-def state_index(t, mask, joker, upper):
-    return (mask * t.joker_states + joker) * (t.threshold + 1) + upper
+# Kernels take the rule set as `shape` (its numbers) and `t` (its arrays): see SheetTables.
+# The small helpers take `shape` and single arrays only: Numba passes a tuple of arrays to a
+# call that is not inlined at a cost of tens of nanoseconds, which the solver's inner loops
+# would pay millions of times.
 
 
 @njit(cache=True)
-def _joker_state(t, mask, joker):
-    if t.joker_box < 0 or not (mask >> t.joker_box) & 1:
+def state_index(shape, mask, joker, upper):
+    return (mask * shape.joker_states + joker) * (shape.threshold + 1) + upper
+
+
+@njit(cache=True)
+def _joker_state(shape, mask, joker):
+    if shape.joker_box < 0 or not (mask >> shape.joker_box) & 1:
         return JOKER_OPEN
-    return JOKER_ZERO + (joker if t.joker_states == 2 else 0)
+    return JOKER_ZERO + (joker if shape.joker_states == 2 else 0)
 
 
 @njit(cache=True)
-def sheet_context(t, mask, joker):
+def sheet_context(shape, mask, joker):
     """The scoring context (see sheet_tables) of rolls whose options ignore the face box."""
-    lower_open = (mask & t.lower_bits) != t.lower_bits
-    return context_of(_joker_state(t, mask, joker), lower_open, False)
+    lower_open = (mask & shape.lower_bits) != shape.lower_bits
+    return context_of(_joker_state(shape, mask, joker), lower_open, False)
 
 
 @njit(cache=True)
-def roll_context(t, mask, joker, roll):
-    """The scoring context of this roll on a sheet in this state."""
-    lower_open = (mask & t.lower_bits) != t.lower_bits
-    face = t.face_box[roll]
-    face_open = face >= 0 and not (mask >> face) & 1
-    return context_of(_joker_state(t, mask, joker), lower_open, face_open)
+def roll_context(shape, mask, joker, face_box):
+    """The scoring context of a roll whose face box (tables.face_box[roll]) is this one."""
+    lower_open = (mask & shape.lower_bits) != shape.lower_bits
+    face_open = face_box >= 0 and not (mask >> face_box) & 1
+    return context_of(_joker_state(shape, mask, joker), lower_open, face_open)
 
 
 @njit(cache=True)
-def successor(t, mask, joker, upper, box, points):
+def successor(shape, mask, joker, upper, box, points):
     """The next turn-start state after scoring these points in the box, and the upper bonus earned."""
     next_upper = upper
     bonus = 0
-    if t.upper[box]:
-        next_upper = min(upper + points, t.threshold)
-        if upper < t.threshold <= next_upper:
-            bonus = t.upper_bonus
+    if (shape.upper_bits >> box) & 1:
+        next_upper = min(upper + points, shape.threshold)
+        if upper < shape.threshold <= next_upper:
+            bonus = shape.upper_bonus
     next_joker = joker
-    if box == t.joker_box and t.joker_states == 2:
+    if box == shape.joker_box and shape.joker_states == 2:
         next_joker = 1 if points > 0 else 0
     return mask | (1 << box), next_joker, next_upper, bonus
 
 
 @njit(cache=True)
-def score_future(t, values, mask, joker, upper, box, points):
+def score_future(shape, values, mask, joker, upper, box, points):
     """The upper bonus earned by scoring these points in the box, plus the expected future after."""
-    next_mask, next_joker, next_upper, bonus = successor(t, mask, joker, upper, box, points)
-    return bonus + values[state_index(t, next_mask, next_joker, next_upper)]
+    next_mask, next_joker, next_upper, bonus = successor(shape, mask, joker, upper, box, points)
+    return bonus + values[state_index(shape, next_mask, next_joker, next_upper)]
 
 
 @njit(cache=True)
-def score_futures(t, values, mask, joker, upper, futures):
+def score_futures(shape, t, values, mask, joker, upper, futures):
     """futures[box, points]: score_future for each open box and each number of points it can get."""
-    for box in range(t.box_count):
+    for box in range(shape.box_count):
         if not (mask >> box) & 1:
             for j in range(t.point_values_start[box], t.point_values_start[box + 1]):
                 points = t.point_values[j]
-                futures[box, points] = score_future(t, values, mask, joker, upper, box, points)
+                futures[box, points] = score_future(shape, values, mask, joker, upper, box, points)
 
 
 @njit(cache=True)
-def box_value(t, futures, context, box, roll):
-    """Scoring the roll in the open box now: points, bonuses and expected future; -inf if illegal."""
-    points = t.points[context, box, roll]
-    if points < 0:
+def box_value(points, gain, futures, context, box, roll):
+    """Scoring the roll in the open box now (points and gain: the tables' arrays): points,
+    bonuses and expected future; -inf if the box is not legal."""
+    scored = points[context, box, roll]
+    if scored < 0:
         return -np.inf
-    return t.gain[context, box, roll] + futures[box, points]
+    return gain[context, box, roll] + futures[box, scored]
 
 
 @njit(cache=True)
-def best_box(t, mask, joker, futures, roll):
+def best_box(shape, t, mask, joker, futures, roll):
     """The box the optimal player scores the roll in (the first in sheet order on a tie)."""
-    context = roll_context(t, mask, joker, roll)
+    context = roll_context(shape, mask, joker, t.face_box[roll])
     chosen, best = -1, -np.inf
-    for box in range(t.box_count):
+    for box in range(shape.box_count):
         if not (mask >> box) & 1:
-            value = box_value(t, futures, context, box, roll)
+            value = box_value(t.points, t.gain, futures, context, box, roll)
             if value > best:
                 chosen, best = box, value
     return chosen
 
 
 @njit(cache=True)
-def best_boxes(t, mask, joker, futures, values_now, choice):
+def best_boxes(shape, t, mask, joker, futures, values_now, choice):
     """choice[r]: the box the optimal player scores roll r in (the first in sheet order on a
     tie), given values_now, the values of scoring now that turn_expectations put in expect[0]."""
     choice[:] = -1
-    context = sheet_context(t, mask, joker)
-    for box in range(t.box_count):
+    context = sheet_context(shape, mask, joker)
+    for box in range(shape.box_count):
         if not (mask >> box) & 1:
             for r in range(choice.shape[0]):
-                if choice[r] < 0 and box_value(t, futures, context, box, r) == values_now[r]:
+                value = box_value(t.points, t.gain, futures, context, box, r)
+                if choice[r] < 0 and value == values_now[r]:
                     choice[r] = box
     for r in t.face_rolls:
-        if roll_context(t, mask, joker, r) != context:
-            choice[r] = best_box(t, mask, joker, futures, r)
+        if roll_context(shape, mask, joker, t.face_box[r]) != context:
+            choice[r] = best_box(shape, t, mask, joker, futures, r)
 
 
 @njit(cache=True)
-def _score_now(t, mask, joker, futures, out):
+def _score_now(shape, t, mask, joker, futures, out):
     """out[r]: the value of the best legal box for roll r, scored now."""
     out[:] = -np.inf
-    context = sheet_context(t, mask, joker)
-    for box in range(t.box_count):
+    context = sheet_context(shape, mask, joker)
+    for box in range(shape.box_count):
         if not (mask >> box) & 1:
             # box_value without its branch, the hot loop of the solver: an illegal entry has
             # points -1 (any futures column) and gain -inf, so it never wins the max
@@ -132,12 +139,12 @@ def _score_now(t, mask, joker, futures, out):
                 gain = t.gain[context, box, r] + futures[box, t.points[context, box, r]]
                 out[r] = max(out[r], gain)
     for r in t.face_rolls:  # the few rolls whose context differs are redone in their own
-        own = roll_context(t, mask, joker, r)
+        own = roll_context(shape, mask, joker, t.face_box[r])
         if own != context:
             out[r] = -np.inf
-            for box in range(t.box_count):
+            for box in range(shape.box_count):
                 if not (mask >> box) & 1:
-                    out[r] = max(out[r], box_value(t, futures, own, box, r))
+                    out[r] = max(out[r], box_value(t.points, t.gain, futures, own, box, r))
 
 
 @njit(cache=True)
@@ -194,25 +201,25 @@ def keep_choices(lat, level, best, choice):
 
 
 @njit(cache=True)
-def turn_scratch(t, lat):
+def turn_scratch(shape, lat):
     """The arrays turn_expectations fills: futures, expect and best."""
     keeps = lat.child.shape[0]
-    futures = np.zeros((t.box_count, t.max_points + 1))
-    return futures, np.empty((t.rolls_per_turn, keeps)), np.empty(keeps + 1)
+    futures = np.zeros((shape.box_count, shape.max_points + 1))
+    return futures, np.empty((shape.rolls_per_turn, keeps)), np.empty(keeps + 1)
 
 
 @njit(cache=True)
-def turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best):
+def turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best):
     """Fill futures and expect[0 .. rolls_per_turn - 1] for this turn-start state; return its value.
 
     The arrays come from turn_scratch; best is left holding best_keeps of the first roll's
     level, expect[rolls_per_turn - 1].
     """
     rolls = lat.roll_probability.shape[0]
-    score_futures(t, values, mask, joker, upper, futures)
-    _score_now(t, mask, joker, futures, expect[0])
+    score_futures(shape, t, values, mask, joker, upper, futures)
+    _score_now(shape, t, mask, joker, futures, expect[0])
     best[:rolls] = expect[0, :rolls]
-    for n in range(1, t.rolls_per_turn):
+    for n in range(1, shape.rolls_per_turn):
         expect[n, :rolls] = best[:rolls]
         _average_rerolls(lat, expect[n])
         best_keeps(lat, expect[n], best)
@@ -223,8 +230,8 @@ def turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best)
 
 
 @njit(cache=True)
-def turn_tables(t, lat, values, mask, joker, upper):
+def turn_tables(shape, t, lat, values, mask, joker, upper):
     """turn_expectations on fresh arrays, in one call from Python: (futures, expect)."""
-    futures, expect, best = turn_scratch(t, lat)
-    turn_expectations(t, lat, values, mask, joker, upper, futures, expect, best)
+    futures, expect, best = turn_scratch(shape, lat)
+    turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best)
     return futures, expect
