@@ -17,14 +17,6 @@ from cubilete.solvers.five_thousand_cache import two_player_solution
 SITUATION = {"game": "5000", "scores": [4500, 3000], "to_move": 0, "turn_points": 300, "dice_left": 2}
 
 
-@pytest.fixture(autouse=True)
-def tmp_cache(tmp_path_factory, monkeypatch):
-    """A cache directory shared by this session's tests, never the user's."""
-    directory = tmp_path_factory.getbasetemp() / "cubilete-cache"
-    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(directory))
-    return directory
-
-
 def run_json(capsys, *argv):
     assert main([*argv, "--json"]) == 0
     return json.loads(capsys.readouterr().out)

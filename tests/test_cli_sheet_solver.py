@@ -13,6 +13,7 @@ import pytest
 from cubilete.cli.main import main
 from cubilete.engine.games import rules_for
 from cubilete.solvers import sheet_cache
+from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
 VERHOEFF = {
     "game": "penta",
@@ -21,15 +22,6 @@ VERHOEFF = {
     "dice": [1, 2, 3, 4, 4],
     "rolls_left": 2,
 }
-
-
-@pytest.fixture(scope="session", autouse=True)
-def solver_cache_dir(tmp_path_factory):
-    """Solved tables go to this session's temporary directory, never the user's cache."""
-    path = tmp_path_factory.getbasetemp() / "solver-cache"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
-        yield path
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
@@ -168,7 +160,7 @@ def test_every_command_has_help_and_json(capsys, command):
 def test_the_installed_entry_point_loads_the_cached_table(solver_cache_dir):
     expected = sheet_cache.solution(rules_for("penta")).start_value  # solved (and saved) by now
     command = [sys.executable, "-m", "cubilete.cli.main", "solve", "penta", "--json"]
-    env = {**os.environ, sheet_cache.CACHE_DIR_ENV: str(solver_cache_dir)}
+    env = {**os.environ, CACHE_DIR_ENV: str(solver_cache_dir)}
     result = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
     data = json.loads(result.stdout)
     assert data["expected_score"] == pytest.approx(expected, abs=1e-12)

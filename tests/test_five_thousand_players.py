@@ -25,14 +25,6 @@ SHORT = replace(SEED, name="short", target=1000)  # fast games, solved in a frac
 SHORT_FREE = replace(FIVE_THOUSAND_FREE_SET_ASIDE, name="short-free", target=1000)
 
 
-@pytest.fixture(autouse=True)
-def tmp_cache(tmp_path_factory, monkeypatch):
-    """A cache directory shared by this session's tests, never the user's."""
-    directory = tmp_path_factory.getbasetemp() / "cubilete-cache"
-    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(directory))
-    return directory
-
-
 def wins_by_player(rules, levels, games, seed=0):
     """Games won by each listed player, seats rotating from game to game."""
     players = [make_player(level, rules) for level in levels]

@@ -25,14 +25,6 @@ from cubilete.solvers import five_thousand_cache as cache
 from cubilete.solvers.five_thousand_exact import TOLERANCE, solve
 from cubilete.solvers.five_thousand_tables import UnsupportedRules, roll_table
 
-@pytest.fixture
-def tmp_cache(tmp_path_factory, monkeypatch):
-    """A cache directory shared by this session's tests, never the user's."""
-    directory = tmp_path_factory.getbasetemp() / "cubilete-cache"
-    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(directory))
-    return directory
-
-
 SMALL = replace(FIVE_THOUSAND_SEED, name="small", target=400, entry=200)
 SMALL_FREE = replace(FIVE_THOUSAND_FREE_SET_ASIDE, name="small-free", target=200, entry=100)
 
@@ -131,7 +123,7 @@ def test_rules_that_leave_the_grid_of_fifties_are_refused():
         roll_table(replace(FIVE_THOUSAND_SEED, name="fives-25", single_five=25))
 
 
-def test_the_full_game_solves_and_mirrors_sensibly(tmp_cache):
+def test_the_full_game_solves_and_mirrors_sensibly(solver_cache_dir):
     solution = cache.two_player_solution(FIVE_THOUSAND_SEED)
     assert solution.residual < TOLERANCE
     assert 0.5 < solution.first_player_wins < 0.55
@@ -141,11 +133,11 @@ def test_the_full_game_solves_and_mirrors_sensibly(tmp_cache):
     assert start[40, 0] > 0.8 > 0.2 > start[0, 40]
 
 
-def test_cache_is_written_once_then_loaded(tmp_cache, monkeypatch):
+def test_cache_is_written_once_then_loaded(solver_cache_dir, monkeypatch):
     rules = replace(SMALL, name="cached")
     first = cache.two_player_solution(rules)
     path = cache.cache_path(rules)
-    assert path.parent == tmp_cache and path.exists()
+    assert path.parent == solver_cache_dir and path.exists()
     cache._loaded.clear()
     monkeypatch.setattr(cache, "solve", lambda *args: pytest.fail("solved again instead of loading"))
     loaded = cache.two_player_solution(rules)
@@ -153,7 +145,7 @@ def test_cache_is_written_once_then_loaded(tmp_cache, monkeypatch):
     np.testing.assert_array_equal(loaded.roll, first.roll)
 
 
-def test_a_damaged_or_foreign_cache_file_is_not_used(tmp_cache):
+def test_a_damaged_or_foreign_cache_file_is_not_used(solver_cache_dir):
     rules = replace(SMALL, name="damaged")
     path = cache.cache_path(rules)
     path.parent.mkdir(parents=True, exist_ok=True)

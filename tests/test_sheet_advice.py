@@ -18,15 +18,6 @@ from cubilete.solvers.sheet_advice import RankedOption, advise, expected_value
 VERHOEFF_SHEET = {"ones": 3, "threes": 9, "fours": 12, "sixes": 24, "full_house": 25, "small_straight": 30}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def solver_cache_dir(tmp_path_factory):
-    """Solved tables go to this session's temporary directory, never the user's cache."""
-    path = tmp_path_factory.getbasetemp() / "solver-cache"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
-        yield path
-
-
 def verhoeff(dice=(1, 2, 3, 4, 4), rolls_left=2) -> SheetState:
     return SheetState.situation(PENTA_FREE, sheet_from_json(PENTA_FREE, VERHOEFF_SHEET), dice, rolls_left)
 

@@ -20,15 +20,6 @@ from cubilete.solvers.sheet_advice import advise
 from cubilete.solvers.sheet_simulation import simulate_optimal
 
 
-@pytest.fixture(scope="session", autouse=True)
-def solver_cache_dir(tmp_path_factory):
-    """Solved tables go to this session's temporary directory, never the user's cache."""
-    path = tmp_path_factory.getbasetemp() / "solver-cache"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
-        yield path
-
-
 def test_levels_weakest_first_and_unknown_levels():
     assert LEVELS == ("beginner", "casual", "optimal") == player_levels("penta") == player_levels("generala")
     assert all(make_player(level, PENTA_SEED) is not None for level in LEVELS)

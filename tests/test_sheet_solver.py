@@ -31,6 +31,7 @@ from cubilete.solvers.dice_lattice import dice_lattice, keeps
 from cubilete.solvers.sheet_advice import advise, expected_value
 from cubilete.solvers.sheet_tables import sheet_tables
 from cubilete.solvers.sheet_turn import roll_context
+from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
 ALL_RULES = (
     PENTA_SEED,
@@ -48,16 +49,6 @@ PUBLISHED = {  # RULES.md: optimal expected scores to reproduce exactly
     PENTA_NO_BONUS: 245.8707745141,
 }
 ROLLS = [roll for roll, _ in roll_outcomes(DICE_COUNT)]
-
-
-@pytest.fixture(scope="session", autouse=True)
-def solver_cache_dir(tmp_path_factory):
-    """Solved tables go to this session's temporary directory, never the user's cache; each
-    rule set is then solved once per session (later loads come from memory or this directory)."""
-    path = tmp_path_factory.getbasetemp() / "solver-cache"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
-        yield path
 
 
 @pytest.mark.parametrize("rules", list(PUBLISHED), ids=lambda rules: rules.name)
@@ -149,7 +140,7 @@ def test_tables_are_cached_on_disk_by_rules_and_reloaded(solver_cache_dir):
 
 
 def test_a_damaged_cache_file_is_not_loaded(tmp_path, monkeypatch):
-    monkeypatch.setenv(sheet_cache.CACHE_DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
     sheet_cache.cache_path(GENERALA_SEED).write_bytes(b"not a table")
     assert sheet_cache.load(GENERALA_SEED) is None
     np.save(sheet_cache.cache_path(GENERALA_SEED), np.zeros(3))

@@ -24,15 +24,6 @@ FIVES_AND_PENTA = replace(
 )
 
 
-@pytest.fixture(scope="session", autouse=True)
-def solver_cache_dir(tmp_path_factory):
-    """Solved tables go to this session's temporary directory, never the user's cache."""
-    path = tmp_path_factory.getbasetemp() / "solver-cache"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(sheet_cache.CACHE_DIR_ENV, str(path))
-        yield path
-
-
 def test_free_joker_published_standard_deviation_and_upper_bonus():
     stats = exact_stats(PENTA_FREE)
     assert stats.standard_deviation == pytest.approx(59.61, abs=0.005)

@@ -11,8 +11,6 @@ import random
 import time
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..engine.actions import Bank, Roll
 from ..engine.five_thousand import FiveThousandState
@@ -21,7 +19,7 @@ from ..engine.runner import Match
 from ..players import make_player
 from ..players.five_thousand import OptimalPlayer, prepare
 from ..solvers.five_thousand_cache import two_player_solution
-from .output import CommandError, Report
+from .output import CommandError, Report, progress_bar
 
 GAME = "5000"
 SITUATION_KEYS = ("game", "scores", "to_move", "turn_points", "dice_left")
@@ -98,7 +96,7 @@ def simulate(args: Any) -> Report:
     seeds = random.Random(args.seed).sample(range(2**62), args.games)
     wins, unfinished = [0] * len(levels), 0
     started = time.perf_counter()
-    with _progress() as bar:
+    with progress_bar() as bar:
         task = bar.add_task("5000: simulating", total=args.games)
         for number, seed in enumerate(seeds):
             # Seats rotate from game to game, so that no player keeps the first move.
@@ -151,6 +149,3 @@ def _simulation_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _progress() -> Progress:
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    return Progress(*columns, console=Console(stderr=True), transient=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -42,6 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader stopped early (`| head`): finish quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

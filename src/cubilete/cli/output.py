@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
 from ..engine.errors import CubileteError
 
 USAGE_ERROR = 2
@@ -23,6 +26,12 @@ class Report:
 
 class CommandError(CubileteError):
     """Bad command-line input that is not an engine error (unreadable file, bad JSON...)."""
+
+
+def progress_bar() -> Progress:
+    """A progress bar on standard error, so that --json output stays clean."""
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    return Progress(*columns, console=Console(stderr=True), transient=True)
 
 
 def emit(report: Report, as_json: bool) -> None:

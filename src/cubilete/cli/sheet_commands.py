@@ -12,8 +12,6 @@ import statistics
 import time
 from typing import Any, Callable
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..engine.dice import DICE_COUNT
 from ..engine.games import GAMES, rules_for
@@ -25,7 +23,7 @@ from ..players import make_player
 from ..solvers.sheet_advice import RankedOption, advise as rank_options, expected_value
 from ..solvers.sheet_cache import solution
 from ..solvers.sheet_stats import SheetStats, exact_stats
-from .output import CommandError, Report
+from .output import CommandError, Report, progress_bar
 
 SITUATION_KEYS = ("game", "rules", "sheet", "dice", "rolls_left")
 FIVE_THOUSAND = "5000"
@@ -122,7 +120,7 @@ def simulate(args: Any) -> Report:
     seeds = random.Random(args.seed).sample(range(2**62), args.games)
     scores: list[tuple[int, ...]] = []
     started = time.perf_counter()
-    with _progress() as bar:
+    with progress_bar() as bar:
         task = bar.add_task(f"{rules.game}: simulating", total=args.games)
         for seed in seeds:
             scores.append(play(rules, players, seed).state.scores())
@@ -211,11 +209,6 @@ def _simulation_text(data: dict[str, Any]) -> str:
         )
     lines.append(f"  {data['games_per_second']:.1f} games per second")
     return "\n".join(lines)
-
-
-def _progress() -> Progress:
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    return Progress(*columns, console=Console(stderr=True), transient=True)
 
 
 def for_game(game: str, command: str) -> Callable[[Any], Report]:

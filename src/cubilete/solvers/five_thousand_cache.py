@@ -1,8 +1,7 @@
 """The two-player 5000 tables on disk: solved once per rule set and solver version, then loaded.
 
 Files live in the cache directory shared with the score-sheet tables
-(sheet_cache.cache_dir: platformdirs.user_cache_dir("cubilete"), or
-$CUBILETE_CACHE_DIR when set, as in tests). A file is named by a hash
+(cache_dir.cache_dir). A file is named by a hash
 of the rules' JSON and the solver version, and also stores that JSON, which is
 checked on load.
 """
@@ -20,8 +19,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..engine.five_thousand import FiveThousandRules
+from .cache_dir import cache_dir
 from .five_thousand_exact import SOLVER_VERSION, TwoPlayerSolution, solve
-from .sheet_cache import cache_dir
 
 PHASES = {"rules": "5000: reading the rules from the engine", "solve": "5000: solving score pairs"}
 

@@ -10,21 +10,16 @@ import threading
 from pathlib import Path
 
 import numpy as np
-import platformdirs
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..engine.sheet_rules import SheetRules
+from .cache_dir import cache_dir
 from .dice_lattice import dice_lattice
 from .sheet_solver import SOLVER_VERSION, SheetSolution, solve
 from .sheet_tables import computed_states, sheet_tables, state_count
 
-CACHE_DIR_ENV = "CUBILETE_CACHE_DIR"  # overrides the user's cache directory (tests, CI)
 PROGRESS_AFTER_SECONDS = 1.0
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_DIR_ENV) or platformdirs.user_cache_dir("cubilete"))
 
 
 def cache_path(rules: SheetRules) -> Path:
