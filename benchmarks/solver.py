@@ -40,6 +40,7 @@ from cubilete.engine.sheet_rules import PENTA_FORCED
 from cubilete.engine.sheet_scoring import sheet_from_json
 from cubilete.players import make_player
 from cubilete.solvers import sheet_cache
+from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 from cubilete.solvers.sheet_advice import advise, expected_value
 from cubilete.solvers.sheet_simulation import simulate_optimal
 from cubilete.solvers.sheet_solver import solve
@@ -102,7 +103,7 @@ def solve_seconds(rounds: int) -> dict[str, float]:
 
 def load_seconds() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as cache:
-        os.environ[sheet_cache.CACHE_DIR_ENV] = cache
+        os.environ[CACHE_DIR_ENV] = cache
         sheet_cache.build(PENTA_FORCED)
         started = time.perf_counter()
         sheet_cache.load(PENTA_FORCED)
