@@ -11,69 +11,34 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port  # noqa: E402
+
+OUTPUT = ROOT / "docs" / "screenshots"
 SETTINGS = json.dumps({"autoScore": False, "autoScoreSeconds": 3, "botPaceMs": 0})
 
 
 class Api:
-    def __init__(self, url: str) -> None:
-        self.url = url
+    """The server's JSON API, acting for whichever seat is to move."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
 
     def __call__(self, method: str, path: str, body: dict | None = None) -> dict:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"{self.url}{path}", data=data, method=method, headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=300) as response:
-            return json.load(response)
+        return self.server.api(method, path, body)
 
     def play(self, created: dict, action: dict) -> dict:
         view = self("GET", f"/api/games/{created['id']}")
         seat = view["current_player"]
         body = {"seat": seat, "token": created["seats"][seat]["token"], "action": action}
         return self("POST", f"/api/games/{created['id']}/actions", body)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_server(database: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--port", str(port), "--database", f"sqlite:///{database}"]
-    server = subprocess.Popen(command)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"{url}/api/games/options", timeout=1)
-            return server, url
-        except OSError:
-            time.sleep(0.1)
-    server.terminate()
-    raise SystemExit("cubilete serve did not start")
 
 
 def sheet_turns(api: Api, created: dict, turns: int) -> None:
@@ -117,21 +82,22 @@ def five_thousand(api: Api) -> tuple[str, dict]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    parser.add_argument("--chromium", default=chromium_path())
     args = parser.parse_args()
     OUTPUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
-        server, url = start_server(Path(folder) / "games.sqlite3")
+        folder = Path(folder)
+        server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log").start()
         try:
-            api = Api(url)
+            api = Api(server)
             tables = [penta(api), generala(api), five_thousand(api)]
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
                 for name, created in tables:
-                    context = browser.new_context(viewport={"width": 375, "height": 667}, device_scale_factor=2)
+                    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
                     context.add_init_script(f"localStorage.setItem('cubilete.settings', '{SETTINGS}')")
                     page = context.new_page()
-                    page.goto(f"{url}{created['url']}#seat=0&token={created['seats'][0]['token']}")
+                    page.goto(f"{server.url}{created['url']}#seat=0&token={created['seats'][0]['token']}")
                     page.wait_for_selector("#table[data-ready]")
                     if name != "5000":
                         page.click("[data-die='0']")
@@ -142,8 +108,7 @@ def main() -> int:
                     context.close()
                 browser.close()
         finally:
-            server.terminate()
-            server.wait()
+            server.stop()
     return 0
 
 

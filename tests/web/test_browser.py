@@ -205,6 +205,7 @@ def test_the_language_switch_shows_the_seeds_exact_strings(server, new_page):
     page = new_page(locale="es-ES")
     open_seat(page, server, created)
     page.click("[data-action='roll']")
+    expect(page.locator("[data-message]")).to_have_text(WARNING["es"])  # the roll has landed
     ready(page)
     assert len({page.get_attribute(f"[data-die='{i}']", "data-value") for i in range(5)}) > 1
     for lang in ("es", "id", "en"):
