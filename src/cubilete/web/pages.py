@@ -1,4 +1,4 @@
-"""The HTML pages: static shells from web/static, given their language and start-up data."""
+"""The HTML pages: each page's body from web/static in the shared layout, given its language and start-up data."""
 
 from __future__ import annotations
 
@@ -17,9 +17,14 @@ _LANGUAGE_NAMES = [{"code": code, "name": Locale(code).get_display_name(code)} f
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
+def _static(name: str) -> str:
+    return files(__package__).joinpath("static", f"{name}.html").read_text(encoding="utf-8")
+
+
 @cache
 def _shell(name: str) -> str:
-    return files(__package__).joinpath("static", f"{name}.html").read_text(encoding="utf-8")
+    """The page's <body> inside the head every page shares."""
+    return _static("layout").replace("__PAGE__", _static(name).rstrip("\n"))
 
 
 def render_page(name: str, lang: str, page: dict[str, Any], body: str = "") -> str:
