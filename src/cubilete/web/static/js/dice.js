@@ -2,7 +2,21 @@
 
 import { t } from "./i18n.js";
 
-export function makeDie(index) {
+export const DICE = 5;
+
+// The five dice of a table in their tray; a tap on one calls onToggle with its index.
+export function makeTray(tray, onToggle) {
+  const dice = [];
+  for (let index = 0; index < DICE; index += 1) {
+    const die = makeDie(index);
+    die.addEventListener("click", () => onToggle(index));
+    dice.push(die);
+    tray.append(die);
+  }
+  return dice;
+}
+
+function makeDie(index) {
   const die = document.createElement("button");
   die.type = "button";
   die.className = "die";

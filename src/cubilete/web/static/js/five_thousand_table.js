@@ -2,10 +2,8 @@
 // with its scoring dice, roll and bank (bank disabled with the reason when a roll is forced), and
 // what the last turn did: a bust, a bank, a knock-out, a gift, a win.
 
-import { makeDie, showDie } from "./dice.js";
+import { makeTray, showDie } from "./dice.js";
 import { t } from "./i18n.js";
-
-const DICE = 5;
 
 export class FiveThousandTable {
   constructor(root, controller, view) {
@@ -48,14 +46,7 @@ export class FiveThousandTable {
     turn.append(turnLabel, this.turnPoints, this.diceLeft);
     board.replaceChildren(this.players, turn);
 
-    const tray = root.querySelector("[data-dice]");
-    this.dice = [];
-    for (let index = 0; index < DICE; index += 1) {
-      const die = makeDie(index);
-      die.addEventListener("click", () => this.toggle(index));
-      this.dice.push(die);
-      tray.append(die);
-    }
+    this.dice = makeTray(root.querySelector("[data-dice]"), (index) => this.toggle(index));
     const buttons = root.querySelector("[data-buttons]");
     this.rollButton = makeButton("roll", () => this.act({ type: "roll" }));
     this.bankButton = makeButton("bank", () => this.act({ type: "bank" }));

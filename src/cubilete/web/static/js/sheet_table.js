@@ -2,10 +2,9 @@
 // would score now, the countdown that scores for the player after the last roll, and hints.
 
 import { getJson, ApiError } from "./api.js";
-import { makeDie, showDie } from "./dice.js";
+import { DICE, makeTray, showDie } from "./dice.js";
 import { boxName, page, t } from "./i18n.js";
 
-const DICE = 5;
 
 export class SheetTable {
   constructor(root, controller, view) {
@@ -22,14 +21,7 @@ export class SheetTable {
     root.classList.add("sheet-game");
 
     this.cells = this.buildSheet(root.querySelector("[data-board]"), view);
-    this.dice = [];
-    const tray = root.querySelector("[data-dice]");
-    for (let index = 0; index < DICE; index += 1) {
-      const die = makeDie(index);
-      die.addEventListener("click", () => this.toggle(index));
-      this.dice.push(die);
-      tray.append(die);
-    }
+    this.dice = makeTray(root.querySelector("[data-dice]"), (index) => this.toggle(index));
     const buttons = root.querySelector("[data-buttons]");
     this.hintButton = button("hint", t("Hint"), () => this.showHints());
     this.rollButton = button("roll", t("Roll"), () => this.roll());
