@@ -27,6 +27,9 @@ class Report:
 class CommandError(CubileteError):
     """Bad command-line input that is not an engine error (unreadable file, bad JSON...)."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__("command_line", message=message)
+
 
 def progress_bar() -> Progress:
     """A progress bar on standard error, so that --json output stays clean."""

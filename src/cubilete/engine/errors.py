@@ -1,12 +1,24 @@
 """Typed errors of the rules engine.
 
-Every error says what is wrong in words a player understands; the state that
-refused the request is never changed (states are frozen).
+Every error carries a stable code and its parameters (`IllegalAction("box_used", box="chance")`);
+its English text is built from them (refusals.py) and apps translate the same code. The state
+that refused the request is never changed (states are frozen).
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from .refusals import english
 
 
 class CubileteError(Exception):
     """Base class of every error cubilete raises on purpose."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(english(code, params))
 
 
 class IllegalAction(CubileteError):
