@@ -1,4 +1,4 @@
-"""The 5000 engine against RULES.md ("5000") and the seed text 004."""
+"""The 5000 engine against docs/rules.md#5000 and its worked examples (#5000-examples)."""
 
 from __future__ import annotations
 
@@ -239,7 +239,7 @@ def test_a_gift_knocks_out_too():
 
 
 def test_a_gift_can_knock_out_the_giver():
-    # RULES.md: the gift follows the same rules for its receiver, equal scores included
+    # docs/rules.md#5000-overshoot: the gift follows the same rules for its receiver, equal scores included
     state = decide([4800, 4300], 0, 500).apply(Bank())
     assert state.scores() == (0, 4800)
     assert state.last_event.knocked == (0,)

@@ -1,4 +1,4 @@
-"""Golden scores from the seed texts and RULES.md, box by box, joker case by joker case."""
+"""Golden scores from docs/rules.md (#penta-examples, #generala-examples), box by box, joker case by joker case."""
 
 import pytest
 

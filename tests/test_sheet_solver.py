@@ -42,7 +42,7 @@ ALL_RULES = (
     GENERALA_SEED,
     GENERALA_LIBRE_WITHOUT_COMBINATION,
 )
-PUBLISHED = {  # RULES.md: optimal expected scores to reproduce exactly
+PUBLISHED = {  # docs/rules.md#penta-optimal-values: optimal expected scores to reproduce exactly
     PENTA_FREE: 254.5896094820,
     PENTA_FORCED: 254.5877287345,
     PENTA_NO_JOKER: 253.9702411898,

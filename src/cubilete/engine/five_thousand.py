@@ -1,4 +1,4 @@
-"""5000 (RULES.md, "5000"): the game state, its transitions and its JSON form."""
+"""5000 (docs/rules.md#5000): the game state, its transitions and its JSON form."""
 
 from __future__ import annotations
 
@@ -174,6 +174,7 @@ class FiveThousandState:
             raise IllegalAction(self._no_roll_reason())
         roll = validate_dice(dice, self.dice_left)
         score = score_roll(roll, self.rules)
+        # docs/rules.md#5000-bust, then #5000-free-set-aside or #5000-set-aside
         if score.points == 0:
             return self._end_turn(TurnEvent("bust", self.current, self.turn_points), last_roll=roll)
         if self.rules.free_set_aside:
@@ -205,11 +206,14 @@ class FiveThousandState:
 
     def ranking(self) -> tuple[int, ...]:
         # The winner holds exactly the target and everybody else less, so plain
-        # score order puts the winner first.
+        # score order puts the winner first (docs/rules.md#5000-places).
         return shared_places(self.totals)
 
     def must_roll_reason(self) -> str | None:
-        """Why the current player may not bank now, or None when banking is allowed."""
+        """Why the current player may not bank now, or None when banking is allowed.
+
+        docs/rules.md#5000-must-roll and #5000-entry
+        """
         if self.phase is not Phase.DECIDE:
             return self._no_decision_reason()
         if self.turn_points % 100:
@@ -222,7 +226,8 @@ class FiveThousandState:
     # --- transitions ----------------------------------------------------------
 
     def _keep(self, roll: Dice, points: int, kept: int) -> FiveThousandState:
-        """Set aside `kept` scoring dice worth `points`; all dice scored means five again."""
+        """Set aside `kept` scoring dice worth `points`; all dice scored means five again
+        (docs/rules.md#5000-hot-dice)."""
         left = self.dice_left - kept
         turn_points = self.turn_points + points
         event = None if left else TurnEvent("hot_dice", self.current, turn_points)
@@ -244,7 +249,10 @@ class FiveThousandState:
         return self._keep(self.last_roll, points, len(held))
 
     def _credit(self, seat: int, gift: bool) -> FiveThousandState:
-        """Add the turn's points to `seat` (the mover, or the receiver of a gift)."""
+        """Add the turn's points to `seat` (the mover, or the receiver of a gift).
+
+        docs/rules.md#5000-bank: #5000-win, #5000-overshoot, #5000-knock-out
+        """
         points, target = self.turn_points, self.rules.target
         new = self.totals[seat] + points
         receiver = seat if gift else None
@@ -263,7 +271,10 @@ class FiveThousandState:
         return self._end_turn(TurnEvent(kind, self.current, points, receiver, knocked), totals)
 
     def _give(self) -> FiveThousandState:
-        """Overshoot: the points go to the lowest opponent in the game (ties: first in turn order)."""
+        """Overshoot: the points go to the lowest opponent in the game (ties: first in turn order).
+
+        docs/rules.md#5000-overshoot; "in the game" is a score above 0 (#5000-entry)
+        """
         after_mover = [(self.current + k) % self.num_players for k in range(1, self.num_players)]
         in_game = [seat for seat in after_mover if self.totals[seat] > 0]
         if not in_game:

@@ -1,6 +1,6 @@
 """5000: the rule set as data, and the pure scoring of one roll.
 
-Combinations count only inside one roll (RULES.md, 5000): a third 1 rolled
+Combinations count only inside one roll (docs/rules.md#5000-one-roll): a third 1 rolled
 after two earlier 1s is a single 1, so every function here sees one roll.
 """
 
@@ -31,7 +31,10 @@ def check_int(value: Any, what: str, low: int | None = None, high: int | None = 
 
 @dataclass(frozen=True)
 class FiveThousandRules:
-    """Every rule of 5000 that a variant may change; a variant is just another value."""
+    """Every rule of 5000 that a variant may change; a variant is just another value.
+
+    docs/rules.md#5000-rule-sets
+    """
 
     name: str = "seed"
     target: int = 5000
@@ -103,6 +106,7 @@ def _checked_multipliers(pairs: Any) -> tuple[tuple[int, int], ...]:
     return result
 
 
+# docs/rules.md#5000-seed, #5000-three-ones-1000, #5000-free-set-aside
 FIVE_THOUSAND_SEED = FiveThousandRules()
 FIVE_THOUSAND_THREE_ONES_1000 = replace(
     FIVE_THOUSAND_SEED, name="three-ones-1000", three_ones_points=1000
@@ -128,7 +132,10 @@ class RollScore:
 
 
 def score_roll(dice: Sequence[int], rules: FiveThousandRules) -> RollScore:
-    """Score a roll of up to five dice as a whole: straight, of-a-kind, then single 1s and 5s."""
+    """Score a roll of up to five dice as a whole: straight, of-a-kind, then single 1s and 5s.
+
+    docs/rules.md#5000-combinations
+    """
     roll = validate_dice(dice)
     if len(roll) > DICE_COUNT:
         raise InvalidDice(f"a roll has at most {DICE_COUNT} dice, not {len(roll)}")
@@ -150,7 +157,7 @@ def _face_points(face: int, count: int, rules: FiveThousandRules) -> int:
 
 def set_aside_points(roll: Dice, held: Sequence[int], rules: FiveThousandRules) -> int:
     """Points of keeping the dice at `held`: their score as a group, or 0 when any of them
-    would not score in that group (then it is not a valid set-aside)."""
+    would not score in that group (then it is not a valid set-aside); docs/rules.md#5000-free-set-aside."""
     for position in held:
         is_index = isinstance(position, int) and not isinstance(position, bool)
         if not is_index or not 0 <= position < len(roll):

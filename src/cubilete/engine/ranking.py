@@ -1,4 +1,4 @@
-"""Places with shared ranks: equal totals share a place, the next place skips."""
+"""Places with shared ranks: equal totals share a place, the next place skips (docs/rules.md#places)."""
 
 from typing import Sequence
 

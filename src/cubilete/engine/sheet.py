@@ -30,6 +30,7 @@ class SheetState:
 
     `dice` are in table order (held dice keep their place); `held` lists the positions
     kept for the pending roll; `rolls_left` counts the rolls still allowed this turn.
+    The turn: docs/rules.md#penta-turn and #generala-turn; the end: #penta-total.
     """
 
     rules: SheetRules

@@ -2,7 +2,8 @@
 
 A variant is a value: the boxes with their patterns and points, the upper
 bonus, the joker rule and the five-equal bonus. Scoring code reads these
-fields; it never asks which game it is playing.
+fields; it never asks which game it is playing. The rules themselves, with
+the source each follows: docs/rules.md#penta and docs/rules.md#generala.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ class Pattern(Enum):
     ANY = "any"  # any dice
 
 
+# Where five equal dice may go, and how they score there (docs/rules.md#penta-joker).
 class JokerRule(Enum):
-    SEED = "seed"  # RULES.md: forced placement while the joker box holds points
+    SEED = "seed"  # forced placement while the joker box holds points (docs/rules.md#penta-seed)
     FORCED = "forced"  # forced placement whenever the joker box is filled (0 or points)
     FREE = "free"  # any open box; joker scoring once the joker box and the face's upper box are filled
     NONE = "none"  # a five-equal roll is always an ordinary roll
@@ -103,6 +105,7 @@ UPPER_BOXES = tuple(
     for face, box_id in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), start=1)
 )
 
+# docs/rules.md#penta-boxes, #penta-upper-bonus, #penta-bonus and #penta-joker
 PENTA_SEED = SheetRules(
     game="penta",
     name="seed",
@@ -128,11 +131,13 @@ PENTA_SEED = SheetRules(
     five_equal_bonus=100,
 )
 
+# docs/rules.md#penta-rule-sets
 PENTA_FORCED = replace(PENTA_SEED, name="forced", joker=JokerRule.FORCED)
 PENTA_FREE = replace(PENTA_SEED, name="free", joker=JokerRule.FREE)
 PENTA_NO_JOKER = replace(PENTA_SEED, name="no-joker", joker=JokerRule.NONE)
 PENTA_NO_BONUS = replace(PENTA_SEED, name="no-bonus", joker=JokerRule.NONE, five_equal_bonus=0)
 
+# docs/rules.md#generala-players, #generala-boxes; no bonuses (#generala-total)
 GENERALA_SEED = SheetRules(
     game="generala",
     name="seed",
@@ -149,6 +154,7 @@ GENERALA_SEED = SheetRules(
     ),
 )
 
+# docs/rules.md#generala-libre-without-combination
 GENERALA_LIBRE_WITHOUT_COMBINATION = replace(
     GENERALA_SEED,
     name="libre-without-combination",

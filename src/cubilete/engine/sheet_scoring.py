@@ -45,6 +45,7 @@ class ScoreOption:
     bonus: int
 
 
+# Box patterns: docs/rules.md#penta-boxes and #generala-boxes.
 def _matches(box: BoxRule, counts: tuple[int, ...]) -> bool:
     if box.pattern is Pattern.FACE or box.pattern is Pattern.ANY:
         return True
@@ -64,6 +65,7 @@ def box_points(rules: SheetRules, box: BoxRule, counts: tuple[int, ...], joker: 
     if box.pattern is Pattern.FACE:
         return box.face * counts[box.face - 1]
     matched = joker or _matches(box, counts)
+    # docs/rules.md#generala-libre-without-combination
     if matched and box.only_without_combination:
         matched = not any(_matches(other, counts) for other in rules.boxes if _is_combination(other))
     if not matched:
@@ -76,13 +78,14 @@ def upper_total(rules: SheetRules, sheet: Sheet) -> int:
 
 
 def upper_bonus(rules: SheetRules, sheet: Sheet) -> int:
+    # docs/rules.md#penta-upper-bonus
     threshold = rules.upper_bonus_threshold
     earned = threshold is not None and upper_total(rules, sheet) >= threshold
     return rules.upper_bonus_points if earned else 0
 
 
 def sheet_total(rules: SheetRules, sheet: Sheet) -> int:
-    """TOTAL = upper + upper bonus + lower + five-equal bonuses."""
+    """TOTAL = upper + upper bonus + lower + five-equal bonuses (docs/rules.md#penta-total)."""
     return sum(pts or 0 for pts in sheet.boxes) + upper_bonus(rules, sheet) + sheet.bonus
 
 
@@ -102,6 +105,7 @@ def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple
     open_boxes = [i for i in range(len(rules.boxes)) if sheet.is_open(i)]
     five_equal = max(counts) == DICE_COUNT
     joker_points = _joker_box_points(rules, sheet)
+    # The joker per rule set: docs/rules.md#penta-joker, #penta-ordinary-five-equal, #penta-rule-sets.
     if not five_equal or joker_points is None or rules.joker is JokerRule.NONE:
         legal, joker = open_boxes, False
     else:
@@ -115,6 +119,7 @@ def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple
             lower = [i for i in open_boxes if not rules.boxes[i].upper]
             legal = [face_box] if face_open else (lower or open_boxes)
             joker = True
+    # docs/rules.md#penta-bonus
     bonus = rules.five_equal_bonus if five_equal and joker_points else 0
     return tuple(
         ScoreOption(rules.boxes[i].id, box_points(rules, rules.boxes[i], counts, joker), bonus)
@@ -123,7 +128,10 @@ def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple
 
 
 def no_open_box_scores(options: Sequence[ScoreOption]) -> bool:
-    """The app's sacrifice warning: every legal box would get 0 points for this roll."""
+    """The app's sacrifice warning: every legal box would get 0 points for this roll.
+
+    docs/rules.md#penta-sacrifice
+    """
     return all(option.points == 0 for option in options)
 
 
