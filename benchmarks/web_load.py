@@ -335,11 +335,22 @@ def client_session(connections: int) -> aiohttp.ClientSession:
     )
 
 
+async def start_games(players: list[Player]) -> None:
+    """Each player's first game, a few creations at a time (not measured)."""
+    creating = asyncio.Semaphore(20)
+
+    async def create(player: Player) -> None:
+        async with creating:
+            await player.new_game()
+
+    await asyncio.gather(*(create(player) for player in players))
+
+
 async def closed_loop(servers: list[Server], games: int, seconds: float, game: str, section: str) -> Row:
     tally = Tally()
     async with client_session(games) as http:
         players = [Player(http, servers[i % len(servers)].base, game, i) for i in range(games)]
-        await asyncio.gather(*(player.new_game() for player in players))
+        await start_games(players)
 
         async def flat_out(player: Player, deadline: float) -> None:
             while time.perf_counter() < deadline:
@@ -355,13 +366,7 @@ async def open_loop(servers: list[Server], games: int, seconds: float, think: fl
     tally = Tally()
     async with client_session(games) as http:
         players = [Player(http, servers[i % len(servers)].base, game, i) for i in range(games)]
-        creating = asyncio.Semaphore(20)
-
-        async def create(player: Player) -> None:
-            async with creating:
-                await player.new_game()
-
-        await asyncio.gather(*(create(player) for player in players))
+        await start_games(players)
 
         async def thinking(player: Player, deadline: float) -> None:
             while True:
@@ -373,7 +378,7 @@ async def open_loop(servers: list[Server], games: int, seconds: float, think: fl
         with Window(servers) as window:
             deadline = time.perf_counter() + seconds
             await asyncio.gather(*(thinking(player, deadline) for player in players))
-    return Row(f"open loop {games / think:.0f}/s offrd", games, tally, window)
+    return Row(f"open, {games / think:.0f}/s offered", games, tally, window)
 
 
 async def baseline_loop(server: Server, games: int, seconds: float, threaded: bool = False) -> Row:
@@ -388,7 +393,7 @@ async def baseline_loop(server: Server, games: int, seconds: float, threaded: bo
             while time.perf_counter() < deadline:
                 started = time.perf_counter()
                 async with http.post(url, json=body) as response:
-                    await response.json()
+                    await response.read()
                     if response.status != 200:
                         tally.error(str(response.status))
                         continue
@@ -407,7 +412,7 @@ async def memory_run(server: Server, games: int, every: int, concurrency: int, g
     started = time.perf_counter()
     async with client_session(concurrency) as http:
         players = [Player(http, server.base, game, i, short=True) for i in range(concurrency)]
-        await asyncio.gather(*(player.new_game() for player in players))
+        await start_games(players)
         reported = 0
 
         async def play(player: Player) -> None:
@@ -554,7 +559,8 @@ def profile(servers: list[Server], args: argparse.Namespace, folder: Path) -> No
     time.sleep(0.5)
     print(HEADER)
     print_row(asyncio.run(closed_loop(servers, games, args.seconds, args.game, "closed (profiled)")))
-    spy.wait(timeout=60)
+    if spy.wait(timeout=60) != 0:
+        print(f"  py-spy failed ({spy.returncode}); is it installed (the bench extra) and allowed to attach?")
 
 
 def memory(args: argparse.Namespace, folder: Path) -> None:
