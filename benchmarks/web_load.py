@@ -1,0 +1,626 @@
+"""Web app under load: random legal play against real `cubilete serve` processes.
+
+    pip install -e '.[bench]'
+    PYTHONPATH=src python benchmarks/web_load.py [--quick] [--seconds 10] [--game penta|5000]
+        [--levels 1,10,50,200] [--open-games 500 --open-seconds 30] [--memory-games 10000]
+        [--skip two,memory,...] [--profile DIR]
+
+Every figure comes from server processes this script starts itself on free loopback
+ports (the `src` tree beside this script, a temporary SQLite file), driven by one
+asyncio client (aiohttp), and stopped at the end. It speaks only the public API:
+POST /api/games, GET /api/games/{id}, POST /api/games/{id}/actions with
+{seat, token, action, at}; each game is two human seats, played by one client task
+that picks a random legal action from the game view (a 409 means "re-read the game").
+
+Sections, each printed as table rows:
+- closed loop: N games played flat out (no think time), for N in --levels;
+- baseline: a bare FastAPI endpoint of the same shape (the action route's pydantic body
+  in, a real action answer of the same game out, annotated `-> dict`) under the same
+  uvicorn, driven the same way. The goal compares actions per server CPU-second with
+  this endpoint's requests per server CPU-second (goal: ratio >= 0.5). The endpoint is
+  `async def`, the framework's floor; one more row at saturation gives the same endpoint
+  as a plain `def` (run in a worker thread, as the app's routes are today);
+- open loop: --open-games games whose players think --think seconds on average
+  (exponential) before each action, for --open-seconds (goal: p99 < 20 ms);
+- two processes on PostgreSQL + Redis (a fresh schema, dropped at the end), games
+  alternating between the two ports, compared with one process (goal: >= 1.7x);
+- memory: --memory-games short games (score or bank as soon as allowed) and the server's RSS
+  every --memory-every games (goal: flat).
+
+Server CPU is user + system time of the server processes over each measured window
+(psutil), so the ratios hold on a shared, noisy machine; the client's own CPU and the
+load average are printed too, because on a small machine the client competes with the
+servers for cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Self
+
+import aiohttp
+import psutil
+import uvicorn
+from fastapi import FastAPI
+from pydantic import BaseModel, ConfigDict, Field
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS = "redis://127.0.0.1:6379/0"
+NAMES = ("Ana", "Beto")
+MB = 1024 * 1024
+
+
+# -- server processes ----------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def python_env() -> dict[str, str]:
+    """This tree's `src` first, whatever the installed package points at."""
+    path = os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH"))))
+    return {**os.environ, "PYTHONPATH": path}
+
+
+@dataclass
+class Server:
+    name: str
+    process: subprocess.Popen
+    port: int
+    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ps(self) -> psutil.Process:
+        return psutil.Process(self.process.pid)
+
+    def cpu_seconds(self) -> float:
+        times = self.ps.cpu_times()
+        return times.user + times.system
+
+    def rss(self) -> int:
+        return self.ps.memory_info().rss
+
+
+@contextlib.contextmanager
+def running(name: str, args: list[str], folder: Path) -> Iterator[Server]:
+    """A server process on a free loopback port, ready to answer, stopped on exit."""
+    port = free_port()
+    log = folder / f"{name}-{port}.log"
+    with open(log, "wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, *args, "--port", str(port)], env=python_env(), stdout=output, stderr=subprocess.STDOUT
+        )
+    server = Server(name, process, port, log)
+    try:
+        wait_ready(server)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_ready(server: Server, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise SystemExit(f"{server.name} exited ({server.process.returncode}):\n{server.log.read_text()[-2000:]}")
+        try:
+            urllib.request.urlopen(server.base + "/", timeout=2).close()
+            return
+        except urllib.error.HTTPError:
+            return  # any HTTP answer means it is serving
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"{server.name} did not answer within {timeout:.0f} s:\n{server.log.read_text()[-2000:]}")
+
+
+def wait_idle(servers: list[Server], timeout: float = 120.0, busy: float = 0.03) -> None:
+    """Wait until the servers spend under `busy` of a core (e.g. background table warming done)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        before = sum(s.cpu_seconds() for s in servers)
+        time.sleep(1.0)
+        if sum(s.cpu_seconds() for s in servers) - before < busy:
+            return
+    print(f"  (servers still busy after {timeout:.0f} s; measuring anyway)")
+
+
+def serve_args(database: str, broker: str | None = None) -> list[str]:
+    args = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database]
+    return args + (["--broker", broker] if broker else [])
+
+
+def serve_offers_broker() -> bool:
+    help_text = subprocess.run(
+        [sys.executable, "-m", "cubilete.cli.main", "serve", "--help"],
+        env=python_env(), capture_output=True, text=True, timeout=60, check=True,
+    ).stdout
+    return "--broker" in help_text
+
+
+@contextlib.contextmanager
+def fresh_postgres_schema() -> Iterator[str]:
+    """A SQLAlchemy URL whose tables live in a new schema, dropped afterwards (other users of
+    the database keep theirs)."""
+    import psycopg
+
+    schema = f"web_load_{secrets.token_hex(4)}"
+    with psycopg.connect(POSTGRES, autocommit=True, connect_timeout=5) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True, connect_timeout=5) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+# -- measurement ------------------------------------------------------------------------
+
+
+@dataclass
+class Window:
+    """Server and client resources over one measured stretch."""
+
+    servers: list[Server]
+    started: float = 0.0
+    cpu: float = 0.0
+    client_cpu: float = 0.0
+    rss_before: int = 0
+    rss_after: int = 0
+    seconds: float = 0.0
+
+    def __enter__(self) -> Self:
+        self.rss_before = sum(s.rss() for s in self.servers)
+        self.cpu = -sum(s.cpu_seconds() for s in self.servers)
+        self.client_cpu = -time.process_time()
+        self.started = time.perf_counter()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.seconds = time.perf_counter() - self.started
+        self.cpu += sum(s.cpu_seconds() for s in self.servers)
+        self.client_cpu += time.process_time()
+        self.rss_after = sum(s.rss() for s in self.servers)
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds, successful actions only
+    refusals: int = 0  # 409: re-read and go on
+    errors: dict[str, int] = field(default_factory=dict)
+    games_finished: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+        if sum(self.errors.values()) > 100:
+            raise SystemExit(f"too many errors: {self.errors}")
+
+
+@dataclass
+class Row:
+    section: str
+    games: int
+    tally: Tally
+    window: Window
+
+    @property
+    def rate(self) -> float:
+        return len(self.tally.latencies) / self.window.seconds
+
+    @property
+    def per_cpu(self) -> float:
+        return len(self.tally.latencies) / self.window.cpu if self.window.cpu > 0 else float("nan")
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.tally.latencies)
+        return 1000 * ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
+
+
+HEADER = (
+    f"{'section':<22}{'games':>6}{'per s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+    f"{'srv CPU s':>10}{'per CPU-s':>10}{'cli CPU s':>10}{'RSS MB before>after':>22}  409s/errors"
+)
+
+
+def print_row(row: Row) -> None:
+    w, t = row.window, row.tally
+    errors = f"{t.refusals}/{sum(t.errors.values())}" + (f" {t.errors}" if t.errors else "")
+    print(
+        f"{row.section:<22}{row.games:>6}{row.rate:>9.1f}{row.percentile(50):>9.1f}{row.percentile(95):>9.1f}"
+        f"{row.percentile(99):>9.1f}{w.cpu:>10.2f}{row.per_cpu:>10.0f}{w.client_cpu:>10.2f}"
+        f"{w.rss_before / MB:>12.1f}>{w.rss_after / MB:<9.1f}  {errors}",
+        flush=True,
+    )
+
+
+# -- the client: one task plays one game at a time, both seats -----------------------------
+
+
+def random_action(view: dict[str, Any], rng: random.Random, short: bool) -> dict[str, Any]:
+    """A random legal action read from the game view (`short`: score or bank as soon as allowed)."""
+    table = view["table"]
+    if view["to_roll"]:
+        return {"type": "roll"}
+    if "options" in table:  # a score sheet: reroll some dice or score a box
+        if table["can_reroll"] and not short and rng.random() < 0.5:
+            return {"type": "keep", "held": sorted(rng.sample(range(5), rng.randint(0, 4)))}
+        return {"type": "score", "box": rng.choice(table["options"])["box"]}
+    if table["can_bank"] and (short or rng.random() < 0.35):  # 5000
+        return {"type": "bank"}
+    return {"type": "roll"}
+
+
+class Player:
+    """Creates games on one server and plays both seats of the current one."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, game: str, seed: int, short: bool = False) -> None:
+        self.http, self.base, self.game, self.short = http, base, game, short
+        self.rng = random.Random(seed)
+        self.view: dict[str, Any] = {}
+
+    async def new_game(self) -> None:
+        players = [{"name": name, "kind": "human"} for name in NAMES]
+        body = {"game": self.game, "rules": "seed", "players": players, "lang": "en"}
+        async with self.http.post(f"{self.base}/api/games", json=body) as response:
+            if response.status != 201:
+                raise SystemExit(f"creating a game answered {response.status}: {await response.text()}")
+            created = await response.json()
+        self.id = created["id"]
+        self.tokens = [seat["token"] for seat in created["seats"]]
+        await self.reread()
+
+    async def reread(self) -> None:
+        async with self.http.get(f"{self.base}/api/games/{self.id}") as response:
+            if response.status != 200:
+                raise SystemExit(f"reading game {self.id} answered {response.status}: {await response.text()}")
+            self.view = await response.json()
+
+    async def act(self, tally: Tally) -> None:
+        """One action of whoever is to move (a new game once this one is over)."""
+        if self.view["is_over"]:
+            tally.games_finished += 1
+            await self.new_game()
+        seat = self.view["current_player"]
+        body = {"seat": seat, "token": self.tokens[seat], "at": self.view["events"],
+                "action": random_action(self.view, self.rng, self.short)}
+        started = time.perf_counter()
+        async with self.http.post(f"{self.base}/api/games/{self.id}/actions", json=body) as response:
+            answer = await response.text()
+            elapsed = time.perf_counter() - started
+            status = response.status
+        if status == 200:
+            tally.latencies.append(elapsed)
+            self.view = json.loads(answer)
+            return
+        if status == 409:
+            tally.refusals += 1
+        else:
+            tally.error(f"{status} {answer[:80]}")
+        await self.reread()
+
+
+def client_session(connections: int) -> aiohttp.ClientSession:
+    return aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=connections, limit_per_host=0),
+        timeout=aiohttp.ClientTimeout(total=120),
+    )
+
+
+async def start_games(players: list[Player]) -> None:
+    """Each player's first game, a few creations at a time (not measured)."""
+    creating = asyncio.Semaphore(20)
+
+    async def create(player: Player) -> None:
+        async with creating:
+            await player.new_game()
+
+    await asyncio.gather(*(create(player) for player in players))
+
+
+async def closed_loop(servers: list[Server], games: int, seconds: float, game: str, section: str) -> Row:
+    tally = Tally()
+    async with client_session(games) as http:
+        players = [Player(http, servers[i % len(servers)].base, game, i) for i in range(games)]
+        await start_games(players)
+
+        async def flat_out(player: Player, deadline: float) -> None:
+            while time.perf_counter() < deadline:
+                await player.act(tally)
+
+        with Window(servers) as window:
+            deadline = time.perf_counter() + seconds
+            await asyncio.gather(*(flat_out(player, deadline) for player in players))
+    return Row(section, games, tally, window)
+
+
+async def open_loop(servers: list[Server], games: int, seconds: float, think: float, game: str) -> Row:
+    tally = Tally()
+    async with client_session(games) as http:
+        players = [Player(http, servers[i % len(servers)].base, game, i) for i in range(games)]
+        await start_games(players)
+
+        async def thinking(player: Player, deadline: float) -> None:
+            while True:
+                await asyncio.sleep(player.rng.expovariate(1 / think))
+                if time.perf_counter() >= deadline:
+                    return
+                await player.act(tally)
+
+        with Window(servers) as window:
+            deadline = time.perf_counter() + seconds
+            await asyncio.gather(*(thinking(player, deadline) for player in players))
+    return Row(f"open, {games / think:.0f}/s offered", games, tally, window)
+
+
+async def baseline_loop(server: Server, games: int, seconds: float, threaded: bool = False) -> Row:
+    """The same client at the same concurrency against the bare endpoint."""
+    prefix = "threaded" if threaded else "api"
+    tally = Tally()
+    body = {"seat": 0, "token": secrets.token_urlsafe(18), "at": 7, "action": {"type": "keep", "held": [0, 3]}}
+    async with client_session(games) as http:
+
+        async def flat_out(number: int, deadline: float) -> None:
+            url = f"{server.base}/{prefix}/games/baseline{number}/actions"
+            while time.perf_counter() < deadline:
+                started = time.perf_counter()
+                async with http.post(url, json=body) as response:
+                    await response.read()
+                    if response.status != 200:
+                        tally.error(str(response.status))
+                        continue
+                tally.latencies.append(time.perf_counter() - started)
+
+        with Window([server]) as window:
+            deadline = time.perf_counter() + seconds
+            await asyncio.gather(*(flat_out(number, deadline) for number in range(games)))
+    return Row("baseline, def route" if threaded else "baseline endpoint", games, tally, window)
+
+
+async def memory_run(server: Server, games: int, every: int, concurrency: int, game: str) -> None:
+    tally = Tally()
+    print(f"{'games finished':>15}{'RSS MB':>9}{'actions':>9}{'seconds':>9}", flush=True)
+    print(f"{0:>15}{server.rss() / MB:>9.1f}{0:>9}{0:>9.0f}", flush=True)
+    started = time.perf_counter()
+    async with client_session(concurrency) as http:
+        players = [Player(http, server.base, game, i, short=True) for i in range(concurrency)]
+        await start_games(players)
+        reported = 0
+
+        async def play(player: Player) -> None:
+            nonlocal reported
+            while tally.games_finished < games:
+                await player.act(tally)
+                if tally.games_finished >= reported + every:
+                    reported += every
+                    print(f"{reported:>15}{server.rss() / MB:>9.1f}{len(tally.latencies):>9}"
+                          f"{time.perf_counter() - started:>9.0f}", flush=True)
+
+        await asyncio.gather(*(play(player) for player in players))
+
+
+# -- the baseline server -------------------------------------------------------------------------
+
+
+class BaselineAction(BaseModel):
+    """The action route's body, as the app declares it."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(description="the seat acting, 0 first")
+    token: str = Field(description="that seat's token")
+    at: int | None = Field(None, description="the number of events the client has seen")
+    action: dict[str, Any] = Field(description="an engine action")
+
+
+def serve_baseline(port: int, view_file: str) -> None:
+    """A bare FastAPI endpoint of the action route's shape: validated JSON in, a game answer out."""
+    answer = json.loads(Path(view_file).read_text())
+    app = FastAPI()
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(game_id: str, body: BaselineAction) -> dict[str, Any]:
+        return {**answer, "id": game_id, "events": (body.at or 0) + 1}
+
+    @app.post("/threaded/games/{game_id}/actions")
+    def act_in_a_worker_thread(game_id: str, body: BaselineAction) -> dict[str, Any]:
+        return {**answer, "id": game_id, "events": (body.at or 0) + 1}
+
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+async def sample_answer(server: Server, game: str) -> dict[str, Any]:
+    """A real action answer from the middle of a game: what the baseline sends back."""
+    async with client_session(1) as http:
+        player = Player(http, server.base, game, seed=12345)
+        await player.new_game()
+        tally = Tally()
+        for _ in range(40):
+            await player.act(tally)
+        seat = player.view["current_player"]
+        body = {"seat": seat, "token": player.tokens[seat], "at": player.view["events"],
+                "action": random_action(player.view, player.rng, short=False)}
+        async with http.post(f"{server.base}/api/games/{player.id}/actions", json=body) as response:
+            return await response.json()
+
+
+# -- the run ----------------------------------------------------------------------------------------
+
+
+def section(title: str) -> None:
+    print(f"\n== {title}", flush=True)
+
+
+def warm_up(servers: list[Server], game: str) -> None:
+    """Imports, table warming and first-call costs happen before anything is measured."""
+    asyncio.run(closed_loop(servers, 4 * len(servers), 2.0, game, "warm-up"))
+    wait_idle(servers)
+
+
+def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
+    database = f"sqlite:///{folder / 'games.sqlite3'}"
+    rows: dict[int, Row] = {}
+    with running("sqlite", serve_args(database), folder) as server:
+        print(f"one process, SQLite: server RSS at start {server.rss() / MB:.1f} MB", flush=True)
+        warm_up([server], args.game)
+        if "closed" not in args.skip:
+            section(f"closed loop, one process, SQLite, {args.seconds:.0f} s per level")
+            print(HEADER)
+            for games in args.levels:
+                rows[games] = asyncio.run(closed_loop([server], games, args.seconds, args.game, "closed loop"))
+                print_row(rows[games])
+        if "baseline" not in args.skip:
+            view_file = folder / "answer.json"
+            view_file.write_text(json.dumps(asyncio.run(sample_answer(server, args.game))))
+            baseline(args, folder, view_file, rows)
+        if "open" not in args.skip:
+            section(f"open loop, one process, SQLite, think time {args.think} s mean (exponential)")
+            print(HEADER)
+            print_row(asyncio.run(open_loop([server], args.open_games, args.open_seconds, args.think, args.game)))
+        if args.profile:
+            profile([server], args, Path(args.profile))
+    return rows
+
+
+def baseline(args: argparse.Namespace, folder: Path, view_file: Path, rows: dict[int, Row]) -> None:
+    section(f"baseline: bare FastAPI endpoint, same uvicorn, answer of {view_file.stat().st_size} bytes")
+    command = [str(Path(__file__).resolve()), "--serve-baseline", str(view_file)]
+    with running("baseline", command, folder) as server:
+        asyncio.run(baseline_loop(server, 4, 2.0))  # warm-up
+        wait_idle([server])
+        print(HEADER)
+        for games in args.levels:
+            row = asyncio.run(baseline_loop(server, games, args.seconds))
+            print_row(row)
+            if games in rows:
+                ratio = rows[games].per_cpu / row.per_cpu
+                print(f"{'':<22}{'':>6}  actions per CPU-s / baseline requests per CPU-s = {ratio:.3f}"
+                      f" (goal >= 0.5)", flush=True)
+        saturation = 50 if 50 in args.levels else max(args.levels)
+        print_row(asyncio.run(baseline_loop(server, saturation, args.seconds, threaded=True)))
+
+
+def two_processes(args: argparse.Namespace, folder: Path, one: dict[int, Row], broker: str | None) -> None:
+    section("two processes, PostgreSQL + Redis, games alternating between them")
+    with fresh_postgres_schema() as database, contextlib.ExitStack() as stack:
+        first = stack.enter_context(running("pg-1", serve_args(database, broker), folder))
+        second = stack.enter_context(running("pg-2", serve_args(database, broker), folder))
+        servers = [first, second]
+        warm_up(servers, args.game)
+        print(HEADER)
+        for games in args.levels:
+            games = max(games, 2)
+            row = asyncio.run(closed_loop(servers, games, args.seconds, args.game, "closed, 2 processes"))
+            print_row(row)
+            if games in one:
+                print(f"{'':<22}{'':>6}  actions/s vs one process (SQLite) = {row.rate / one[games].rate:.2f}x"
+                      f" (goal >= 1.7x)", flush=True)
+
+
+def profile(servers: list[Server], args: argparse.Namespace, folder: Path) -> None:
+    """py-spy samples (the thread holding the GIL only) of the server at saturation, as collapsed
+    stacks (one line per stack and its sample count) for flame graphs or a per-function tally."""
+    folder.mkdir(parents=True, exist_ok=True)
+    games = 50 if 50 in args.levels else max(args.levels)
+    output = folder / f"server-{games}-games.txt"
+    section(f"profile: py-spy, {games} games, {args.seconds:.0f} s, into {output} (figures perturbed)")
+    spy = subprocess.Popen(
+        [shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}") or "py-spy", "record", "--pid", str(servers[0].process.pid), "--format", "raw", "--gil", "--nonblocking",
+         "--rate", "250", "--duration", str(int(args.seconds) + 1), "--output", str(output)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+    )
+    time.sleep(0.5)
+    print(HEADER)
+    print_row(asyncio.run(closed_loop(servers, games, args.seconds, args.game, "closed (profiled)")))
+    if spy.wait(timeout=60) != 0:
+        print(f"  py-spy failed ({spy.returncode}); is it installed (the bench extra) and allowed to attach?")
+
+
+def memory(args: argparse.Namespace, folder: Path) -> None:
+    section(f"memory: {args.memory_games} short games (score or bank at once), {args.memory_concurrency} at a time,"
+            f" one process, SQLite")
+    database = f"sqlite:///{folder / 'memory.sqlite3'}"
+    with running("memory", serve_args(database), folder) as server:
+        warm_up([server], args.game)
+        asyncio.run(memory_run(server, args.memory_games, args.memory_every, args.memory_concurrency, args.game))
+
+
+SECTIONS = ("closed", "baseline", "open", "two", "memory")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short smoke run of every section")
+    parser.add_argument("--game", choices=("penta", "5000"), default="penta")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per closed-loop level")
+    parser.add_argument("--levels", default="1,10,50,200", help="concurrent games, comma-separated")
+    parser.add_argument("--open-games", type=int, default=500)
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time in the open loop, seconds")
+    parser.add_argument("--open-seconds", type=float, default=30.0)
+    parser.add_argument("--memory-games", type=int, default=10_000)
+    parser.add_argument("--memory-every", type=int, default=1_000, help="print RSS every this many games")
+    parser.add_argument("--memory-concurrency", type=int, default=50)
+    parser.add_argument("--skip", default="", help=f"sections to leave out, comma-separated: {','.join(SECTIONS)}")
+    parser.add_argument("--profile", metavar="DIR", help="also record a py-spy profile of the server at 50 games")
+    parser.add_argument("--serve-baseline", metavar="ANSWER_JSON", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    if parser.parse_args().quick:  # shorter defaults; flags given explicitly still win
+        parser.set_defaults(seconds=3.0, levels="1,10,50", open_seconds=8.0, open_games=100, memory_games=100,
+                            memory_every=50)
+    args = parser.parse_args()
+    args.levels = [int(level) for level in args.levels.split(",")]
+    args.skip = {name for name in args.skip.split(",") if name}
+    if unknown := args.skip - set(SECTIONS):
+        parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    if args.serve_baseline:
+        serve_baseline(args.port, args.serve_baseline)
+        return
+    started = time.monotonic()
+    print(f"web load, {args.game}, src {SRC}; {os.cpu_count()} cores; load average {os.getloadavg()}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="web-load-") as temporary:
+        folder = Path(temporary)
+        one = one_process(args, folder) if {"closed", "baseline", "open"} - args.skip or args.profile else {}
+        if "two" not in args.skip:
+            if not serve_offers_broker():
+                print("\ntwo processes: skipped (serve has no --broker yet)")
+            else:
+                two_processes(args, folder, one, REDIS)
+        if "memory" not in args.skip:
+            memory(args, folder)
+    print(f"\n{time.monotonic() - started:.0f} s in all; load average at the end {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
