@@ -6,6 +6,7 @@ threads, so that the event loop keeps serving other requests meanwhile.
 
 from __future__ import annotations
 
+import io
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any, AsyncIterator, Literal
@@ -237,8 +238,9 @@ def create_app(
 
     @app.get("/api/qr", summary="A QR code of a short text (an invite link), as SVG", include_in_schema=False)
     def qr_code(text: str = Query(min_length=1, max_length=QR_MAX_TEXT)) -> Response:
-        svg = segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff")
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=86400"})
+        svg = io.BytesIO()
+        segno.make(text, error="m").save(svg, kind="svg", scale=4, xmldecl=False, dark="#000", light="#fff")
+        return Response(svg.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=86400"})
 
     @app.get("/api/games/{game_id}", summary="A game now, and the steps since an event index")
     def read(
