@@ -94,3 +94,22 @@ def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectato
     game_id = ana.url.rsplit("/", 1)[1]
     assert [str(score) for score in server.api("GET", f"/api/games/{game_id}")["scores"]] == totals[0]
     second_tab.close()
+
+
+def test_a_page_reconnects_by_itself_after_the_server_restarts(server, new_page):
+    ana = new_page(locale="en-US")
+    links = create_with_a_friend(ana, server, "generala", "Ana", "Beto")
+    ready(ana)
+    beto = new_page(locale="en-US")
+    beto.goto(links["invite"])
+    expect(beto.locator("[data-message]")).to_have_text("Waiting for Ana, who plays on another device")
+
+    server.stop()
+    expect(beto.locator("[data-connection]")).to_be_visible()
+    server.start()
+    ana.click(ROLL)
+    ready(ana)
+    box = score_first_open_box(ana)
+    expect(beto.locator(f"[data-box='{box}'][data-player='0'][data-score]")).to_have_count(1)
+    expect(beto.locator("[data-connection]")).to_be_hidden()
+    ready(beto)

@@ -31,7 +31,11 @@ async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_i
         return
     loop = asyncio.get_running_loop()
     wakes: asyncio.Queue[int | None] = asyncio.Queue()
-    unsubscribe = broker.subscribe(game_id, lambda _events: loop.call_soon_threadsafe(wakes.put_nowait, CHANGED))
+
+    def changed(_events: int) -> None:  # called from the publisher's thread
+        loop.call_soon_threadsafe(wakes.put_nowait, CHANGED)
+
+    unsubscribe = broker.subscribe(game_id, changed)
     reader = asyncio.create_task(_read_requests(websocket, wakes))
     seen = max(since, 0)
     try:
