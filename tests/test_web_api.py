@@ -458,6 +458,17 @@ def test_serve_is_a_command():
 
     args = build_parser().parse_args(["serve", "--port", "8123", "--database", "sqlite://", "--open"])
     assert (args.host, args.port, args.database, args.open) == ("127.0.0.1", 8123, "sqlite://", True)
+    assert build_parser().parse_args(["serve", "--public-url", "https://dice.example"]).public_url == "https://dice.example"
+
+
+def test_serve_says_every_address_it_listens_on():
+    from cubilete.cli.commands.serve import listening_addresses
+    from cubilete.web.addresses import lan_addresses
+
+    assert listening_addresses("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
+    everywhere = listening_addresses("0.0.0.0", 8000)
+    lan_ipv4 = [address for address in lan_addresses() if ":" not in address]
+    assert everywhere == ["http://127.0.0.1:8000/", *(f"http://{address}:8000/" for address in lan_ipv4)]
 
 
 def test_the_api_is_documented(client):
