@@ -9,6 +9,7 @@ from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.players import make_player, player_levels
 from cubilete.web import create_app
+from cubilete.web.storage import Storage
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
@@ -27,6 +28,14 @@ def database(tmp_path) -> str:
 def client(database):
     with TestClient(create_app(database)) as client:
         yield client
+
+
+def stored_ids(database) -> list[str]:
+    storage = Storage(database)
+    try:
+        return [game.id for game in storage.unfinished()]
+    finally:
+        storage.close()
 
 
 def create(client, game="penta", players=(ANA,), **extra) -> dict:
@@ -97,11 +106,11 @@ def test_the_example_of_the_issue_is_accepted(client):
         ({"players": [ANA]}, 422, "game"),
     ],
 )
-def test_bad_new_games_are_refused_with_a_clear_message_and_nothing_stored(client, body, status, words):
+def test_bad_new_games_are_refused_with_a_clear_message_and_nothing_stored(client, database, body, status, words):
     response = client.post("/api/games", json=body)
     assert response.status_code == status, response.text
     assert words in response.json()["detail"]
-    assert client.get("/api/games").json() == []
+    assert stored_ids(database) == []
 
 
 def test_a_body_that_is_not_json_is_refused(client):
@@ -269,7 +278,11 @@ def test_the_bot_plays_its_turn_after_the_human(client):
 def test_a_bot_that_starts_plays_when_asked(client):
     created = create(client, players=(bot("penta"), ANA))
     assert read(client, created)["current_player"] == 0
-    response = client.post(f"/api/games/{created['id']}/bots", params={"since": 0})
+    url = f"/api/games/{created['id']}/bots"
+    assert client.post(url, params={"since": 0}, json={}).status_code == 422
+    assert client.post(url, json={"seat": 1, "token": "guess"}).status_code == 403
+    assert read(client, created)["events"] == 0
+    response = client.post(url, params={"since": 0}, json={"seat": 1, "token": created["seats"][1]["token"]})
     view = response.json()
     assert view["current_player"] == 1 and view["steps"][0]["seat"] == 0
     refused = act(client, created, {"type": "roll"}, seat=0, token=created["seats"][1]["token"])
@@ -295,9 +308,10 @@ def test_after_the_last_roll_auto_scores_the_optimal_box(client):
 
 def test_hints_rank_the_choices_by_expected_final_total(client):
     created = create(client)
-    assert client.get(f"/api/games/{created['id']}/hint").status_code == 409
+    url, seat = f"/api/games/{created['id']}/hint", {"seat": 0, "token": created["seats"][0]["token"]}
+    assert client.post(url, json=seat).status_code == 409
     act(client, created, {"type": "roll"})
-    options = client.get(f"/api/games/{created['id']}/hint").json()["options"]
+    options = client.post(url, json=seat).json()["options"]
     assert 1 <= len(options) <= 3
     values = [option["value"] for option in options]
     assert values == sorted(values, reverse=True)
@@ -321,7 +335,7 @@ def test_five_thousand_refuses_a_bank_with_the_rules_reason_translated(client):
     pytest.skip("this seed never forced a roll on the first turn")
 
 
-def test_five_thousand_against_a_bot_to_the_end(client):
+def test_five_thousand_against_a_bot_to_the_end(client, database):
     created = create(client, game="5000", players=(ANA, bot("5000")))
     view = read(client, created)
     for _ in range(1000):  # banking whenever allowed ends a game in about a hundred actions
@@ -334,7 +348,7 @@ def test_five_thousand_against_a_bot_to_the_end(client):
     assert view["is_over"] and view["table"]["winner"] in (0, 1)
     assert view["scores"][view["table"]["winner"]] == 5000
     assert view["ranking"][view["table"]["winner"]] == 1
-    assert client.get("/api/games").json() == []
+    assert stored_ids(database) == []
 
 
 def test_five_thousand_with_free_set_aside_lets_the_player_choose_the_dice(client):
@@ -405,7 +419,6 @@ def test_a_new_server_on_the_same_database_resumes_every_game(database):
         before = read(first, created)
     with TestClient(create_app(database)) as second:
         assert read(second, created) == before
-        assert [game["id"] for game in second.get("/api/games").json()] == [created["id"]]
         resumed = act(second, created, {"type": "keep", "held": []}, at=before["events"]).json()
 
     uninterrupted = Match(rules_for("penta"), ["Ana", "Bot"], seed=7)
@@ -426,8 +439,8 @@ def test_pages_speak_the_language_asked_for(client):
     assert 'lang="es"' in client.get("/", headers={"Accept-Language": "id"}).text
     assert 'lang="en"' in client.get("/?lang=en").text
     client.cookies.clear()
-    created = create(client, lang="es")
-    assert 'lang="es"' in client.get(created["url"], headers={"Accept-Language": "en"}).text
+    created = create(client, lang="es")  # a friend who opens the game reads it in their own language
+    assert 'lang="id"' in client.get(created["url"], headers={"Accept-Language": "id-ID,id"}).text
     assert "Validar el turno" in client.get("/api/i18n/es").json().values()
     assert "Validasi giliran" in client.get("/api/i18n/id").json().values()
 
@@ -445,9 +458,140 @@ def test_serve_is_a_command():
 
     args = build_parser().parse_args(["serve", "--port", "8123", "--database", "sqlite://", "--open"])
     assert (args.host, args.port, args.database, args.open) == ("127.0.0.1", 8123, "sqlite://", True)
+    assert build_parser().parse_args(["serve", "--public-url", "https://dice.example"]).public_url == "https://dice.example"
+
+
+def test_serve_says_every_address_it_listens_on():
+    from cubilete.cli.commands.serve import listening_addresses
+    from cubilete.web.addresses import lan_addresses
+
+    assert listening_addresses("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
+    everywhere = listening_addresses("0.0.0.0", 8000)
+    lan_ipv4 = [address for address in lan_addresses() if ":" not in address]
+    assert everywhere == ["http://127.0.0.1:8000/", *(f"http://{address}:8000/" for address in lan_ipv4)]
 
 
 def test_the_api_is_documented(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions"} <= set(paths)
     assert client.get("/docs").status_code == 200
+
+
+# -- online play: links, real time, security -------------------------------------------------------
+
+
+def test_create_answers_invite_links_and_a_watch_link_from_the_address_asked(client):
+    created = create(client, players=(ANA, LUIS, bot("penta")), turn_clock=60, public=True)
+    ana, luis, robot = created["seats"]
+    base = f"http://testserver/game/{created['id']}"
+    assert created["watch"] == base
+    assert luis["link"] == f"{base}#seat=1&token={luis['token']}"
+    assert ana["link"].endswith(ana["token"]) and robot["link"] is None
+    view = read(client, created)
+    assert "token" not in str(view) and ana["token"] not in str(view) and "sha256" not in str(view)
+    refused = client.post("/api/games", json={"game": "penta", "players": [ANA], "turn_clock": 45})
+    assert refused.status_code == 422
+
+
+def test_links_point_to_the_public_url_or_away_from_loopback(database):
+    from cubilete.web.addresses import LinkBase, lan_addresses
+
+    with TestClient(create_app(database, public_url="https://dice.example/")) as proxied:
+        assert create(proxied)["watch"].startswith("https://dice.example/game/")
+    assert LinkBase(None, "127.0.0.1").for_request("http", "localhost:8000", 8000) == "http://localhost:8000"
+    assert LinkBase(None, "0.0.0.0").for_request("http", "192.168.1.9:8000", 8000) == "http://192.168.1.9:8000"
+    lan = lan_addresses()
+    if not lan:
+        pytest.skip("this machine has no LAN address")
+    assert LinkBase(None, "0.0.0.0").for_request("http", "127.0.0.1:8000", 8000) == f"http://{lan[0]}:8000"
+
+
+def test_the_game_list_is_not_public(client):
+    create(client)
+    assert client.get("/api/games").status_code == 405
+
+
+def test_a_hint_needs_the_token_of_the_seat_to_move(client):
+    created = create(client, players=(ANA, LUIS))
+    act(client, created, {"type": "roll"})
+    url = f"/api/games/{created['id']}/hint"
+    assert client.get(url).status_code == 405
+    assert client.post(url, json={}).status_code == 422
+    assert client.post(url, json={"seat": 0, "token": created["seats"][1]["token"]}).status_code == 403
+    assert client.post(url, json={"seat": 1, "token": created["seats"][1]["token"]}).status_code == 409
+    assert client.post(url, json={"seat": 0, "token": created["seats"][0]["token"]}).status_code == 200
+
+
+def test_bodies_are_bounded_and_bad_characters_refused_cleanly(client):
+    created = create(client)
+    huge = {"game": "penta", "players": [ANA], "padding": "x" * 70_000}
+    response = client.post("/api/games", json=huge)
+    assert response.status_code == 413 and "64 KB" in response.json()["detail"]
+    chunks = (b"x" * 1024 for _ in range(80))  # no Content-Length: counted as it arrives
+    response = client.post("/api/games", content=chunks, headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    body = '{"seat": 0, "token": "\\ud800", "action": {"type": "roll"}}'
+    response = client.post(f"/api/games/{created['id']}/actions", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    body = '{"game": "penta", "players": [{"name": "A\\udfff", "kind": "human"}]}'
+    response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422 and "players.0.name" in response.json()["detail"]
+    assert client.post("/api/games", json={"game": "penta", "players": [{"name": "x" * 25, "kind": "human"}]}).status_code == 422
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/penta", "/game/nope", "/api/games/options", "/static/js/game.js", "/docs"])
+def test_every_response_carries_the_security_headers(client, path):
+    headers = client.get(path).headers
+    policy = headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "object-src 'none'" in policy
+    if path != "/docs":
+        assert "script-src 'self';" in policy and "unsafe-inline" not in policy
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "no-referrer"
+    assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_pages_have_no_inline_script():
+    import re
+    from importlib.resources import files
+
+    for page in files("cubilete.web").joinpath("static").iterdir():
+        if page.name.endswith(".html"):
+            html = page.read_text()
+            for attributes in re.findall(r"<script([^>]*)>", html):
+                assert "src=" in attributes or 'type="application/json"' in attributes, page.name
+            assert not re.search(r"\son\w+=", html), page.name
+
+
+def test_a_qr_code_of_a_link_is_drawn_as_svg(client):
+    response = client.get("/api/qr", params={"text": "http://192.168.1.9:8000/game/abc#seat=1&token=x"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+    assert response.text.startswith("<svg") and "<path" in response.text
+    assert client.get("/api/qr", params={"text": "x" * 513}).status_code == 422
+
+
+def test_the_live_socket_pushes_each_step_to_every_follower(client):
+    created = create(client, players=(ANA, LUIS))
+    url = f"/api/games/{created['id']}/live"
+    with client.websocket_connect(f"{url}?since=0&lang=es") as player, client.websocket_connect(url) as spectator:
+        assert player.receive_json()["events"] == 0 and spectator.receive_json()["steps"] == []
+        act(client, created, {"type": "roll"}, at=0)
+        for follower in (player, spectator):
+            pushed = follower.receive_json()
+            assert pushed["events"] == 1 and [step["index"] for step in pushed["steps"]] == [0]
+            assert len(pushed["table"]["dice"]) == 5
+        act(client, created, {"type": "keep", "held": []}, at=1)
+        assert [step["index"] for step in player.receive_json()["steps"]] == [1, 2]
+        player.send_json({"since": 0})  # after a sleep: everything since event 0 again
+        assert [step["index"] for step in player.receive_json()["steps"]] == [0, 1, 2]
+    with client.websocket_connect(f"{url}?since=1") as late:
+        assert [step["index"] for step in late.receive_json()["steps"]] == [1, 2]
+
+
+def test_the_live_socket_of_an_unknown_game_closes(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    with client.websocket_connect("/api/games/nope/live") as socket:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+    assert closed.value.code == 4404

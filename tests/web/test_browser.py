@@ -1,5 +1,5 @@
 """The app in a phone-sized headless Chromium against a real `cubilete serve`: whole games played
-by clicking, hot-seat, bots, languages, the auto-score and a server restart."""
+by clicking, hot-seat, bots, languages, the auto-score and a server restart (online play: test_online.py)."""
 
 from __future__ import annotations
 
@@ -91,8 +91,8 @@ def test_a_solo_penta_game_clicked_to_the_end(server, new_page):
 def test_a_hot_seat_generala_round_with_two_humans(server, new_page):
     page = new_page()
     start_from_home(page, server, "generala")
-    page.click("[data-action='add-seat']")
-    page.select_option("[name='kind-1']", "human")
+    page.click("[data-action='add-player']")
+    page.select_option("[data-player-row]:nth-child(2) [data-player-kind]", "here")
     page.fill("[name='name-0']", "Ana")
     page.fill("[name='name-1']", "Luis")
     page.click("[data-action='start']")
@@ -174,27 +174,6 @@ def test_bot_turns_play_at_a_watchable_pace_and_can_be_skipped(server, new_page)
     expect(page.locator("[data-player='1'][data-score]")).to_have_count(1)
 
 
-def test_two_browsers_play_online_each_with_its_seat_link(server, new_page):
-    created = create_by_api(server, players=({"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}))
-    ana, luis = new_page(), new_page(locale="en-US")
-    open_seat(ana, server, created, seat=0)
-    luis.goto(f"{server.url}{created['url']}#seat=1&token={created['seats'][1]['token']}")
-    expect(luis.locator("[data-message]")).to_contain_text("Ana")
-    expect(luis.locator("[data-action='roll']")).to_be_disabled()
-
-    ana.click("[data-action='roll']")
-    ready(ana)
-    ana_box = score_first_open_box(ana)
-    expect(ana.locator("[data-message]")).to_contain_text("Luis")
-    ready(luis)  # Luis's page saw Ana's turn by polling
-    expect(luis.locator(f"[data-box='{ana_box}'][data-player='0'][data-score]")).to_have_count(1)
-    luis.click("[data-action='roll']")
-    ready(luis)
-    luis_box = score_first_open_box(luis, seat=1)
-    ready(ana)
-    expect(ana.locator(f"[data-box='{luis_box}'][data-player='1'][data-score]")).to_have_count(1)
-
-
 def test_the_language_switch_shows_the_seeds_exact_strings(server, new_page):
     created = create_by_api(server)
     game_id, token = created["id"], created["seats"][0]["token"]
@@ -211,7 +190,7 @@ def test_the_language_switch_shows_the_seeds_exact_strings(server, new_page):
     for lang in ("es", "id", "en"):
         if lang != "es":
             page.click(f"[data-lang='{lang}']")
-            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
             ready(page)
         expect(page.locator("[data-lang][aria-pressed='true']")).to_have_attribute("data-lang", lang)
         expect(page.locator("[data-message]")).to_have_text(WARNING[lang])

@@ -6,13 +6,15 @@ threads, so that the event loop keeps serving other requests meanwhile.
 
 from __future__ import annotations
 
+import io
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any, AsyncIterator, Literal
 
-from fastapi import FastAPI, Query, Request
+import segno
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from typing_extensions import Annotated
@@ -20,15 +22,21 @@ from typing_extensions import Annotated
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..engine.games import GAMES, game_info
 from ..players import player_levels
+from .addresses import LinkBase
+from .broker import Broker, LocalBroker
 from .i18n import LANGUAGES, messages, negotiate, translate_engine_message
 from .pages import render_page, rules_html
-from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, StaleRequest
+from .live import follow_game
+from .security import Protections
+from .sessions import GameNotFound, Games, LiveGame, SeatRefused, SeatRequest, StaleRequest, TableOptions
 from .storage import Storage
-from .views import game_view, hint_view, unfinished_view
+from .views import game_view, hint_view
 from .warmup import WARMER
 
 Language = Literal["es", "id", "en"]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+QR_MAX_TEXT = 512
 
 
 def describe_problem(problem: dict[str, Any]) -> str:
@@ -65,12 +73,14 @@ class NewGame(BaseModel):
     players: list[PlayerIn] = Field(min_length=1, max_length=6)
     seed: int | None = Field(None, ge=0, lt=2**63, description="the dice seed; default: random")
     lang: Language | None = None
+    turn_clock: Literal[0, 30, 60, 300] = Field(0, description="seconds per turn, 0 for no clock")
+    public: bool = Field(False, description="listed for anyone on the server to join a free seat")
 
 
 class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int = Field(description="the seat acting, 0 first")
-    token: str = Field(description="that seat's token, returned when the game was created")
+    token: Token = Field(description="that seat's token, returned when the game was created")
     at: int | None = Field(None, description="the number of events the client has seen; a mismatch is refused")
     action: dict[str, Any] = Field(
         description='{"type": "roll"}, {"type": "keep", "held": [0, 2]}, {"type": "score", "box": "chance"},'
@@ -81,7 +91,15 @@ class ActionIn(BaseModel):
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int | None = None
-    token: str | None = None
+    token: Token | None = None
+
+
+class SeatProof(BaseModel):
+    """A seat and its token: required wherever a request acts for a seat."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+    token: Token
 
 
 _STATUS = (
@@ -95,18 +113,37 @@ _STATUS = (
 )
 
 
-def create_app(database_url: str | None = None) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    *,
+    public_url: str | None = None,
+    listen_host: str = "127.0.0.1",
+    broker: Broker | None = None,
+) -> FastAPI:
+    """The app; `public_url` (behind a proxy) or the address it listens on decide where links point."""
     storage = Storage(database_url)
     games = Games(storage, WARMER)
+    broker = broker or LocalBroker()
+    links = LinkBase(public_url, listen_host)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        broker.close()
         storage.close()
+
+    def announced(live: LiveGame) -> LiveGame:
+        """Tell every follower of the game that it changed (to move into Games once it commits)."""
+        broker.publish(live.id, len(live.match.events))
+        return live
+
+    def link_base(request: Request) -> str:
+        return links.for_request(request.url.scheme, request.headers.get("host"), request.url.port)
 
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
+    app.add_middleware(Protections)
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
     def request_language(request: Request, *preferred: str | None) -> str:
@@ -137,12 +174,13 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def game_page(request: Request, game_id: str) -> HTMLResponse:
+        """In the reader's language (a friend's may differ from the creator's)."""
+        lang = request_language(request)
         try:
-            live = games.get(game_id)
+            games.get(game_id)
         except GameNotFound:
-            lang = request_language(request)
             return HTMLResponse(render_page("missing", lang, {}), status_code=404)
-        return HTMLResponse(render_page("game", request_language(request, live.lang), {"id": game_id}))
+        return HTMLResponse(render_page("game", lang, {"id": game_id}))
 
     @app.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
     def rules(request: Request, game: str) -> str:
@@ -178,19 +216,31 @@ def create_app(database_url: str | None = None) -> FastAPI:
         an action for a seat must carry that seat's token."""
         lang = body.lang or request_language(request)
         seats = [SeatRequest(player.name, player.kind, player.level) for player in body.players]
-        live, tokens = games.create(body.game, body.rules, seats, body.seed, lang)
+        table = TableOptions(body.turn_clock, body.public)
+        live, tokens = games.create(body.game, body.rules, seats, body.seed, lang, table)
+        announced(live)
+        game_url = f"{link_base(request)}/game/{live.id}"
         return {
             "id": live.id,
             "url": f"/game/{live.id}",
+            "watch": game_url,
             "seats": [
-                {"seat": index, "name": seat.name, "kind": seat.kind, "token": token}
+                {
+                    "seat": index,
+                    "name": seat.name,
+                    "kind": seat.kind,
+                    "token": token,
+                    "link": None if token is None else f"{game_url}#seat={index}&token={token}",
+                }
                 for index, (seat, token) in enumerate(zip(live.seats, tokens))
             ],
         }
 
-    @app.get("/api/games", summary="Unfinished games, most recently played first")
-    def unfinished() -> list[dict[str, Any]]:
-        return [unfinished_view(stored) for stored in games.unfinished()]
+    @app.get("/api/qr", summary="A QR code of a short text (an invite link), as SVG", include_in_schema=False)
+    def qr_code(text: str = Query(min_length=1, max_length=QR_MAX_TEXT)) -> Response:
+        svg = io.BytesIO()
+        segno.make(text, error="m").save(svg, kind="svg", scale=4, xmldecl=False, dark="#000", light="#fff")
+        return Response(svg.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=86400"})
 
     @app.get("/api/games/{game_id}", summary="A game now, and the steps since an event index")
     def read(
@@ -204,23 +254,31 @@ def create_app(database_url: str | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/actions", summary="A human seat acts; the bots then play")
     def act(request: Request, game_id: str, body: ActionIn) -> dict[str, Any]:
         """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
-        live = games.act(game_id, body.seat, body.token, body.action, body.at)
+        live = announced(games.act(game_id, body.seat, body.token, body.action, body.at))
         return game_view(live, request_language(request, live.lang), body.at)
 
-    @app.post("/api/games/{game_id}/bots", summary="Let the bots play until a human is to move")
+    @app.post("/api/games/{game_id}/bots", summary="A seat of the game lets the bots play until a human is to move")
     def bots(
-        request: Request, game_id: str, since: int | None = Query(None, ge=0)
+        request: Request, game_id: str, body: SeatProof, since: int | None = Query(None, ge=0)
     ) -> dict[str, Any]:
-        live = games.advance_bots(game_id)
+        live = announced(games.advance_bots(game_id, body.seat, body.token))
         return game_view(live, request_language(request, live.lang), since)
 
-    @app.get("/api/games/{game_id}/hint", summary="The best choices for the dice on the table")
-    def hint(game_id: str) -> dict[str, Any]:
-        return hint_view(games.hint(game_id))
+    @app.post("/api/games/{game_id}/hint", summary="The seat to move asks for the best choices for its dice")
+    def hint(game_id: str, body: SeatProof) -> dict[str, Any]:
+        return hint_view(games.hint(game_id, body.seat, body.token))
 
     @app.post("/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game")
     def rematch(game_id: str, body: SeatIn) -> dict[str, Any]:
+        old = games.get(game_id)
         new = games.rematch(game_id, body.seat, body.token)
+        announced(old)  # followers of the old game learn where the rematch is
         return {"id": new.id, "url": f"/game/{new.id}"}
+
+    @app.websocket("/api/games/{game_id}/live")
+    async def live(websocket: WebSocket, game_id: str, since: int = 0, lang: str | None = None) -> None:
+        """Pushes the game's steps to a player's or spectator's browser as they happen (see web/live.py)."""
+        language = negotiate((lang, websocket.cookies.get("lang")), websocket.headers.get("accept-language"))
+        await follow_game(websocket, games, broker, game_id, language, since)
 
     return app

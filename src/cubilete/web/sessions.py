@@ -53,6 +53,17 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class TableOptions:
+    """How the table was set up on the new-game form (the turn clock is stored, not yet run)."""
+
+    turn_clock: int = 0  # seconds per turn, 0 for none
+    public: bool = False  # may be listed for anyone on the server to join
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn_clock": self.turn_clock, "public": self.public}
+
+
+@dataclass(frozen=True)
 class SeatRequest:
     """A seat as asked for when creating a game."""
 
@@ -90,6 +101,7 @@ class LiveGame:
     seats: tuple[Seat, ...]
     match: Match
     rematch: str | None = None
+    table: TableOptions = TableOptions()
     history: list[GameState] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     players: tuple[Player | None, ...] = ()
@@ -114,9 +126,19 @@ class LiveGame:
         state = self.state
         return not state.is_over and self.seats[state.current_player].kind == BOT
 
+    def record(self) -> dict[str, Any]:
+        """What is stored: the runner's record and the table's options."""
+        return {**self.match.to_json(), "table": self.table.to_json()}
+
     def mover(self, index: int) -> int | None:
         """The seat that made event `index` (the seat to move before it)."""
         return self.history[index].current_player
+
+    def check_seat_to_move(self, seat: int, token: str) -> None:
+        self.check_seat(seat, token)
+        state = self.state
+        if not state.is_over and seat != state.current_player:
+            raise NotYourTurn(f"it is {self.seats[state.current_player].name}'s turn (seat {state.current_player})")
 
     def check_seat(self, seat: int, token: str) -> None:
         if not 0 <= seat < len(self.seats):
@@ -175,7 +197,13 @@ class Games:
         self._lock = threading.Lock()
 
     def create(
-        self, game: str, rules_name: str | None, seats: Sequence[SeatRequest], seed: int | None, lang: str
+        self,
+        game: str,
+        rules_name: str | None,
+        seats: Sequence[SeatRequest],
+        seed: int | None,
+        lang: str,
+        table: TableOptions = TableOptions(),
     ) -> tuple[LiveGame, list[str | None]]:
         """A new game and each seat's token (None for bots); nothing is stored on error."""
         rules = rules_for(game, rules_name)
@@ -190,8 +218,8 @@ class Games:
             for request, token in zip(seats, tokens)
         )
         match = Match(rules, [seat.name for seat in stored_seats], seed)
-        live = self._remember(LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match))
-        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json())
+        live = self._remember(LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match, table=table))
+        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], live.record())
         return live, tokens
 
     def get(self, game_id: str) -> LiveGame:
@@ -219,8 +247,11 @@ class Games:
             self._save(live)
         return live
 
-    def advance_bots(self, game_id: str) -> LiveGame:
+    def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
+        """Only a human seat of the game may set its bots going (a game of bots alone has none)."""
         live = self.get(game_id)
+        if any(s.kind == HUMAN for s in live.seats):
+            live.check_seat(seat, token)
         self.warmer.wait(live.match.rules)
         with live.lock:
             if live.bot_to_move:
@@ -238,15 +269,16 @@ class Games:
                 raise IllegalAction("a rematch starts once the game is over")
             if live.rematch is None:
                 match = Match(live.match.rules, live.match.names)
-                new = self._remember(LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match))
-                self.storage.insert(new.id, new.lang, [s.to_json() for s in new.seats], match.to_json())
+                new = self._remember(LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table))
+                self.storage.insert(new.id, new.lang, [s.to_json() for s in new.seats], new.record())
                 self.storage.set_rematch(live.id, new.id)
                 live.rematch = new.id
         return self.get(live.rematch)
 
-    def hint(self, game_id: str) -> tuple[RankedOption, ...]:
-        """The solver's best options for the dice on the table, best first."""
+    def hint(self, game_id: str, seat: int, token: str) -> tuple[RankedOption, ...]:
+        """The solver's best options for the dice on the table, best first, for the seat to move."""
         live = self.get(game_id)
+        live.check_seat_to_move(seat, token)
         state = live.state
         if not isinstance(live.match.rules, SheetRules):
             raise IllegalAction("hints are given in Penta and Generala")
@@ -255,11 +287,8 @@ class Games:
         self.warmer.wait(live.match.rules)
         return advise(state)
 
-    def unfinished(self) -> list[StoredGame]:
-        return self.storage.unfinished()
-
     def _save(self, live: LiveGame) -> None:
-        self.storage.save_record(live.id, live.match.to_json(), live.state.is_over)
+        self.storage.save_record(live.id, live.record(), live.state.is_over)
 
     def _remember(self, live: LiveGame) -> LiveGame:
         if live.has_bots or isinstance(live.match.rules, SheetRules):  # bots, hints and auto-scores
@@ -270,4 +299,5 @@ class Games:
 
 def _from_storage(stored: StoredGame) -> LiveGame:
     seats = tuple(Seat(**seat) for seat in stored.seats)
-    return LiveGame(stored.id, stored.lang, seats, Match.from_json(stored.record), stored.rematch)
+    table = TableOptions(**stored.record.get("table", {}))
+    return LiveGame(stored.id, stored.lang, seats, Match.from_json(stored.record), stored.rematch, table)

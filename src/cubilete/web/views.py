@@ -12,11 +12,13 @@ from ..engine.sheet_scoring import upper_bonus, upper_total
 from ..solvers.sheet_advice import RankedOption
 from .i18n import translate_engine_message
 from .sessions import LiveGame
-from .storage import StoredGame
+
+
+MAX_STEPS = 100  # a client further behind gets the game as it is, not its whole history
 
 
 def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, Any]:
-    """The game now, and with `since` every step after that event index, for the client to animate."""
+    """The game now, and with `since` every step after that event index (the last MAX_STEPS at most)."""
     view = {
         "id": live.id,
         "game": live.match.rules.game,
@@ -34,7 +36,7 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
                 "event": live.match.events[index],
                 **state_view(live.history[index + 1], index + 1, lang),
             }
-            for index in range(max(since, 0), len(live.match.events))
+            for index in range(max(since, len(live.match.events) - MAX_STEPS, 0), len(live.match.events))
         ]
     return view
 
@@ -124,16 +126,4 @@ def hint_view(options: tuple[RankedOption, ...], limit: int = 3) -> dict[str, An
             }
             for option in options[:limit]
         ]
-    }
-
-
-def unfinished_view(stored: StoredGame) -> dict[str, Any]:
-    record = stored.record
-    return {
-        "id": stored.id,
-        "url": f"/game/{stored.id}",
-        "game": record["game"],
-        "rules": record["rules"]["name"],
-        "players": record["players"],
-        "updated": stored.updated.isoformat(),
     }

@@ -48,8 +48,24 @@ async function request(method, path, body) {
 export const getJson = (path) => request("GET", path);
 export const postJson = (path, body) => request("POST", path, body);
 
-// The seats this browser may play in a game: { seat: token }, kept in localStorage.
-const tokensKey = (gameId) => `cubilete.tokens.${gameId}`;
+// The seats this browser plays in a game: { seat: token }, kept in localStorage. Only the seats
+// played on this device: a friend's token goes into their invite link, never in here.
+const TOKENS_PREFIX = "cubilete.tokens.";
+const tokensKey = (gameId) => `${TOKENS_PREFIX}${gameId}`;
+
+// The games this browser holds a seat in (the server lists games to nobody).
+export function knownGames() {
+  const ids = [];
+  for (let index = 0; index < localStorage.length; index += 1) {
+    const key = localStorage.key(index);
+    if (key.startsWith(TOKENS_PREFIX)) ids.push(key.slice(TOKENS_PREFIX.length));
+  }
+  return ids;
+}
+
+export function forgetGame(gameId) {
+  localStorage.removeItem(tokensKey(gameId));
+}
 
 export function seatTokens(gameId) {
   try {

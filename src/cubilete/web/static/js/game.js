@@ -1,14 +1,15 @@
-// The game page: loads the game, sends the player's intentions, plays back the steps the server
-// answers (bots at a watchable pace), polls while another browser's seat is to move.
+// The game page: loads the game, sends this browser's seats' intentions, and plays back every step
+// the server pushes (its own, the bots', other devices') at a watchable pace. Only the seats whose
+// tokens this browser holds are played here; the others are followed live.
 
 import { ApiError, getJson, postJson, rememberTokens, seatTokens } from "./api.js";
 import { gameName, page, rulesName, startPage, t } from "./i18n.js";
+import { followGame } from "./live.js";
 import { loadSettings, settingsDialog } from "./settings.js";
 import { FiveThousandTable } from "./five_thousand_table.js";
 import { SheetTable } from "./sheet_table.js";
 import { showGameOver } from "./game_over.js";
 
-const POLL_MS = 1500;
 const gameId = page.id;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,13 +25,15 @@ function takeSeatFromLink() {
 class GameController {
   constructor() {
     this.view = null;
+    this.received = 0; // events of the latest view received, played back or not
     this.seats = [];
     this.table = null;
     this.busy = false;
     this.skipping = false;
-    this.pollTimer = null;
+    this.arrivals = Promise.resolve(); // views are played back one after the other, in order
     this.tableElement = document.querySelector("#table");
     this.messageElement = document.querySelector("[data-message]");
+    this.connectionElement = document.querySelector("[data-connection]");
     this.skipButton = document.querySelector("[data-action='skip']");
     this.skipButton.addEventListener("click", () => {
       this.skipping = true;
@@ -40,6 +43,7 @@ class GameController {
   async start() {
     const view = await getJson(`/api/games/${gameId}`);
     this.seats = view.seats;
+    this.received = view.events;
     const Table = view.game === "5000" ? FiveThousandTable : SheetTable;
     this.table = new Table(this.tableElement, this, view);
     document.title = `${gameName(view.game)} · cubilete`;
@@ -48,6 +52,14 @@ class GameController {
     document.querySelector("[data-rules-link]").href = `/rules/${view.game}`;
     this.render(view);
     this.next();
+    followGame(
+      gameId,
+      () => this.received,
+      (pushed) => this.receive(pushed),
+      (connected) => {
+        this.connectionElement.hidden = connected;
+      },
+    );
   }
 
   get settings() {
@@ -64,6 +76,13 @@ class GameController {
 
   tokenFor(seat) {
     return seatTokens(gameId)[seat] ?? null;
+  }
+
+  // Any seat this browser plays, to prove it may ask something of the game (hints, bots).
+  credentials(seat = null) {
+    const tokens = seatTokens(gameId);
+    const chosen = seat ?? Number(Object.keys(tokens)[0]);
+    return { seat: chosen, token: tokens[chosen] };
   }
 
   // True when this browser plays the seat to move now.
@@ -105,6 +124,22 @@ class GameController {
     this.table.render(view, step);
   }
 
+  // A view from the server (pushed, or the answer to a request): played back after those before it.
+  receive(answer) {
+    this.received = Math.max(this.received, answer.events);
+    this.arrivals = this.arrivals.then(() => this.absorb(answer)).catch((error) => this.fail(String(error)));
+    return this.arrivals;
+  }
+
+  async absorb(answer) {
+    const known = this.view.events;
+    if (answer.events < known || (answer.events === known && answer.rematch === this.view.rematch)) return;
+    const steps = (answer.steps ?? []).filter((step) => step.index >= known);
+    this.idle(); // the game moved on (maybe by another tab of this seat): nothing to click during the playback
+    await this.playBack({ ...answer, steps });
+    this.next();
+  }
+
   // Send the current seat's intention; the answer carries every step since the view we had.
   async send(action) {
     if (!this.myTurn) return;
@@ -118,14 +153,16 @@ class GameController {
         at: this.view.events,
         action,
       });
-      await this.playBack(answer);
+      this.busy = false;
+      await this.receive(answer);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.status === 409) await this.refresh(false).catch(() => {});
+      this.busy = false;
+      if (error.status === 409) await this.refresh().catch(() => {});
       this.fail(error.message);
     } finally {
       this.busy = false;
-      this.next();
+      this.next(); // the answer may have come first by the socket, while this request was busy
     }
   }
 
@@ -144,28 +181,32 @@ class GameController {
     this.render(answer);
   }
 
-  async refresh(animate = true) {
-    const answer = await getJson(`/api/games/${gameId}?since=${this.view.events}`);
-    if (animate) await this.playBack(answer);
-    else this.render(answer);
+  refresh() {
+    return getJson(`/api/games/${gameId}?since=${this.view.events}`).then((answer) => this.receive(answer));
   }
 
-  // What happens after a render: the end, the bots' turn, waiting for another browser, or our turn.
+  // What happens after a render: the end, the bots' turn, another device's turn, or this browser's.
   next() {
-    clearTimeout(this.pollTimer);
     const view = this.view;
+    if (this.busy || this.readyAt === view.events) return;
     if (view.is_over) {
       this.idle();
       showGameOver(view, this);
       return;
     }
     if (this.isBot(view.current_player)) {
+      this.idle();
       this.runBots();
     } else if (this.tokenFor(view.current_player) === null) {
       this.idle();
-      this.say(t("Waiting for {name}…", { name: this.seatName(view.current_player) }));
-      this.pollTimer = setTimeout(() => this.poll(), POLL_MS);
+      const name = this.seatName(view.current_player);
+      this.say(
+        Object.keys(seatTokens(gameId)).length === 0
+          ? t("You are watching: {name} plays on their device", { name })
+          : t("Waiting for {name}, who plays on another device", { name }),
+      );
     } else {
+      this.readyAt = view.events;
       this.table.ready();
       this.tableElement.dataset.ready = "";
     }
@@ -173,36 +214,21 @@ class GameController {
 
   // Nothing can be done on this screen until the next render (a request, the bots, another browser).
   idle() {
+    this.readyAt = null;
     delete this.tableElement.dataset.ready;
     this.table.idle();
   }
 
+  // A browser holding a seat sets the bots going; the others (spectators) see their moves pushed.
   async runBots() {
-    this.busy = true;
-    this.idle();
+    if (Object.keys(seatTokens(gameId)).length === 0 || this.botsAsked === this.view.events) return;
+    this.botsAsked = this.view.events;
     try {
-      await this.playBack(await postJson(`/api/games/${gameId}/bots?since=${this.view.events}`));
+      await this.receive(await postJson(`/api/games/${gameId}/bots?since=${this.view.events}`, this.credentials()));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.fail(error.message);
-      this.pollTimer = setTimeout(() => this.next(), POLL_MS); // try again: the server may be restarting
-      return;
-    } finally {
-      this.busy = false;
-    }
-    this.next();
-  }
-
-  async poll() {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      await this.refresh();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-    } finally {
-      this.busy = false;
-      this.next();
+      this.botsAsked = null; // the next push or wake-up asks again
     }
   }
 
@@ -223,21 +249,10 @@ class GameController {
   }
 }
 
-function inviteLinks(list) {
-  const tokens = seatTokens(gameId);
-  list.replaceChildren();
-  for (const [seat, token] of Object.entries(tokens)) {
-    const item = document.createElement("li");
-    const label = document.createElement("label");
-    label.textContent = t("Seat {n}", { n: Number(seat) + 1 });
-    const link = document.createElement("input");
-    link.readOnly = true;
-    link.value = `${location.origin}/game/${gameId}#seat=${seat}&token=${token}`;
-    link.addEventListener("focus", () => link.select());
-    label.append(link);
-    item.append(label);
-    list.append(item);
-  }
+// The ⚙ dialog's link for anyone to follow the game.
+function showWatchLink(link) {
+  link.href = `${location.origin}/game/${gameId}`;
+  link.textContent = link.href;
 }
 
 startPage();
@@ -245,7 +260,7 @@ takeSeatFromLink();
 const controller = new GameController();
 const openSettings = settingsDialog(document.querySelector("#settings"), () => controller.table?.settingsChanged?.());
 document.querySelector("[data-action='settings']").addEventListener("click", () => {
-  inviteLinks(document.querySelector("[data-invites]"));
+  showWatchLink(document.querySelector("#settings [data-watch-link]"));
   openSettings();
 });
 controller.start().catch((error) => {

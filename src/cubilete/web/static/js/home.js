@@ -1,6 +1,7 @@
-// The home page: choose a game, its rules and the seats (humans or bots), start; resume a game.
+// The home page: choose a game, its rules and the seats (on this device, a friend's, or bots), start
+// and invite the friends; resume or forget the games this browser plays in.
 
-import { ApiError, getJson, postJson, rememberTokens } from "./api.js";
+import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
 import { gameName, lang, levelName, rulesName, startPage, t } from "./i18n.js";
 
 startPage();
@@ -8,17 +9,22 @@ startPage();
 const form = document.querySelector("[data-new-game]");
 const seatList = document.querySelector("[data-seats]");
 const rulesSelect = document.querySelector("[data-rules-select]");
-const addSeat = document.querySelector("[data-action='add-seat']");
+const addSeat = document.querySelector("[data-action='add-player']");
+const turnClock = document.querySelector("[data-turn-clock]");
+const isPublic = document.querySelector("[data-public]");
 const errorBox = form.querySelector("[data-error]");
+const KINDS = ["here", "friend", "bot"];
+const TURN_CLOCKS = [0, 30, 60, 300];
 
 let games = [];
 let game = null;
 let seats = [];
 
 const defaultName = (kind, number) => (kind === "bot" ? t("Bot {n}", { n: number }) : t("Player {n}", { n: number }));
+const kindName = { here: () => t("On this device"), friend: () => t("A friend"), bot: () => t("Bot") };
 
 function defaultSeats(info) {
-  const humans = [{ name: defaultName("human", 1), kind: "human", level: null }];
+  const humans = [{ name: defaultName("here", 1), kind: "here", level: null }];
   while (humans.length < info.min_players) {
     humans.push({ name: defaultName("bot", humans.length + 1), kind: "bot", level: info.levels.at(-1) });
   }
@@ -43,7 +49,9 @@ function drawSeats() {
       const item = document.createElement("li");
       item.className = "seat-row";
       item.dataset.seat = String(index);
+      item.dataset.playerRow = "";
       const name = document.createElement("input");
+      name.dataset.playerName = "";
       name.name = `name-${index}`;
       name.value = seat.name;
       name.maxLength = 24;
@@ -54,8 +62,9 @@ function drawSeats() {
       });
       const kind = document.createElement("select");
       kind.name = `kind-${index}`;
+      kind.dataset.playerKind = "";
       kind.setAttribute("aria-label", t("Who plays seat {n}", { n: index + 1 }));
-      kind.append(new Option(t("Human"), "human"), new Option(t("Bot"), "bot"));
+      kind.append(...KINDS.map((id) => new Option(kindName[id](), id)));
       kind.value = seat.kind;
       kind.addEventListener("change", () => {
         const renamed = seat.name === defaultName(seat.kind, index + 1);
@@ -101,6 +110,7 @@ function drawGameChoices() {
       const label = document.createElement("label");
       label.className = "game-choice";
       label.dataset.game = info.id;
+      label.dataset.gameChoice = info.id;
       const input = document.createElement("input");
       input.type = "radio";
       input.name = "game";
@@ -126,14 +136,16 @@ async function start(event) {
     const created = await postJson("/api/games", {
       game: game.id,
       rules: rulesSelect.value,
-      players: seats.map(({ name, kind, level }) => (kind === "bot" ? { name, kind, level } : { name, kind })),
+      players: seats.map(({ name, kind, level }) => (kind === "bot" ? { name, kind, level } : { name, kind: "human" })),
+      turn_clock: Number(turnClock.value),
+      public: isPublic.checked,
       lang,
     });
-    rememberTokens(
-      created.id,
-      Object.fromEntries(created.seats.filter((seat) => seat.token).map((seat) => [seat.seat, seat.token])),
-    );
-    location.assign(created.url);
+    const onThisDevice = created.seats.filter((seat) => seats[seat.seat].kind === "here");
+    rememberTokens(created.id, Object.fromEntries(onThisDevice.map((seat) => [seat.seat, seat.token])));
+    const friends = created.seats.filter((seat) => seats[seat.seat].kind === "friend");
+    if (friends.length === 0) location.assign(created.url);
+    else showInvites(created, friends);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     errorBox.textContent = error.message;
@@ -141,24 +153,99 @@ async function start(event) {
   }
 }
 
+// After the start: each friend's link to send (copy, share, QR code), the watch link, then the game.
+function showInvites(created, friends) {
+  const panel = document.querySelector("[data-invite-panel]");
+  panel.querySelector("[data-invites]").replaceChildren(...friends.map(inviteItem));
+  const watch = panel.querySelector("[data-watch-link]");
+  watch.href = created.watch;
+  watch.textContent = created.watch;
+  panel.querySelector("[data-action='go-to-game']").href = created.url;
+  form.hidden = true;
+  panel.hidden = false;
+  panel.scrollIntoView();
+}
+
+function inviteItem(seat) {
+  const item = document.createElement("li");
+  item.className = "invite";
+  const title = document.createElement("strong");
+  title.textContent = t("Invitation for {name}", { name: seat.name });
+  const link = document.createElement("a");
+  link.href = seat.link;
+  link.textContent = seat.link;
+  link.dataset.inviteLink = "";
+  link.dataset.seat = String(seat.seat);
+  link.className = "invite-link";
+  const buttons = document.createElement("div");
+  buttons.className = "buttons";
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.className = "secondary";
+  copy.dataset.action = "copy-invite";
+  copy.textContent = t("Copy the link");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(seat.link);
+      copy.textContent = t("Copied");
+    } catch {
+      getSelection().selectAllChildren(link); // no clipboard (plain http on the LAN): select it to copy by hand
+    }
+  });
+  buttons.append(copy);
+  if (navigator.share) {
+    const share = document.createElement("button");
+    share.type = "button";
+    share.className = "secondary";
+    share.dataset.action = "share-invite";
+    share.textContent = t("Share");
+    const text = t("Play {game} with me on cubilete", { game: gameName(game.id) });
+    share.addEventListener("click", () => navigator.share({ title: "cubilete", text, url: seat.link }).catch(() => {}));
+    buttons.append(share);
+  }
+  const code = document.createElement("img");
+  code.className = "qr";
+  code.dataset.qr = String(seat.seat);
+  code.alt = t("QR code of the invitation for {name}", { name: seat.name });
+  code.src = `/api/qr?text=${encodeURIComponent(seat.link)}`;
+  item.append(title, link, buttons, code);
+  return item;
+}
+
+// The games this browser plays in, each read from the server by id; a game that is gone is forgotten.
 async function drawUnfinished() {
-  const unfinished = await getJson("/api/games");
+  const found = await Promise.all(
+    knownGames().map((id) =>
+      getJson(`/api/games/${id}`).catch((error) => {
+        if (error instanceof ApiError && error.status === 404) forgetGame(id);
+        return null;
+      }),
+    ),
+  );
+  const unfinished = found.filter((view) => view && !view.is_over);
   const list = document.querySelector("[data-unfinished]");
   list.replaceChildren(
-    ...unfinished.map((entry) => {
+    ...unfinished.map((view) => {
       const item = document.createElement("li");
       const link = document.createElement("a");
-      link.href = entry.url;
-      link.dataset.resume = entry.id;
+      link.href = `/game/${view.id}`;
+      link.dataset.resume = view.id;
       const title = document.createElement("strong");
-      title.textContent = gameName(entry.game);
+      title.textContent = gameName(view.game);
       const players = document.createElement("span");
-      players.textContent = entry.players.join(", ");
-      const when = document.createElement("time");
-      when.dateTime = entry.updated;
-      when.textContent = new Date(entry.updated).toLocaleString(lang, { dateStyle: "short", timeStyle: "short" });
-      link.append(title, players, when);
-      item.append(link);
+      players.textContent = view.seats.map((seat) => seat.name).join(", ");
+      link.append(title, players);
+      const forget = document.createElement("button");
+      forget.type = "button";
+      forget.className = "icon-button forget";
+      forget.dataset.action = "forget";
+      forget.textContent = "✕";
+      forget.setAttribute("aria-label", t("Forget this game on this device"));
+      forget.addEventListener("click", () => {
+        forgetGame(view.id);
+        drawUnfinished();
+      });
+      item.append(link, forget);
       return item;
     }),
   );
@@ -178,6 +265,14 @@ function drawRulesLinks() {
   );
 }
 
+turnClock.replaceChildren(
+  ...TURN_CLOCKS.map((seconds) =>
+    new Option(
+      seconds === 0 ? t("Off") : seconds < 60 ? t("{n} s per turn", { n: seconds }) : t("{n} min per turn", { n: seconds / 60 }),
+      String(seconds),
+    ),
+  ),
+);
 addSeat.addEventListener("click", () => {
   seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.levels.at(-1) });
   drawSeats();

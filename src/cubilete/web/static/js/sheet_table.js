@@ -1,7 +1,7 @@
 // Penta and Generala: five dice to hold and roll, every player's sheet with what each open box
 // would score now, the countdown that scores for the player after the last roll, and hints.
 
-import { getJson, ApiError } from "./api.js";
+import { postJson, ApiError } from "./api.js";
 import { DICE, makeTray, showDie } from "./dice.js";
 import { boxName, page, t } from "./i18n.js";
 
@@ -282,7 +282,7 @@ export class SheetTable {
     const events = this.view.events;
     let hint;
     try {
-      hint = await getJson(`/api/games/${page.id}/hint`);
+      hint = await postJson(`/api/games/${page.id}/hint`, this.controller.credentials(this.view.current_player));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.controller.fail(error.message);

@@ -1,0 +1,75 @@
+// A game followed live: a WebSocket the server pushes every step to. It reconnects by itself with
+// a growing delay after a drop, and catches up when the page wakes or the network comes back.
+
+import { lang } from "./i18n.js";
+
+const FIRST_DELAY_MS = 500;
+const LONGEST_DELAY_MS = 10_000;
+const ANSWER_WITHIN_MS = 4_000; // a socket that does not answer a catch-up by then is dead
+
+// seen(): the number of events this page has; onView(view): a view with the steps since then;
+// onConnected(boolean): whether pushes arrive now.
+export function followGame(gameId, seen, onView, onConnected) {
+  let socket = null;
+  let delay = FIRST_DELAY_MS;
+  let retry = null;
+  let deadline = null;
+
+  function address() {
+    const url = new URL(`/api/games/${gameId}/live`, location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    url.searchParams.set("since", String(seen()));
+    url.searchParams.set("lang", lang);
+    return url;
+  }
+
+  function connect() {
+    clearTimeout(retry);
+    retry = null;
+    const current = new WebSocket(address());
+    socket = current;
+    current.onopen = () => {
+      delay = FIRST_DELAY_MS;
+      onConnected(true);
+    };
+    current.onmessage = (message) => {
+      clearTimeout(deadline);
+      onConnected(true);
+      onView(JSON.parse(message.data));
+    };
+    current.onclose = (event) => {
+      if (socket !== current) return; // replaced already
+      socket = null;
+      clearTimeout(deadline);
+      if (event.code === 4404) return; // the game is gone: nothing to follow
+      onConnected(false);
+      retry = setTimeout(connect, delay);
+      delay = Math.min(delay * 2, LONGEST_DELAY_MS);
+    };
+  }
+
+  // Drop a socket that may be dead (the phone slept, the network changed) and open a new one.
+  function restart() {
+    const old = socket;
+    socket = null;
+    old?.close();
+    connect();
+  }
+
+  function catchUp() {
+    if (socket?.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ since: seen() }));
+      clearTimeout(deadline);
+      deadline = setTimeout(restart, ANSWER_WITHIN_MS);
+    } else if (socket === null) {
+      connect();
+    }
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") catchUp();
+  });
+  window.addEventListener("online", catchUp);
+  window.addEventListener("offline", () => onConnected(false));
+  connect();
+}
