@@ -24,7 +24,7 @@ from .i18n import LANGUAGES, messages, negotiate, translate_engine_message
 from .pages import render_page, rules_html
 from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, StaleRequest
 from .storage import Storage
-from .views import game_view, hint_view, unfinished_view
+from .views import game_view, unfinished_view
 from .warmup import WARMER
 
 Language = Literal["es", "id", "en"]
@@ -216,7 +216,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/hint", summary="The best choices for the dice on the table")
     def hint(game_id: str) -> dict[str, Any]:
-        return hint_view(games.hint(game_id))
+        return games.hint(game_id)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game")
     def rematch(game_id: str, body: SeatIn) -> dict[str, Any]:

@@ -19,9 +19,8 @@ from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYour
 from ..engine.games import rules_for
 from ..engine.protocol import GameState
 from ..engine.runner import Match, Player
-from ..engine.sheet_rules import SheetRules
 from ..players import make_player, player_levels
-from ..solvers.sheet_advice import RankedOption, advise
+from .families import web_family
 from .storage import Storage, StoredGame
 from .warmup import TableWarmer
 
@@ -244,16 +243,17 @@ class Games:
                 live.rematch = new.id
         return self.get(live.rematch)
 
-    def hint(self, game_id: str) -> tuple[RankedOption, ...]:
-        """The solver's best options for the dice on the table, best first."""
+    def hint(self, game_id: str) -> dict[str, Any]:
+        """The solver's best options for the dice on the table, best first (the family's hint view)."""
         live = self.get(game_id)
         state = live.state
-        if not isinstance(live.match.rules, SheetRules):
+        hint = web_family(state.game).hint
+        if hint is None:
             raise IllegalAction("hints are given in Penta and Generala")
         if state.is_over or state.is_chance:
             raise IllegalAction("roll the dice first: a hint is about the dice on the table")
         self.warmer.wait(live.match.rules)
-        return advise(state)
+        return hint(state)
 
     def unfinished(self) -> list[StoredGame]:
         return self.storage.unfinished()
@@ -262,7 +262,7 @@ class Games:
         self.storage.save_record(live.id, live.match.to_json(), live.state.is_over)
 
     def _remember(self, live: LiveGame) -> LiveGame:
-        if live.has_bots or isinstance(live.match.rules, SheetRules):  # bots, hints and auto-scores
+        if live.has_bots or web_family(live.match.rules.game).hint is not None:  # bots, hints, auto-scores
             self.warmer.start(live.match.rules)
         with self._lock:
             return self._live.setdefault(live.id, live)

@@ -6,8 +6,6 @@ import argparse
 import threading
 import webbrowser
 
-import uvicorn
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -25,6 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
     from ...web import create_app
 
     app = create_app(args.database)
