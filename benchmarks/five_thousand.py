@@ -24,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 from numba import njit
 
-from cubilete.cli.five_thousand_commands import advise
+from cubilete.cli.families.five_thousand import advise
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players.five_thousand import make_player

@@ -7,9 +7,8 @@ import math
 
 import pytest
 
-from cubilete.cli.five_thousand_commands import advise
+from cubilete.cli.families.five_thousand import advise
 from cubilete.cli.main import main
-from cubilete.cli.output import CommandError
 from cubilete.engine.actions import Bank
 from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED, FiveThousandState
 from cubilete.solvers.five_thousand_cache import two_player_solution
@@ -101,11 +100,6 @@ def test_advice_with_more_players_is_marked_as_estimate():
 def test_bad_situations_exit_2_with_a_clear_message(capsys, tmp_path, change, message):
     assert advise_cli(capsys, tmp_path, {**SITUATION, **change}) == 2
     assert message in capsys.readouterr().err
-
-
-def test_a_situation_of_another_game_is_refused():
-    with pytest.raises(CommandError, match='for game "5000"'):
-        advise({**SITUATION, "game": "penta"})
 
 
 def test_a_situation_missing_a_key_exits_2(capsys, tmp_path):

@@ -1,12 +1,15 @@
 """`cubilete rules` and `cubilete score`, through the real entry point, bad input included."""
 
 import json
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import cubilete
 from cubilete.cli.main import main
 
 
@@ -117,3 +120,29 @@ def test_console_script_help_and_exit_status():
     assert done.returncode == 0 and "--dice" in done.stdout
     bad = subprocess.run([sys.executable, "-m", "cubilete.cli.main", "score", "penta", "--dice", "9"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("cubilete: error:")
+
+
+HEAVY_MODULES = ("numba", "numpy", "rich", "uvicorn")
+IMPORTED_AFTER = """
+import json, sys
+from cubilete.cli.main import main
+main({argv!r})
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize(
+    "argv", [["score", "penta", "--dice", "1,2,3,4,5"], ["score", "5000", "--dice", "1,5"], ["rules", "penta"]]
+)
+def test_engine_only_commands_import_no_solver_terminal_or_server_library(argv):
+    """`score` and `rules` need the engine only: a fresh process must not load what solving,
+    progress bars or serving need (their import time is most of a slow start)."""
+    source = str(Path(cubilete.__file__).parents[1])
+    result = subprocess.run(
+        [sys.executable, "-c", IMPORTED_AFTER.format(argv=argv)],
+        capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": source},
+    )
+    imported = json.loads(result.stdout.splitlines()[-1])
+    assert "cubilete.engine.games" in imported  # the probe ran the command
+    heavy = sorted({name.split(".")[0] for name in imported} & set(HEAVY_MODULES))
+    assert heavy == []

@@ -21,7 +21,7 @@ from cubilete.engine.five_thousand import (
     FiveThousandState,
     Phase,
 )
-from cubilete.solvers import five_thousand_cache as cache
+from cubilete.solvers import five_thousand_cache as cache, table_cache
 from cubilete.solvers.five_thousand_exact import TOLERANCE, solve
 from cubilete.solvers.five_thousand_tables import UnsupportedRules, roll_table
 
@@ -138,7 +138,7 @@ def test_cache_is_written_once_then_loaded(solver_cache_dir, monkeypatch):
     first = cache.two_player_solution(rules)
     path = cache.cache_path(rules)
     assert path.parent == solver_cache_dir and path.exists()
-    cache._loaded.clear()
+    table_cache.forget_loaded()
     monkeypatch.setattr(cache, "solve", lambda *args: pytest.fail("solved again instead of loading"))
     loaded = cache.two_player_solution(rules)
     assert loaded.first_player_wins == first.first_player_wins
@@ -151,6 +151,7 @@ def test_a_damaged_or_foreign_cache_file_is_not_used(solver_cache_dir):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"not a table")
     assert cache.load(rules, path) is None
-    cache.save(solve(rules), path)
+    with open(path, "wb") as stream:
+        cache.save(solve(rules), stream)
     assert cache.load(rules, path) is not None
     assert cache.load(replace(rules, entry=100), path) is None  # another rule set's table

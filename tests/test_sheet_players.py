@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
 
 import pytest
 
 from cubilete.engine.actions import Keep, Score
 from cubilete.engine.errors import UnknownVariant
-from cubilete.engine.runner import play
+from cubilete.engine.runner import Match, play
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
 from cubilete.players import make_player, player_levels
+from cubilete.players.matches import simulate
 from cubilete.players.sheet import LEVELS, CasualPlayer
 from cubilete.solvers import sheet_cache
 from cubilete.solvers.sheet_advice import advise
@@ -72,3 +74,18 @@ def test_the_compiled_simulation_agrees_with_the_exact_mean_over_many_games():
     totals = simulate_optimal(PENTA_FREE, 10000, seed=5)
     assert abs(totals.mean() - exact) < 3 * totals.std() / math.sqrt(totals.size)
     assert (simulate_optimal(PENTA_FREE, 50, seed=9) == simulate_optimal(PENTA_FREE, 50, seed=9)).all()
+
+
+def test_simulated_seats_rotate_and_results_follow_the_listed_player():
+    """Game n seats listed player (seat + n) % players; each result belongs to its listed player."""
+    rules = PENTA_SEED
+    simulation = simulate(rules, ["beginner", "optimal"], 2, seed=5)
+    first, second = random.Random(5).sample(range(2**62), 2)
+    beginner, optimal = make_player("beginner", rules), make_player("optimal", rules)
+    game_one = Match(rules, ["beginner", "optimal"], first)
+    game_one.advance([beginner, optimal])
+    game_two = Match(rules, ["optimal", "beginner"], second)
+    game_two.advance([optimal, beginner])
+    assert simulation.players[0].scores == [game_one.state.scores()[0], game_two.state.scores()[1]]
+    assert simulation.players[1].scores == [game_one.state.scores()[1], game_two.state.scores()[0]]
+    assert simulation.players[0].wins + simulation.players[1].wins >= 2 and simulation.unfinished == 0

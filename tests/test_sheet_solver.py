@@ -136,28 +136,17 @@ def test_tables_are_cached_on_disk_by_rules_and_reloaded(solver_cache_dir):
     path = sheet_cache.cache_path(PENTA_SEED)
     assert path.parent == solver_cache_dir and path.exists()
     assert path != sheet_cache.cache_path(PENTA_FREE)
-    assert np.array_equal(sheet_cache.load(PENTA_SEED).values, solved.values, equal_nan=True)
+    assert np.array_equal(sheet_cache.load(PENTA_SEED, path).values, solved.values, equal_nan=True)
 
 
 def test_a_damaged_cache_file_is_not_loaded(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
-    sheet_cache.cache_path(GENERALA_SEED).write_bytes(b"not a table")
-    assert sheet_cache.load(GENERALA_SEED) is None
-    np.save(sheet_cache.cache_path(GENERALA_SEED), np.zeros(3))
-    assert sheet_cache.load(GENERALA_SEED) is None
+    path = sheet_cache.cache_path(GENERALA_SEED)
+    path.write_bytes(b"not a table")
+    assert sheet_cache.load(GENERALA_SEED, path) is None
+    np.save(path, np.zeros(3))
+    assert sheet_cache.load(GENERALA_SEED, path) is None
 
-
-def test_a_progress_bar_appears_only_when_building_takes_over_a_second(monkeypatch):
-    quick = sheet_cache._LateProgress(10, GENERALA_SEED)
-    quick(10)
-    quick.close()
-    assert quick.bar is None
-    monkeypatch.setattr(sheet_cache, "PROGRESS_AFTER_SECONDS", 0.0)
-    slow = sheet_cache._LateProgress(10, GENERALA_SEED)
-    slow.timer.join()
-    slow(4)
-    assert slow.bar is not None and slow.bar.tasks[0].completed == 4
-    slow.close()
 
 
 class BruteForce:

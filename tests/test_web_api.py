@@ -67,7 +67,8 @@ def test_create_answers_the_id_the_url_and_a_token_per_human_seat(client):
     assert human["name"] == "Ana" and len(human["token"]) >= 20
     assert robot["kind"] == "bot" and robot["token"] is None
     view = read(client, created)
-    assert view["game"] == "penta" and view["rules"] == "seed" and view["lang"] == "es"
+    assert view["game"] == "penta" and view["family"] == "sheet"
+    assert view["rules"] == "seed" and view["lang"] == "es"
     assert view["events"] == 0 and view["current_player"] == 0 and view["to_roll"]
     assert [seat["name"] for seat in view["seats"]] == ["Ana", "Bot"]
     assert [box["id"] for box in view["table"]["boxes"]][:2] == ["ones", "twos"]
@@ -316,6 +317,10 @@ def test_hints_rank_the_choices_by_expected_final_total(client):
     values = [option["value"] for option in options]
     assert values == sorted(values, reverse=True)
     assert all(option["kind"] in ("score", "keep") for option in options)
+    five_thousand = create(client, game="5000", players=(ANA, LUIS))
+    act(client, five_thousand, {"type": "roll"})
+    refused = client.get(f"/api/games/{five_thousand['id']}/hint")
+    assert refused.status_code == 409 and "Penta and Generala" in refused.json()["detail"]
 
 
 def test_five_thousand_refuses_a_bank_with_the_rules_reason_translated(client):
@@ -338,6 +343,7 @@ def test_five_thousand_refuses_a_bank_with_the_rules_reason_translated(client):
 def test_five_thousand_against_a_bot_to_the_end(client, database):
     created = create(client, game="5000", players=(ANA, bot("5000")))
     view = read(client, created)
+    assert view["family"] == "five_thousand"
     for _ in range(1000):  # banking whenever allowed ends a game in about a hundred actions
         if view["is_over"]:
             break

@@ -8,9 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
 from ..engine.errors import CubileteError
 
 USAGE_ERROR = 2
@@ -29,12 +26,6 @@ class CommandError(CubileteError):
 
     def __init__(self, message: str) -> None:
         super().__init__("command_line", message=message)
-
-
-def progress_bar() -> Progress:
-    """A progress bar on standard error, so that --json output stays clean."""
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    return Progress(*columns, console=Console(stderr=True), transient=True)
 
 
 def emit(report: Report, as_json: bool) -> None:

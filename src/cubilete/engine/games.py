@@ -1,4 +1,10 @@
-"""The games cubilete knows, their named rule sets, and state construction by rule set."""
+"""The games cubilete knows, their families, their named rule sets, and state construction.
+
+A game family is the games that share one state type and one rules type (the
+score-sheet games; 5000). Every layer above the engine keeps one registry of its
+per-family code keyed by `GameFamily.id` and finds a game's entry through
+`game_info(game).family`, never by the game's name or its state's type.
+"""
 
 from __future__ import annotations
 
@@ -24,12 +30,26 @@ Rules = Union[SheetRules, FiveThousandRules]
 
 
 @dataclass(frozen=True)
-class GameInfo:
+class GameFamily:
+    """What the games of one family share: their rules and state types and how states are made."""
+
     id: str
-    variants: Mapping[str, Rules]
     rules_type: type
     new_state: Callable[[Any, int], GameState]
     state_from_json: Callable[[Any], GameState]
+
+
+SHEET = GameFamily("sheet", SheetRules, SheetState.new, SheetState.from_json)
+FIVE_THOUSAND = GameFamily(
+    "five_thousand", FiveThousandRules, FiveThousandState.new, FiveThousandState.from_json
+)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    family: GameFamily
+    variants: Mapping[str, Rules]
 
     @property
     def default(self) -> Rules:
@@ -42,26 +62,10 @@ def _named(*rule_sets: Rules) -> dict[str, Rules]:
 
 GAMES: dict[str, GameInfo] = {
     "penta": GameInfo(
-        "penta",
-        _named(PENTA_SEED, PENTA_FORCED, PENTA_FREE, PENTA_NO_JOKER, PENTA_NO_BONUS),
-        SheetRules,
-        SheetState.new,
-        SheetState.from_json,
+        "penta", SHEET, _named(PENTA_SEED, PENTA_FORCED, PENTA_FREE, PENTA_NO_JOKER, PENTA_NO_BONUS)
     ),
-    "generala": GameInfo(
-        "generala",
-        _named(GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION),
-        SheetRules,
-        SheetState.new,
-        SheetState.from_json,
-    ),
-    "5000": GameInfo(
-        "5000",
-        _named(*FIVE_THOUSAND_VARIANTS),
-        FiveThousandRules,
-        FiveThousandState.new,
-        FiveThousandState.from_json,
-    ),
+    "generala": GameInfo("generala", SHEET, _named(GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION)),
+    "5000": GameInfo("5000", FIVE_THOUSAND, _named(*FIVE_THOUSAND_VARIANTS)),
 }
 
 
@@ -70,6 +74,11 @@ def game_info(game: str) -> GameInfo:
         return GAMES[game]
     except KeyError:
         raise UnknownGame(f"unknown game {game!r}; cubilete plays {', '.join(GAMES)}") from None
+
+
+def family_of(game: str) -> GameFamily:
+    """The family of a game (refused like `game_info` when there is no such game)."""
+    return game_info(game).family
 
 
 def rules_for(game: str, variant: str | None = None) -> Rules:
@@ -86,15 +95,15 @@ def rules_for(game: str, variant: str | None = None) -> Rules:
 
 
 def rules_from_json(game: str, data: Any) -> Rules:
-    return game_info(game).rules_type.from_json(data)
+    return game_info(game).family.rules_type.from_json(data)
 
 
 def new_state(rules: Rules, num_players: int) -> GameState:
-    return game_info(rules.game).new_state(rules, num_players)
+    return game_info(rules.game).family.new_state(rules, num_players)
 
 
 def state_from_json(data: Any) -> GameState:
     """Any game's state from its JSON, dispatching on its "game" field."""
     if not isinstance(data, dict):
         raise InvalidRecord("a state is a JSON object with a \"game\" field")
-    return game_info(str(data.get("game"))).state_from_json(data)
+    return game_info(str(data.get("game"))).family.state_from_json(data)

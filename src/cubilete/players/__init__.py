@@ -1,31 +1,55 @@
-"""Computer players by level name, for every game: what apps and `simulate` ask for."""
+"""Computer players by level name, for every game: what apps and simulations ask for.
+
+Each game family's players live in one module of this package, named in FAMILY_MODULES
+by the engine's family id (`engine.games.GameFamily.id`) and imported on first use.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any, Protocol, cast
+
 from ..engine.errors import UnknownVariant
-from ..engine.games import Rules, game_info
+from ..engine.games import Rules, family_of
 from ..engine.runner import Player
+from ..solvers.table_cache import Progress
+
+FAMILY_MODULES = {"sheet": "sheet", "five_thousand": "five_thousand"}
+
+
+class FamilyPlayers(Protocol):
+    """What a family's players module defines."""
+
+    LEVELS: tuple[str, ...]
+
+    def make_player(self, level: str, rules: Any) -> Player | None:
+        """A player of this level, None for a name that is no level of the family."""
+
+    def prepare(self, level: str, rules: Any, progress: Progress | None = None) -> None:
+        """Load (or build) the solver tables a player of this level needs, before play."""
+
+
+def family_players(game: str) -> FamilyPlayers:
+    module = FAMILY_MODULES[family_of(game).id]
+    return cast(FamilyPlayers, importlib.import_module(f"{__name__}.{module}"))
 
 
 def player_levels(game: str) -> tuple[str, ...]:
     """The level names a player of this game can pick, weakest first."""
-    return _levels_module(game).LEVELS
+    return family_players(game).LEVELS
 
 
 def make_player(level: str, rules: Rules) -> Player:
     """A computer player of this level for this rule set."""
-    module = _levels_module(rules.game)
-    player = module.make_player(level, rules)
+    players = family_players(rules.game)
+    player = players.make_player(level, rules)
     if player is None:
         raise UnknownVariant(
-            f"no {rules.game} player level {level!r}; choose one of {', '.join(module.LEVELS)}"
+            f"no {rules.game} player level {level!r}; choose one of {', '.join(players.LEVELS)}"
         )
     return player
 
 
-def _levels_module(game: str):
-    if game_info(game).id == "5000":
-        from . import five_thousand as module
-    else:
-        from . import sheet as module
-    return module
+def prepare(level: str, rules: Rules, progress: Progress | None = None) -> None:
+    """Load (or build, reporting to `progress`) the tables a player of this level needs."""
+    family_players(rules.game).prepare(level, rules, progress)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Callable
 
 from ..engine.actions import Action, Bank, Roll
@@ -30,6 +31,7 @@ from ..solvers.five_thousand_cache import two_player_solution
 from ..solvers.five_thousand_estimate import win_chances
 from ..solvers.five_thousand_plan import EndValue, plan_turn
 from ..solvers.five_thousand_turn import TurnTable
+from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "strong", "optimal")
 THRESHOLD_NAME = re.compile(r"bank([1-9][0-9]*)")
@@ -107,10 +109,36 @@ class OptimalPlayer:
         return self.turn_table(state)[0].best_action(state)
 
 
-def prepare(level: str, rules: FiveThousandRules, show_progress: bool = False) -> None:
-    """Load (or solve, with a progress bar on stderr if asked) what a level needs before play."""
+@dataclass(frozen=True)
+class RankedAction:
+    action: Action
+    win_probability: float
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every legal action of a decision point, best first; `exact` is False for the strong
+    player's estimates (games of more than two players)."""
+
+    options: tuple[RankedAction, ...]
+    exact: bool
+
+
+def advise(state: FiveThousandState) -> Advice:
+    """The optimal player's values of rolling on and of banking at a decision point."""
+    table, exact = OptimalPlayer().turn_table(state)
+    values = {
+        Roll(): table.roll_value(state.turn_points, state.dice_left),
+        Bank(): table.bank_value(state.turn_points),
+    }
+    ranked = sorted(state.legal_actions(), key=lambda action: -values[action])
+    return Advice(tuple(RankedAction(action, values[action]) for action in ranked), exact)
+
+
+def prepare(level: str, rules: FiveThousandRules, progress: Progress | None = None) -> None:
+    """Load (or solve, reporting to `progress`) what a level needs before play."""
     if level in TABLE_LEVELS:
-        two_player_solution(rules, show_progress)
+        two_player_solution(rules, progress)
 
 
 def make_player(level: str, rules: FiveThousandRules) -> Player | None:

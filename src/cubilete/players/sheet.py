@@ -25,8 +25,11 @@ from ..engine.runner import Player
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
 from ..solvers.sheet_advice import advise
+from ..solvers.sheet_cache import solution
+from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "optimal")
+TABLE_LEVELS = ("casual", "optimal")  # the levels that play by the solver's tables
 CASUAL_TEMPERATURE = 1.5  # points of expected final total
 CASUAL_SEED = 0
 
@@ -67,3 +70,10 @@ def make_player(level: str, rules: SheetRules) -> Player | None:
     is loaded (or built) at the first move that needs it, not here."""
     players = {"beginner": BeginnerPlayer, "casual": CasualPlayer, "optimal": OptimalPlayer}
     return players[level]() if level in players else None
+
+
+def prepare(level: str, rules: SheetRules, progress: Progress | None = None) -> None:
+    """Load (or solve, reporting to `progress`) the tables a level plays by."""
+    if level in TABLE_LEVELS:
+        solution(rules, progress)
+        advise(SheetState.new(rules).apply_roll((1, 2, 3, 4, 5)))  # compiles the advice kernels too

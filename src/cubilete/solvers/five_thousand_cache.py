@@ -1,26 +1,19 @@
-"""The two-player 5000 tables on disk: solved once per rule set and solver version, then loaded.
+"""The two-player 5000 tables through the table cache: solved once per rule set and solver version.
 
-Files live in the cache directory shared with the score-sheet tables
-(cache_dir.cache_dir). A file is named by a hash
-of the rules' JSON and the solver version, and also stores that JSON, which is
-checked on load.
+A file also stores the rules' JSON, which is checked on load.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import threading
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..engine.five_thousand import FiveThousandRules
-from .cache_dir import cache_dir
 from .five_thousand_exact import SOLVER_VERSION, TwoPlayerSolution, solve
+from .table_cache import Progress, load_or_build, table_path
 
 PHASES = {"rules": "5000: reading the rules from the engine", "solve": "5000: solving score pairs"}
 
@@ -30,32 +23,25 @@ def rules_json(rules: FiveThousandRules) -> str:
 
 
 def cache_path(rules: FiveThousandRules) -> Path:
-    digest = hashlib.sha256(rules_json(rules).encode()).hexdigest()[:16]
-    return cache_dir() / f"5000-two-players-{digest}-v{SOLVER_VERSION}.npz"
+    return table_path("5000-two-players", {"rules": rules.to_json(), "solver": SOLVER_VERSION}, ".npz")
 
 
-# Solutions already loaded by this process, by rules and cache directory (a few per process
-# at most; keyed without hashing the rules' JSON, which bots ask for at every move). The lock
-# makes concurrent callers (the web app's threads) wait for one solve instead of racing.
-_loaded: dict[tuple[FiveThousandRules, Path], TwoPlayerSolution] = {}
-_lock = threading.Lock()
+def two_player_solution(rules: FiveThousandRules, progress: Progress | None = None) -> TwoPlayerSolution:
+    """The solution for these rules: from memory, else from disk, else solved and saved."""
+    return load_or_build(
+        ("5000-two-players", rules),
+        lambda: cache_path(rules),
+        lambda path: load(rules, path),
+        lambda report: build(rules, report),
+        save,
+        progress,
+    )
 
 
-def two_player_solution(rules: FiveThousandRules, show_progress: bool = False) -> TwoPlayerSolution:
-    """The solution for these rules: from memory, else from disk, else solved and saved.
-
-    With show_progress, a progress bar on stderr follows the solve.
-    """
-    key = (rules, cache_dir())
-    with _lock:
-        if key not in _loaded:
-            path = cache_path(rules)
-            solution = load(rules, path)
-            if solution is None:
-                solution = _solve_with_progress(rules) if show_progress else solve(rules)
-                save(solution, path)
-            _loaded[key] = solution
-        return _loaded[key]
+def build(rules: FiveThousandRules, progress: Progress | None = None) -> TwoPlayerSolution:
+    if progress is None:
+        return solve(rules)
+    return solve(rules, lambda phase, done, total: progress(done, total, PHASES[phase]))
 
 
 def load(rules: FiveThousandRules, path: Path) -> TwoPlayerSolution | None:
@@ -71,35 +57,12 @@ def load(rules: FiveThousandRules, path: Path) -> TwoPlayerSolution | None:
         return None
 
 
-def save(solution: TwoPlayerSolution, path: Path) -> None:
-    """Write atomically, so that a concurrent reader never sees half a file; a read-only cache
-    directory only costs solving again next time."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-        with open(partial, "wb") as file:
-            np.savez(
-                file,
-                rules=rules_json(solution.rules),
-                start=solution.start,
-                roll=solution.roll,
-                bank=solution.bank,
-                residual=solution.residual,
-            )
-        os.replace(partial, path)
-    except OSError:
-        pass
-
-
-def _solve_with_progress(rules: FiveThousandRules) -> TwoPlayerSolution:
-    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-               TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        tasks: dict[str, int] = {}
-
-        def progress(phase: str, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(PHASES[phase], total=total)
-            bar.update(tasks[phase], completed=done)
-
-        return solve(rules, progress)
+def save(solution: TwoPlayerSolution, stream: BinaryIO) -> None:
+    np.savez(
+        stream,
+        rules=rules_json(solution.rules),
+        start=solution.start,
+        roll=solution.roll,
+        bank=solution.bank,
+        residual=solution.residual,
+    )

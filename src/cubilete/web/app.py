@@ -30,7 +30,7 @@ from .live import follow_game
 from .security import Protections
 from .sessions import GameNotFound, Games, LiveGame, SeatRefused, SeatRequest, StaleRequest, TableOptions
 from .storage import Storage
-from .views import game_view, hint_view
+from .views import game_view
 from .warmup import WARMER
 
 Language = Literal["es", "id", "en"]
@@ -266,7 +266,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/hint", summary="The seat to move asks for the best choices for its dice")
     def hint(game_id: str, body: SeatProof) -> dict[str, Any]:
-        return hint_view(games.hint(game_id, body.seat, body.token))
+        return games.hint(game_id, body.seat, body.token)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game")
     def rematch(game_id: str, body: SeatIn) -> dict[str, Any]:

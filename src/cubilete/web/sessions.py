@@ -19,9 +19,8 @@ from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYour
 from ..engine.games import rules_for
 from ..engine.protocol import GameState
 from ..engine.runner import Match, Player
-from ..engine.sheet_rules import SheetRules
 from ..players import make_player, player_levels
-from ..solvers.sheet_advice import RankedOption, advise
+from .families import web_family
 from .storage import Storage, StoredGame
 from .warmup import TableWarmer
 
@@ -275,23 +274,24 @@ class Games:
                 live.rematch = new.id
         return self.get(live.rematch)
 
-    def hint(self, game_id: str, seat: int, token: str) -> tuple[RankedOption, ...]:
-        """The solver's best options for the dice on the table, best first, for the seat to move."""
+    def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
         live = self.get(game_id)
         live.check_seat_to_move(seat, token)
         state = live.state
-        if not isinstance(live.match.rules, SheetRules):
+        hint = web_family(state.game).hint
+        if hint is None:
             raise IllegalAction("hints are given in Penta and Generala")
         if state.is_over or state.is_chance:
             raise IllegalAction("roll the dice first: a hint is about the dice on the table")
         self.warmer.wait(live.match.rules)
-        return advise(state)
+        return hint(state)
 
     def _save(self, live: LiveGame) -> None:
         self.storage.save_record(live.id, live.record(), live.state.is_over)
 
     def _remember(self, live: LiveGame) -> LiveGame:
-        if live.has_bots or isinstance(live.match.rules, SheetRules):  # bots, hints and auto-scores
+        if live.has_bots or web_family(live.match.rules.game).hint is not None:  # bots, hints, auto-scores
             self.warmer.start(live.match.rules)
         with self._lock:
             return self._live.setdefault(live.id, live)

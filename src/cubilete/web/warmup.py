@@ -1,7 +1,9 @@
 """Load or build the solvers' tables of a rule set in the background, once per rule set.
 
 The first advice for a score-sheet rule set, or the first move of a strong 5000 bot,
-may take seconds (the solver computes its tables, then keeps them on disk). The server
+may take seconds (the solver computes its tables, then keeps them on disk). Each game
+family's players module knows which tables its optimal player needs (`players.prepare`),
+so warming up asks for those, silently (no progress callback). The server
 starts that work when a game of the rule set is created or loaded; requests that need
 the tables (bots, the auto-score, hints) wait for it in a worker thread, never on the
 event loop.
@@ -12,19 +14,10 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..engine.games import Rules, new_state
-from ..engine.sheet_rules import SheetRules
-from ..solvers.five_thousand_cache import two_player_solution
-from ..solvers.sheet_advice import advise
+from ..engine.games import Rules
+from ..players import prepare
 
 log = logging.getLogger(__name__)
-
-
-def _warm_tables(rules: Rules) -> None:
-    if isinstance(rules, SheetRules):
-        advise(new_state(rules, 1).apply_roll((1, 2, 3, 4, 5)))
-    else:
-        two_player_solution(rules)
 
 
 class TableWarmer:
@@ -47,7 +40,7 @@ class TableWarmer:
     @staticmethod
     def _warm(rules: Rules, ready: threading.Event) -> None:
         try:
-            _warm_tables(rules)
+            prepare("optimal", rules)
         except Exception as error:  # a request that needs the tables meets the error itself
             log.info("no solver tables prepared for %s/%s: %s", rules.game, rules.name, error)
         finally:

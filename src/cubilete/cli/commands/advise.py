@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from ...engine.games import GAMES
+from ..families import cli_family
 from ..output import CommandError, emit, read_json_input
-from ..sheet_commands import for_game
 
 EXAMPLE = (
     '{"game": "penta", "rules": "seed", "sheet": {"ones": 3, "penta": 50}, "penta_bonus": 100,'
@@ -32,5 +33,7 @@ def run(args: argparse.Namespace) -> int:
     situation = read_json_input(args.situation, "the situation")
     if not isinstance(situation, dict):
         raise CommandError(f"a situation is a JSON object, e.g. {EXAMPLE}")
-    emit(for_game(str(situation.get("game")), "advise")(situation), args.json)
+    if "game" not in situation:
+        raise CommandError(f'say which game: "game" is one of {", ".join(GAMES)}')
+    emit(cli_family(str(situation["game"])).advise(situation), args.json)
     return 0

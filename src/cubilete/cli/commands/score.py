@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from ...engine.dice import DICE_COUNT, validate_dice
+from ...engine.dice import validate_dice
 from ...engine.errors import InvalidDice
-from ...engine.five_thousand import score_roll
 from ...engine.games import GAMES, rules_for
-from ...engine.sheet_rules import SheetRules
-from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
-from ..output import Report, emit, parse_json
-
-SACRIFICE_WARNING = "No open box scores: one must be sacrificed"
+from ..families import cli_family
+from ..output import emit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,45 +38,5 @@ def parse_dice(text: str) -> tuple[int, ...]:
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_for(args.game, args.rules)
-    dice = parse_dice(args.dice)
-    if isinstance(rules, SheetRules):
-        report = _sheet_report(rules, dice, parse_json(args.sheet, "--sheet"))
-    else:
-        report = _five_thousand_report(rules, dice)
-    emit(report, args.json)
+    emit(cli_family(args.game).score(rules, parse_dice(args.dice), args), args.json)
     return 0
-
-
-def _sheet_report(rules: SheetRules, dice: tuple[int, ...], filled: object) -> Report:
-    sheet = sheet_from_json(rules, filled)
-    if sheet.is_full:
-        raise InvalidDice("every box of this sheet is filled: nothing can be scored")
-    options = score_options(rules, sheet, dice)
-    sacrifice = no_open_box_scores(options)
-    data = {
-        "game": rules.game,
-        "rules": rules.name,
-        "dice": list(dice),
-        "boxes": [{"box": o.box, "points": o.points, "bonus": o.bonus} for o in options],
-        "no_box_scores": sacrifice,
-    }
-    lines = [f"{rules.game} ({rules.name}), dice {' '.join(map(str, dice))}:"]
-    lines += [
-        f"  {o.box:<16} {o.points:>3}" + (f"  + {o.bonus} bonus" if o.bonus else "") for o in options
-    ]
-    if sacrifice:
-        lines.append(SACRIFICE_WARNING)
-    return Report(data, "\n".join(lines))
-
-
-def _five_thousand_report(rules, dice: tuple[int, ...]) -> Report:
-    if not 1 <= len(dice) <= DICE_COUNT:
-        raise InvalidDice(f"a 5000 roll has 1 to {DICE_COUNT} dice, not {len(dice)}")
-    result = score_roll(dice, rules)
-    data = {"game": "5000", "dice": list(dice), "points": result.points, "scoring_dice": result.scoring_dice}
-    text = (
-        f"{result.points} points, {result.scoring_dice} of {len(dice)} dice scored"
-        if result.points
-        else "no points: this roll busts"
-    )
-    return Report(data, text)

@@ -7,8 +7,6 @@ import argparse
 import threading
 import webbrowser
 
-import uvicorn
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -42,6 +40,8 @@ def listening_addresses(host: str, port: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
     from ...web import create_app
 
     app = create_app(args.database, public_url=args.public_url, listen_host=args.host)

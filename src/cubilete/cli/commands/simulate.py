@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ...engine.games import GAMES
-from ..output import emit
-from ..sheet_commands import for_game
+from ...engine.games import GAMES, rules_for
+from ..families import cli_family
+from ..output import CommandError, emit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,8 +14,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "simulate",
         help="play many games between computer players",
         description="Play seeded games between computer players with the engine's runner."
-        " Penta and Generala: each seat's mean and SD (one optimal seat is solitaire play)."
-        " 5000: win rates, seats rotating. A progress bar shows on standard error.",
+        " Seats rotate from game to game. Penta and Generala: each player's mean and SD (one"
+        " optimal player is solitaire play). 5000: win rates. A progress bar shows on standard error.",
     )
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
     parser.add_argument(
@@ -29,5 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    emit(for_game(args.game, "simulate")(args), args.json)
+    from ...players.matches import simulate
+    from ..progress import ProgressBar
+
+    rules = rules_for(args.game, args.rules)
+    if args.games < 1:
+        raise CommandError(f"--games must be at least 1, not {args.games}")
+    levels = [level.strip() for level in args.players.split(",")]
+    with ProgressBar() as progress:
+        simulation = simulate(rules, levels, args.games, args.seed, progress)
+    emit(cli_family(args.game).simulation_report(simulation), args.json)
     return 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ...engine.games import GAMES
+from ..families import cli_family
 from ..output import emit
-from ..sheet_commands import for_game
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,5 +24,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    emit(for_game(args.game, "stats")(args), args.json)
+    emit(cli_family(args.game).stats(args), args.json)
     return 0

@@ -10,6 +10,8 @@ import { FiveThousandTable } from "./five_thousand_table.js";
 import { SheetTable } from "./sheet_table.js";
 import { showGameOver } from "./game_over.js";
 
+// The table class of each game family, by the family id the server's view sends.
+const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
 const gameId = page.id;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,8 +46,7 @@ class GameController {
     const view = await getJson(`/api/games/${gameId}`);
     this.seats = view.seats;
     this.received = view.events;
-    const Table = view.game === "5000" ? FiveThousandTable : SheetTable;
-    this.table = new Table(this.tableElement, this, view);
+    this.table = new TABLES[view.family](this.tableElement, this, view);
     document.title = `${gameName(view.game)} · cubilete`;
     document.querySelector("[data-game-title]").textContent = gameName(view.game);
     document.querySelector("[data-rules-name]").textContent = rulesName(view.game, view.rules);

@@ -1,53 +1,59 @@
-"""Penta and Generala for the solve, advise, stats and simulate commands: reports only.
+"""The score-sheet games (Penta, Generala) in the commands: reports and the terminal table.
 
-The command modules (cli/commands/*.py) parse the arguments and hand score-sheet
-games to these functions; the game logic lives in the engine, the solver and the players.
+Solvers and players are imported inside the functions that use them (see the package's docstring).
 """
 
 from __future__ import annotations
 
-import math
-import random
-import statistics
+import argparse
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, cast
 
+from ...engine.dice import DICE_COUNT, Dice
+from ...engine.games import GAMES, rules_for
+from ...engine.errors import InvalidDice
+from ...engine.protocol import GameState
+from ...engine.runner import Match
+from ...engine.sheet import SheetState
+from ...engine.sheet_rules import SheetRules
+from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
+from ..output import CommandError, Report, parse_json
 
-from ..engine.dice import DICE_COUNT
-from ..engine.games import GAMES, rules_for
-from ..engine.runner import play
-from ..engine.sheet import SheetState
-from ..engine.sheet_rules import SheetRules
-from ..engine.sheet_scoring import sheet_from_json
-from ..players import make_player
-from ..solvers.sheet_advice import RankedOption, advise as rank_options, expected_value
-from ..solvers.sheet_cache import solution
-from ..solvers.sheet_stats import SheetStats, exact_stats
-from .output import CommandError, Report, progress_bar
+if TYPE_CHECKING:
+    from ...players.matches import Simulation
+    from ...solvers.sheet_advice import RankedOption
+    from ...solvers.sheet_stats import SheetStats
 
 SITUATION_KEYS = ("game", "rules", "sheet", "dice", "rolls_left")
-FIVE_THOUSAND = "5000"
+SACRIFICE_WARNING = "No open box scores: one must be sacrificed"
+PLAY_HELP = "keep 1 3 5 (hold those dice, roll the rest) | score BOX | quit"
 
 
-def solve(args: Any) -> Report:
+def solve(args: argparse.Namespace) -> Report:
     """Build or load the rule set's table; report the optimal expected score of a new game."""
+    from ...solvers.sheet_cache import solution
+    from ..progress import ProgressBar
+
     rules = _rules(args.game, args.rules)
-    if getattr(args, "players", None) not in (None, 1):
+    if args.players not in (None, 1):
         raise CommandError(
             f"{args.game} is solved for one sheet (the solitaire optimum): --players is for 5000"
         )
     started = time.perf_counter()
-    value = solution(rules).start_value
+    with ProgressBar() as progress:
+        value = solution(rules, progress).start_value
     seconds = time.perf_counter() - started
     data = {"game": rules.game, "rules": rules.name, "expected_score": value, "seconds": seconds}
     text = f"{rules.game} ({rules.name}): optimal expected score {value:.10f} ({seconds:.2f} s)"
     return Report(data, text)
 
 
-def advise(situation: dict) -> Report:
+def advise(situation: dict[str, Any]) -> Report:
     """Every legal action of a situation with the expected final total it leads to, best first."""
-    if not isinstance(situation, dict):
-        raise CommandError('a situation is a JSON object, e.g. {"game": "penta", "dice": [1, 3, 3, 5, 6]}')
+    from ...solvers.sheet_advice import advise as rank_options, expected_value
+    from ...solvers.sheet_cache import solution
+    from ..progress import ProgressBar
+
     rules = _rules(situation.get("game"), situation.get("rules"))
     bonus_key = f"{rules.joker_box}_bonus" if rules.five_equal_bonus else None
     allowed = SITUATION_KEYS + ((bonus_key,) if bonus_key else ())
@@ -62,6 +68,8 @@ def advise(situation: dict) -> Report:
     if isinstance(rolls_left, bool) or not isinstance(rolls_left, int):
         raise CommandError(f'"rolls_left" is a whole number 0 to {rules.rolls_per_turn - 1}, not {rolls_left!r}')
     state = SheetState.situation(rules, sheet, dice, rolls_left)
+    with ProgressBar() as progress:
+        solution(rules, progress)
     if state.is_chance:
         value = expected_value(state)
         data = {"game": rules.game, "rules": rules.name, "value": value, "options": []}
@@ -82,10 +90,16 @@ def advise(situation: dict) -> Report:
     return Report(data, "\n".join(lines))
 
 
-def stats(args: Any) -> Report:
+def stats(args: argparse.Namespace) -> Report:
     """The exact statistics of optimal solitaire play, from the forward pass."""
+    from ...solvers.sheet_cache import solution
+    from ...solvers.sheet_stats import exact_stats
+    from ..progress import ProgressBar
+
     rules = _rules(args.game, args.rules)
     started = time.perf_counter()
+    with ProgressBar() as progress:
+        solution(rules, progress)
     result = exact_stats(rules)
     seconds = time.perf_counter() - started
     totals = [t for t, p in enumerate(result.distribution) if p > 0]
@@ -106,49 +120,80 @@ def stats(args: Any) -> Report:
     return Report(data, _stats_text(rules, result, totals, seconds))
 
 
-def simulate(args: Any) -> Report:
-    """Play seeded games with the engine's runner; each seat's mean and SD, and games per second."""
-    rules = _rules(args.game, args.rules)
-    levels = [level.strip() for level in args.players.split(",")]
-    if args.games < 1:
-        raise CommandError(f"--games must be at least 1, not {args.games}")
-    if not rules.min_players <= len(levels) <= rules.max_players:
-        raise CommandError(
-            f"{rules.game} is played by {rules.min_players} to {rules.max_players} players, not {len(levels)}"
-        )
-    players = [make_player(level, rules) for level in levels]
-    seeds = random.Random(args.seed).sample(range(2**62), args.games)
-    scores: list[tuple[int, ...]] = []
-    started = time.perf_counter()
-    with progress_bar() as bar:
-        task = bar.add_task(f"{rules.game}: simulating", total=args.games)
-        for seed in seeds:
-            scores.append(play(rules, players, seed).state.scores())
-            bar.advance(task)
-    seconds = time.perf_counter() - started
-    seats = []
-    for seat, level in enumerate(levels):
-        seat_scores = [game[seat] for game in scores]
-        sd = statistics.pstdev(seat_scores)
-        seats.append(
-            {
-                "player": level,
-                "mean": statistics.fmean(seat_scores),
-                "sd": sd,
-                "standard_error": sd / math.sqrt(args.games),
-            }
-        )
+def simulation_report(simulation: Simulation) -> Report:
+    """Each listed player's mean and SD, and games per second."""
+    rules = simulation.rules
+    seats = [
+        {"player": p.level, "mean": p.mean, "sd": p.sd, "standard_error": p.standard_error}
+        for p in simulation.players
+    ]
     data = {
         "game": rules.game,
         "rules": rules.name,
-        "players": levels,
-        "games": args.games,
-        "seed": args.seed,
+        "players": [player.level for player in simulation.players],
+        "games": simulation.games,
+        "seed": simulation.seed,
         "seats": seats,
-        "seconds": seconds,
-        "games_per_second": args.games / seconds,
+        "seconds": simulation.seconds,
+        "games_per_second": simulation.games / simulation.seconds,
     }
-    return Report(data, _simulation_text(data))
+    lines = [f"{rules.game} ({rules.name}), {simulation.games} games, seed {simulation.seed}, seats rotating:"]
+    width = max(len(p.level) for p in simulation.players)
+    for number, seat in enumerate(seats, start=1):
+        lines.append(
+            f"  seat {number} {seat['player']:<{width}}  mean {seat['mean']:.2f}"
+            f" ± {seat['standard_error']:.2f} (SE), SD {seat['sd']:.2f}"
+        )
+    lines.append(f"  {simulation.games / simulation.seconds:.1f} games per second")
+    return Report(data, "\n".join(lines))
+
+
+def score(rules: SheetRules, dice: Dice, args: argparse.Namespace) -> Report:
+    """Every legal box for these dice on the sheet of `args.sheet`, with its points now."""
+    sheet = sheet_from_json(rules, parse_json(args.sheet, "--sheet"))
+    if sheet.is_full:
+        raise InvalidDice("every box of this sheet is filled: nothing can be scored")
+    options = score_options(rules, sheet, dice)
+    sacrifice = no_open_box_scores(options)
+    data = {
+        "game": rules.game,
+        "rules": rules.name,
+        "dice": list(dice),
+        "boxes": [{"box": o.box, "points": o.points, "bonus": o.bonus} for o in options],
+        "no_box_scores": sacrifice,
+    }
+    lines = [f"{rules.game} ({rules.name}), dice {' '.join(map(str, dice))}:"]
+    lines += [
+        f"  {o.box:<16} {o.points:>3}" + (f"  + {o.bonus} bonus" if o.bonus else "") for o in options
+    ]
+    if sacrifice:
+        lines.append(SACRIFICE_WARNING)
+    return Report(data, "\n".join(lines))
+
+
+def show_table(match: Match) -> None:
+    state = cast(SheetState, match.state)
+    dice = "  ".join(f"[{i + 1}]{d}" for i, d in enumerate(state.dice))
+    print(f"  dice {dice}   rolls left: {state.rolls_left}")
+    options = ", ".join(
+        f"{o.box} {o.points}" + (f"+{o.bonus}" if o.bonus else "") for o in state.score_options()
+    )
+    print(f"  boxes: {options}")
+    if state.no_open_box_scores():
+        print(f"  {SACRIFICE_WARNING}")
+
+
+def describe(match: Match, before: GameState) -> str:
+    event, after, sheets = match.events[-1], match.state, cast(SheetState, before)
+    seat = sheets.current
+    name = match.names[seat]
+    if "roll" in event:
+        return f"  {name} rolls {' '.join(map(str, event['roll']))}"
+    action = event["action"]
+    if action["type"] == "score":
+        gained = after.scores()[seat] - before.scores()[seat]
+        return f"  {name} scores {action['box']}: total +{gained}"
+    return f"  {name} holds {' '.join(str(sheets.dice[i]) for i in action['held']) or 'nothing'}"
 
 
 def _rules(game: Any, variant: Any) -> SheetRules:
@@ -156,10 +201,7 @@ def _rules(game: Any, variant: Any) -> SheetRules:
         raise CommandError(f'say which game: "game" is one of {", ".join(GAMES)}')
     if variant is not None and not isinstance(variant, str):
         raise CommandError(f'"rules" is the name of a rule set, not {variant!r}')
-    rules = rules_for(str(game), variant)
-    if not isinstance(rules, SheetRules):
-        raise CommandError(f"{game} is not a score-sheet game")
-    return rules
+    return cast(SheetRules, rules_for(str(game), variant))  # the commands send sheet games only
 
 
 def _option_json(option: RankedOption) -> dict[str, Any]:
@@ -197,28 +239,3 @@ def _stats_text(rules: SheetRules, result: SheetStats, totals: list[int], second
         lines.append(f"  five-equal bonuses, mean {result.five_equal_bonus_mean:.4f}")
     lines.append("  mean per box: " + ", ".join(f"{b} {m:.2f}" for b, m in result.box_means.items()))
     return "\n".join(lines)
-
-
-def _simulation_text(data: dict[str, Any]) -> str:
-    lines = [f"{data['game']} ({data['rules']}), {data['games']} games, seed {data['seed']}:"]
-    width = max(len(seat["player"]) for seat in data["seats"])
-    for number, seat in enumerate(data["seats"], start=1):
-        lines.append(
-            f"  seat {number} {seat['player']:<{width}}  mean {seat['mean']:.2f}"
-            f" ± {seat['standard_error']:.2f} (SE), SD {seat['sd']:.2f}"
-        )
-    lines.append(f"  {data['games_per_second']:.1f} games per second")
-    return "\n".join(lines)
-
-
-def for_game(game: str, command: str) -> Callable[[Any], Report]:
-    """The function of a command for a game: 5000's from five_thousand_commands (imported
-    only when asked for), the score-sheet games' from this module."""
-    if game != FIVE_THOUSAND:
-        return {"solve": solve, "advise": advise, "stats": stats, "simulate": simulate}[command]
-    from . import five_thousand_commands
-
-    function = getattr(five_thousand_commands, command, None)
-    if function is None:
-        raise CommandError(f"{command} is for the score-sheet games, not {game}")
-    return function

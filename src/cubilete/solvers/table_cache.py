@@ -1,0 +1,85 @@
+"""Solved tables kept in memory and on disk: every solver's table is loaded or built here.
+
+A table is built once per key (its rules and solver version), saved in the cache
+directory and loaded by later processes; a process keeps each table it has in memory.
+Work in progress is reported through a `Progress` callback, never drawn here: the CLI
+adapts it to a progress bar, the web app's warm-up passes none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Hashable, TypeVar
+
+from .cache_dir import cache_dir
+
+T = TypeVar("T")
+
+Progress = Callable[[int, int, str], None]
+"""progress(done, total, label): `done` of `total` steps of the work that `label` names."""
+
+# Tables by their key parts and cache directory. Callers pass the same few rule objects at
+# every move and hashing a rule set walks all its fields, so tables are first looked up by
+# the parts' identity (the entry keeps the parts, so their ids stay theirs).
+_tables: dict[tuple[Hashable, ...], Any] = {}
+_by_identity: dict[tuple[Any, ...], tuple[tuple[Hashable, ...], Any]] = {}
+_building = threading.Lock()  # one load or build at a time: concurrent callers wait for it
+
+
+def table_path(name: str, key: dict[str, Any], suffix: str) -> Path:
+    """The file of a table: any change to its key (rules, solver version) gives a new name."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    safe_name = re.sub(r"[^a-z0-9-]+", "_", name.lower())
+    return cache_dir() / f"{safe_name}-{digest}{suffix}"
+
+
+def load_or_build(
+    parts: tuple[Hashable, ...],
+    path: Callable[[], Path],
+    load: Callable[[Path], T | None],
+    build: Callable[[Progress | None], T],
+    save: Callable[[T, BinaryIO], None],
+    progress: Progress | None = None,
+) -> T:
+    """The table of these key parts: from memory, else loaded from its file (`load` answers
+    None for a missing, damaged or foreign file), else built (reporting to `progress`) and saved."""
+    directory = cache_dir()
+    known = _by_identity.get((*map(id, parts), directory))
+    if known is not None:
+        return known[1]
+    key = (*parts, directory)
+    with _building:
+        if key not in _tables:
+            file = path()
+            table = load(file)
+            if table is None:
+                table = build(progress)
+                _write(file, lambda stream: save(table, stream))
+            _tables[key] = table
+        _by_identity[(*map(id, parts), directory)] = (parts, _tables[key])
+        return _tables[key]
+
+
+def forget_loaded() -> None:
+    """Drop the tables this process holds (their files stay): the next request loads again."""
+    with _building:
+        _tables.clear()
+        _by_identity.clear()
+
+
+def _write(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write atomically, so that a concurrent reader never sees half a file; a read-only
+    cache directory only costs building again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        with open(partial, "wb") as stream:
+            write(stream)
+        os.replace(partial, path)
+    except OSError:
+        pass

@@ -1,0 +1,35 @@
+"""Each game family's part of the web app, keyed by the engine's family id.
+
+A family gives the client its table (`table(state, legal_actions, lang)`, drawn by the
+JavaScript table class of the same family id in static/js/game.js) and, if it has
+them, hints on the dice on the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..engine.actions import Action
+from ..engine.games import family_of
+from . import five_thousand_view, sheet_view
+
+
+@dataclass(frozen=True)
+class WebFamily:
+    id: str
+    table: Callable[[Any, tuple[Action, ...], str], dict[str, Any]]
+    hint: Callable[[Any], dict[str, Any]] | None = None  # None: the family gives no hints
+
+
+WEB_FAMILIES = {
+    family.id: family
+    for family in (
+        WebFamily("sheet", sheet_view.table, sheet_view.hint),
+        WebFamily("five_thousand", five_thousand_view.table),
+    )
+}
+
+
+def web_family(game: str) -> WebFamily:
+    return WEB_FAMILIES[family_of(game).id]

@@ -1,0 +1,60 @@
+"""The score-sheet games (Penta, Generala) as the JSON the client draws, and their hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.actions import Action, Keep
+from ..engine.sheet import SheetState
+from ..engine.sheet_scoring import upper_bonus, upper_total
+from ..solvers.sheet_advice import advise
+
+HINT_OPTIONS = 3
+
+
+def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, Any]:
+    """The sheets, the dice and what can be done with them."""
+    rules = state.rules
+    return {
+        "boxes": [{"id": box.id, "upper": box.upper} for box in rules.boxes],
+        "upper_bonus_threshold": rules.upper_bonus_threshold,
+        "upper_bonus_points": rules.upper_bonus_points,
+        "has_five_equal_bonus": bool(rules.five_equal_bonus),
+        "sheets": [
+            {
+                "boxes": sheet.filled(rules),
+                "upper_total": upper_total(rules, sheet),
+                "upper_bonus": upper_bonus(rules, sheet),
+                "five_equal_bonus": sheet.bonus,
+                "total": total,
+            }
+            for sheet, total in zip(state.sheets, state.scores())
+        ],
+        "dice": list(state.dice),
+        "held": list(state.held),
+        "rolls_left": state.rolls_left,
+        "can_reroll": any(isinstance(action, Keep) for action in legal),
+        "options": [
+            {"box": option.box, "points": option.points, "bonus": option.bonus}
+            for option in state.score_options()
+        ],
+        "must_sacrifice": state.no_open_box_scores(),
+    }
+
+
+def hint(state: SheetState, limit: int = HINT_OPTIONS) -> dict[str, Any]:
+    """The solver's best options for the dice on the table, best first."""
+    options = advise(state)
+    return {
+        "options": [
+            {
+                "kind": "score" if option.box is not None else "keep",
+                "box": option.box,
+                "keep": None if option.keep is None else list(option.keep),
+                "points": option.points,
+                "bonus": option.bonus,
+                "value": option.value,
+            }
+            for option in options[:limit]
+        ]
+    }
