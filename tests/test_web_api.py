@@ -319,7 +319,9 @@ def test_hints_rank_the_choices_by_expected_final_total(client):
     assert all(option["kind"] in ("score", "keep") for option in options)
     five_thousand = create(client, game="5000", players=(ANA, LUIS))
     act(client, five_thousand, {"type": "roll"})
-    refused = client.get(f"/api/games/{five_thousand['id']}/hint")
+    refused = client.post(
+        f"/api/games/{five_thousand['id']}/hint", json={"seat": 0, "token": five_thousand["seats"][0]["token"]}
+    )
     assert refused.status_code == 409 and "Penta and Generala" in refused.json()["detail"]
 
 
