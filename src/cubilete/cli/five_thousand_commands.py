@@ -11,13 +11,13 @@ import random
 import time
 from typing import Any
 
-
 from ..engine.actions import Bank, Roll
-from ..engine.five_thousand import FiveThousandState
 from ..engine.games import rules_for
 from ..engine.runner import Match
 from ..players import make_player
-from ..players.five_thousand import OptimalPlayer, prepare
+from ..players.five_thousand import prepare
+from ..players.five_thousand_advice import rank_five_thousand
+from ..players.five_thousand_advice import situation as five_thousand_situation
 from ..solvers.five_thousand_cache import two_player_solution
 from .output import CommandError, Report, progress_bar
 
@@ -63,23 +63,22 @@ def advise(situation: dict) -> Report:
     if situation["game"] != GAME:
         raise CommandError(f'this situation is for game "{GAME}", not {situation["game"]!r}')
     rules = rules_for(GAME, situation.get("rules"))
-    state = FiveThousandState.decision_point(
+    state = five_thousand_situation(
         rules, situation["scores"], situation["to_move"], situation["turn_points"], situation["dice_left"]
     )
     prepare("optimal", rules, show_progress=True)
-    table, exact = OptimalPlayer().turn_table(state)
-    values = {Roll(): table.roll_value(state.turn_points, state.dice_left),
-              Bank(): table.bank_value(state.turn_points)}
-    ranked = sorted(state.legal_actions(), key=lambda action: -values[action])
-    options = [{"action": ACTION_NAMES[a], "win_probability": values[a]} for a in ranked]
+    advice = rank_five_thousand(state)
+    options: list[dict[str, Any]] = [
+        {"action": ACTION_NAMES[o.action], "win_probability": o.win_probability} for o in advice.options
+    ]
     data: dict[str, Any] = {"options": options}
-    if not exact:
+    if not advice.exact:
         data["estimate"] = True
-    reason = state.must_roll_reason()
+    reason = None if state.is_chance else state.must_roll_reason()
     lines = [f"{o['action']:<5} {100 * o['win_probability']:7.3f}%" for o in options]
     if reason:
         lines.append(f"(bank is not allowed: {reason})")
-    if not exact:
+    if not advice.exact:
         lines.append("(estimates of the strong player: exact values exist for 2 players only)")
     return Report(data, "\n".join(lines))
 
