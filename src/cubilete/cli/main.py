@@ -14,7 +14,7 @@ from .output import fail
 
 # Each module in cubilete.cli.commands has `register(subparsers)`, which adds the
 # command's parser and sets `run(args) -> int` as its handler.
-COMMANDS = ("advise", "play", "rules", "score", "serve", "simulate", "solve", "stats")
+COMMANDS = ("advise", "play", "review", "rules", "score", "serve", "simulate", "solve", "stats")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -11,6 +11,11 @@ from typing import Any, Mapping
 
 REFUSALS: dict[str, str] = {
     "command_line": "{message}",
+    "turn_start_dice": "a turn starts by rolling all {dice} dice: with 0 turn points dice_left is {dice}, not {dice_left}",
+    "score_below_entry": "no game reaches seat {seat}'s score of {score}: a player enters the game with at least {entry} points",
+    "bonus_without_joker_box": "no game reaches a bonus of {bonus}: it is only paid while the {box} box holds points",
+    "bonus_beyond_boxes": "no game reaches a bonus of {bonus}: its {count} bonuses each come with another filled box",
+    "equal_scores": "no game reaches seats {first} and {second} both at {score}: reaching a player's score knocks that player out",
 }
 
 

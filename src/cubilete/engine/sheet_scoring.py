@@ -164,4 +164,10 @@ def sheet_from_json(rules: SheetRules, filled: object, bonus: object = 0) -> She
         bonus and (not step or bonus % step)
     ):
         raise InvalidRecord(f"the five-equal bonus must be a multiple of {step or 0}, not {bonus!r}")
-    return Sheet(tuple(boxes), bonus)
+    sheet = Sheet(tuple(boxes), bonus)
+    # Each bonus is paid with the scoring of another box while the joker box holds points.
+    if bonus and not _joker_box_points(rules, sheet):
+        raise InvalidRecord("bonus_without_joker_box", box=rules.joker_box, bonus=bonus)
+    if bonus and bonus // step > sum(points is not None for points in boxes) - 1:
+        raise InvalidRecord("bonus_beyond_boxes", bonus=bonus, count=bonus // step)
+    return sheet

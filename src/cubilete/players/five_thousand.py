@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Callable
 
 from ..engine.actions import Action, Bank, Roll
@@ -107,32 +106,6 @@ class OptimalPlayer:
 
     def choose(self, state: FiveThousandState) -> Action:
         return self.turn_table(state)[0].best_action(state)
-
-
-@dataclass(frozen=True)
-class RankedAction:
-    action: Action
-    win_probability: float
-
-
-@dataclass(frozen=True)
-class Advice:
-    """Every legal action of a decision point, best first; `exact` is False for the strong
-    player's estimates (games of more than two players)."""
-
-    options: tuple[RankedAction, ...]
-    exact: bool
-
-
-def advise(state: FiveThousandState) -> Advice:
-    """The optimal player's values of rolling on and of banking at a decision point."""
-    table, exact = OptimalPlayer().turn_table(state)
-    values = {
-        Roll(): table.roll_value(state.turn_points, state.dice_left),
-        Bank(): table.bank_value(state.turn_points),
-    }
-    ranked = sorted(state.legal_actions(), key=lambda action: -values[action])
-    return Advice(tuple(RankedAction(action, values[action]) for action in ranked), exact)
 
 
 def prepare(level: str, rules: FiveThousandRules, progress: Progress | None = None) -> None:

@@ -52,12 +52,12 @@ def solve(args: argparse.Namespace) -> Report:
 
 
 def advise(situation: dict[str, Any]) -> Report:
-    """Every legal action of a decision point with its win probability, best first.
+    """Every legal action of a situation (a turn start or a decision point) with its win probability, best first.
 
     Exact with two players; with more, the strong player's estimates ("estimate": true).
     """
     from ...players import prepare
-    from ...players.five_thousand import advise as rank_actions
+    from ...players.five_thousand_advice import rank_five_thousand, situation as five_thousand_situation
     from ..progress import ProgressBar
 
     keys = set(situation) - {"rules"}
@@ -65,17 +65,17 @@ def advise(situation: dict[str, Any]) -> Report:
         raise CommandError(f"a {situation['game']} situation has exactly the keys {', '.join(SITUATION_KEYS)}"
                            " (and optionally rules)")
     rules = cast(FiveThousandRules, rules_for(situation["game"], situation.get("rules")))
-    state = FiveThousandState.decision_point(
+    state = five_thousand_situation(
         rules, situation["scores"], situation["to_move"], situation["turn_points"], situation["dice_left"]
     )
     with ProgressBar() as progress:
         prepare("optimal", rules, progress)
-    advice = rank_actions(state)
+    advice = rank_five_thousand(state)
     options: list[dict[str, Any]] = [{"action": ACTION_NAMES[o.action], "win_probability": o.win_probability} for o in advice.options]
     data: dict[str, Any] = {"options": options}
     if not advice.exact:
         data["estimate"] = True
-    reason = state.must_roll_reason()
+    reason = None if state.is_chance else state.must_roll_reason()
     lines = [f"{o['action']:<5} {100 * o['win_probability']:7.3f}%" for o in options]
     if reason:
         lines.append(f"(bank is not allowed: {reason})")
