@@ -17,9 +17,7 @@ def make_player(level: str, rules: Rules) -> Player:
     module = _levels_module(rules.game)
     player = module.make_player(level, rules)
     if player is None:
-        raise UnknownVariant(
-            f"no {rules.game} player level {level!r}; choose one of {', '.join(module.LEVELS)}"
-        )
+        raise UnknownVariant("unknown_level", game=rules.game, level=level, levels=list(module.LEVELS))
     return player
 
 

@@ -10,7 +10,7 @@ from ..engine.protocol import GameState
 from ..engine.sheet import SheetState
 from ..engine.sheet_scoring import upper_bonus, upper_total
 from ..solvers.sheet_advice import RankedOption
-from .i18n import translate_engine_message
+from .i18n import refusal_message
 from .sessions import LiveGame
 from .storage import StoredGame
 
@@ -102,7 +102,11 @@ def _five_thousand_table(state: FiveThousandState, legal, lang: str) -> dict[str
         "phase": state.phase.value,
         "can_roll": state.is_chance or any(isinstance(action, Roll) for action in legal),
         "can_bank": any(isinstance(action, Bank) for action in legal),
-        "must_roll_reason": None if reason is None else translate_engine_message(lang, reason),
+        "must_roll_reason": None if reason is None else {
+            "code": reason.code,
+            "params": dict(reason.params),
+            "message": refusal_message(lang, reason.code, reason.params),
+        },
         "set_aside_choices": [
             sorted(state.last_roll[i] for i in action.held) for action in legal if isinstance(action, SetAside)
         ],

@@ -36,7 +36,7 @@ def parse_dice(text: str) -> tuple[int, ...]:
     try:
         values = [int(part) for part in text.split(",")]
     except ValueError:
-        raise InvalidDice(f"dice are numbers 1 to 6 separated by commas, not {text!r}") from None
+        raise InvalidDice("dice_text", text=text) from None
     return validate_dice(values)
 
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 def _sheet_report(rules: SheetRules, dice: tuple[int, ...], filled: object) -> Report:
     sheet = sheet_from_json(rules, filled)
     if sheet.is_full:
-        raise InvalidDice("every box of this sheet is filled: nothing can be scored")
+        raise InvalidDice("nothing_to_score")
     options = score_options(rules, sheet, dice)
     sacrifice = no_open_box_scores(options)
     data = {
@@ -75,7 +75,7 @@ def _sheet_report(rules: SheetRules, dice: tuple[int, ...], filled: object) -> R
 
 def _five_thousand_report(rules, dice: tuple[int, ...]) -> Report:
     if not 1 <= len(dice) <= DICE_COUNT:
-        raise InvalidDice(f"a 5000 roll has 1 to {DICE_COUNT} dice, not {len(dice)}")
+        raise InvalidDice("roll_dice_count", game="5000", most=DICE_COUNT, count=len(dice))
     result = score_roll(dice, rules)
     data = {"game": "5000", "dice": list(dice), "points": result.points, "scoring_dice": result.scoring_dice}
     text = (

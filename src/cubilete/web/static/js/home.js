@@ -1,7 +1,7 @@
 // The home page: choose a game, its rules and the seats (humans or bots), start; resume a game.
 
 import { ApiError, getJson, postJson, rememberTokens } from "./api.js";
-import { gameName, lang, levelName, rulesName, startPage, t } from "./i18n.js";
+import { gameName, lang, levelName, rulesName, startPage, t, tn } from "./i18n.js";
 
 startPage();
 
@@ -111,7 +111,7 @@ function drawGameChoices() {
       const players = document.createElement("small");
       players.textContent =
         info.min_players === info.max_players
-          ? t("{n} players", { n: info.min_players })
+          ? tn("{n} player", "{n} players", info.min_players)
           : t("{min} to {max} players", { min: info.min_players, max: info.max_players });
       label.append(input, title, players);
       return label;
