@@ -15,7 +15,12 @@ from hypothesis import strategies as st
 
 from cubilete.engine.actions import Bank, Keep, Roll, Score, SetAside
 from cubilete.engine.dice import FACES
-from cubilete.engine.errors import IllegalAction, InvalidDice, InvalidRecord, NotYourTurn
+from cubilete.engine.errors import (
+    IllegalAction,
+    InvalidDice,
+    InvalidRecord,
+    NotYourTurn,
+)
 from cubilete.engine.five_thousand import (
     EVENT_KINDS,
     FIVE_THOUSAND_FREE_SET_ASIDE,
@@ -30,6 +35,7 @@ from cubilete.engine.five_thousand import (
     set_aside_choices,
     set_aside_points,
 )
+from cubilete.engine.refusals import Refusal
 
 SEED = FIVE_THOUSAND_SEED
 FREE = FIVE_THOUSAND_FREE_SET_ASIDE
@@ -123,7 +129,8 @@ def test_seed_example_first_roll_must_be_rolled_again():
     state = FiveThousandState.new(SEED, 3).apply_roll([1, 1, 5, 6, 4])
     assert (state.turn_points, state.dice_left, state.phase) == (250, 2, Phase.DECIDE)
     assert state.legal_actions() == (Roll(),)
-    assert "end in 50" in state.must_roll_reason()
+    assert state.must_roll_reason() == Refusal("must_roll_points", {"rest": 50})
+    assert "end in 50" in str(state.must_roll_reason())
     assert_refused(state, lambda s: s.apply(Bank()), IllegalAction, "end in 50")
 
 
@@ -229,7 +236,7 @@ def test_equal_score_knocks_the_other_player_to_zero():
     assert state.scores() == (1500, 0, 700)
     assert state.last_event == TurnEvent("knock_out", 0, 500, knocked=(1,))
     # knocked out means out again: 500 in one turn to come back
-    assert decide(state.scores(), 1, 400).must_roll_reason().startswith("you are not in the game yet")
+    assert decide(state.scores(), 1, 400).must_roll_reason() == Refusal("must_roll_entry", {"entry": 500})
 
 
 def test_a_gift_knocks_out_too():

@@ -89,35 +89,40 @@ def test_the_example_of_the_issue_is_accepted(client):
 
 
 @pytest.mark.parametrize(
-    ("body", "status", "words"),
+    ("body", "status", "code"),
     [
-        ({"game": "chess", "players": [ANA]}, 400, "unknown game"),
-        ({"game": "penta", "rules": "house", "players": [ANA]}, 400, "no rule set"),
-        ({"game": "penta", "players": [{"name": "Bot", "kind": "bot", "level": "genius"}]}, 400, "level"),
-        ({"game": "penta", "players": [{"name": "Bot", "kind": "bot"}]}, 400, "level"),
-        ({"game": "generala", "players": [ANA] * 5}, 400, "1 to 4 players"),
-        ({"game": "5000", "players": [ANA]}, 400, "players"),
-        ({"game": "penta", "players": [ANA] * 7}, 422, "players"),
-        ({"game": "penta", "players": []}, 422, "players"),
-        ({"game": "penta", "players": [{"name": "  ", "kind": "human"}]}, 422, "name"),
-        ({"game": "penta", "players": [{"name": "Ana", "kind": "alien"}]}, 422, "kind"),
-        ({"game": "penta", "players": [ANA], "seed": -1}, 422, "seed"),
-        ({"game": "penta", "players": [ANA], "lang": "fr"}, 422, "lang"),
-        ({"game": "penta", "players": [ANA], "colour": "red"}, 422, "colour"),
-        ({"players": [ANA]}, 422, "game"),
+        ({"game": "chess", "players": [ANA]}, 400, "unknown_game"),
+        ({"game": "penta", "rules": "house", "players": [ANA]}, 400, "unknown_rules"),
+        ({"game": "penta", "players": [{"name": "Bot", "kind": "bot", "level": "genius"}]}, 400, "bot_level"),
+        ({"game": "penta", "players": [{"name": "Bot", "kind": "bot"}]}, 400, "bot_level"),
+        ({"game": "generala", "players": [ANA] * 5}, 400, "player_count"),
+        ({"game": "5000", "players": [ANA]}, 400, "player_count"),
+        ({"game": "penta", "players": [ANA] * 7}, 422, "players_count"),
+        ({"game": "penta", "players": []}, 422, "players_count"),
+        ({"game": "penta", "players": [{"name": "  ", "kind": "human"}]}, 422, "blank_name"),
+        ({"game": "penta", "players": [{"name": "A" * 25, "kind": "human"}]}, 422, "name_too_long"),
+        ({"game": "penta", "players": [{"name": "Ana", "kind": "alien"}]}, 422, "player_kind"),
+        ({"game": "penta", "players": [ANA], "seed": -1}, 422, "bad_seed"),
+        ({"game": "penta", "players": [ANA], "lang": "fr"}, 422, "language_choice"),
+        ({"game": "penta", "players": [ANA], "colour": "red"}, 422, "invalid_request"),
+        ({"players": [ANA]}, 422, "invalid_request"),
     ],
 )
-def test_bad_new_games_are_refused_with_a_clear_message_and_nothing_stored(client, database, body, status, words):
+def test_bad_new_games_are_refused_with_a_code_a_clear_message_and_nothing_stored(
+    client, database, body, status, code
+):
     response = client.post("/api/games", json=body)
     assert response.status_code == status, response.text
-    assert words in response.json()["detail"]
+    refusal = response.json()
+    assert refusal["code"] == code and refusal["message"] and refusal["detail"]
     assert stored_ids(database) == []
 
 
 def test_a_body_that_is_not_json_is_refused(client):
     response = client.post("/api/games", content=b"{nope", headers={"Content-Type": "application/json"})
     assert response.status_code == 422
-    assert response.json()["detail"].startswith("the request body is not valid JSON: Expecting property name")
+    assert response.json()["code"] == "bad_json"
+    assert response.json()["detail"] == "The request is not valid JSON (at character 1)"
 
 
 def test_an_unknown_game_is_not_found(client):
@@ -331,11 +336,13 @@ def test_five_thousand_refuses_a_bank_with_the_rules_reason_translated(client):
     while view["current_player"] == 0 and not view["table"]["can_bank"]:
         if view["table"]["phase"] == "decide":
             reason = view["table"]["must_roll_reason"]
-            assert reason.startswith(("tienes que seguir lanzando", "aún no has entrado en el juego"))
+            assert reason["code"] in ("must_roll_points", "must_roll_entry")
+            assert reason["message"].startswith(("tienes que seguir lanzando", "aún no has entrado en el juego"))
             before = read(client, created)
             refused = act(client, created, {"type": "bank"}, at=view["events"])
             assert refused.status_code == 409
             assert refused.json()["detail"].startswith(("you must roll again", "you are not in the game"))
+            assert refused.json()["code"] == reason["code"] and refused.json()["message"] == reason["message"]
             assert read(client, created) == before
             return
         view = act(client, created, {"type": "roll"}).json()
@@ -603,3 +610,84 @@ def test_the_live_socket_of_an_unknown_game_closes(client):
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
     assert closed.value.code == 4404
+
+
+# -- refusals in the game's language ------------------------------------------------------------
+
+
+def test_a_spanish_game_refuses_in_spanish_with_the_code_and_its_parameters(client):
+    created = create(client, players=(ANA, LUIS), lang="es")
+    url = f"/api/games/{created['id']}/actions"
+    ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]
+    # an English browser (header and ?lang=en) still gets the game's language
+    def refused(body, **extra):
+        headers = {"Accept-Language": "en", **extra.pop("headers", {})}
+        return client.post(url, json=body, params={"lang": "en"}, headers=headers, **extra)
+
+    roll_first = refused({"seat": 0, "token": ana, "action": {"type": "score", "box": "chance"}})
+    assert act(client, created, {"type": "roll"}, at=0).status_code == 200
+    act(client, created, {"type": "score", "box": "chance"})
+    act(client, created, {"type": "roll"}, seat=1)
+    act(client, created, {"type": "score", "box": "chance"}, seat=1)
+    act(client, created, {"type": "roll"})
+    events = read(client, created)["events"]
+    answers = {
+        "roll_first": (roll_first, 409, {}, "primero lanza los dados"),
+        "not_your_turn": (
+            refused({"seat": 1, "token": luis, "action": {"type": "roll"}}),
+            409, {"seat": 0, "name": "Ana"}, "es el turno de Ana",
+        ),
+        "box_used": (
+            refused({"seat": 0, "token": ana, "action": {"type": "score", "box": "chance"}}),
+            409, {"game": "penta", "box": "chance"}, "la casilla Chance ya está usada",
+        ),
+        "wrong_token": (
+            refused({"seat": 0, "token": luis, "action": {"type": "roll"}}),
+            403, {"seat": 0, "name": "Ana"}, "este enlace no es el del puesto 0 (Ana)",
+        ),
+        "stale_request": (
+            refused({"seat": 0, "token": ana, "at": 0, "action": {"type": "roll"}}),
+            409, {"events": events, "at": 0}, f"la partida ha avanzado (jugada {events}, no 0): recárgala",
+        ),
+        "bad_json": (
+            refused(None, content=b'{"seat": 0,', headers={"Content-Type": "application/json"}),
+            422, {"position": 11}, "La petición no es JSON válido (en el carácter 11)",
+        ),
+    }
+    for code, (response, status, params, spanish) in answers.items():
+        assert response.status_code == status, response.text
+        assert response.json()["code"] == code
+        assert response.json()["params"] == params
+        assert response.json()["message"] == spanish
+        assert response.json()["detail"] != spanish
+
+
+def test_a_blank_name_is_refused_in_the_language_asked_for_the_new_game(client):
+    body = {"game": "penta", "players": [{"name": "   ", "kind": "human"}], "lang": "es"}
+    response = client.post("/api/games", json=body, headers={"Accept-Language": "en"})
+    assert response.status_code == 422
+    assert response.json() == {
+        "code": "blank_name",
+        "params": {},
+        "message": "Cada jugador necesita un nombre",
+        "detail": "Every player needs a name",
+    }
+    indonesian = client.post("/api/games", json={**body, "lang": None}, headers={"Accept-Language": "id"})
+    assert indonesian.json()["message"] == "Setiap pemain perlu nama"
+
+
+def test_a_missing_game_is_refused_in_the_requests_language(client):
+    response = client.get("/api/games/nope", headers={"Accept-Language": "es-AR,es;q=0.9"})
+    assert response.status_code == 404
+    assert response.json()["code"] == "game_not_found" and response.json()["params"] == {"id": "nope"}
+    assert response.json()["message"] == "no existe la partida «nope»"
+
+
+def test_a_bot_level_refusal_names_the_levels_in_the_new_games_language(client):
+    body = {"game": "penta", "players": [{"name": "Bot", "kind": "bot", "level": "genius"}], "lang": "es"}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert response.json()["params"] == {"game": "penta", "levels": list(player_levels("penta")), "level": "genius"}
+    assert response.json()["message"] == (
+        "un bot de Penta juega en uno de los niveles Principiante, Casual y Óptimo, no «genius»"
+    )

@@ -1,29 +1,51 @@
-"""The es, id and en catalogs cover every string of the client, every name and the engine's reasons."""
+"""The es, id and en catalogs cover every string Babel extracts from the client, every name,
+and every refusal code, with the same placeholders as the English text."""
 
 from __future__ import annotations
 
 import re
-from importlib.resources import files
+import string
+from pathlib import Path
 
 import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 
-from cubilete.engine.five_thousand import FiveThousandState
 from cubilete.engine.games import GAMES
+from cubilete.engine.refusals import REFUSALS
 from cubilete.players import player_levels
-from cubilete.web.i18n import CONTEXT_SEPARATOR, LANGUAGES, messages, translate_engine_message
+from cubilete.web.i18n import (
+    CONTEXT_SEPARATOR,
+    LANGUAGES,
+    REFUSAL_CONTEXT,
+    messages,
+    plural_categories,
+    refusal_message,
+)
 
-STATIC = files("cubilete.web").joinpath("static")
-CLIENT_MESSAGE = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|data-i18n(?:-label)?="([^"]+)\"""")
+ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"\{\w+\}")
+KEYWORDS = {"t": None, "tn": (1, 2), "pgettext": ((1, "c"), 2)}  # as babel.cfg's command says
 
 
-def client_messages() -> set[str]:
-    found = set()
-    for folder, pattern in (("js", "*.js"), (".", "*.html")):
-        for path in STATIC.joinpath(folder).iterdir():
-            if path.name.endswith(pattern[1:]):
-                found.update(a or b for a, b in CLIENT_MESSAGE.findall(path.read_text(encoding="utf-8")))
-    return found
+def extracted() -> list[tuple[str | None, str | tuple[str, str]]]:
+    """(context, message id) of everything Babel extracts with babel.cfg: JS, HTML, Python, refusals."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    found = extract_from_dir(ROOT / "src" / "cubilete", method_map, options_map, keywords=KEYWORDS)
+    return [(context, message) for _file, _line, message, _comments, context in found]
+
+
+EXTRACTED = extracted()
+
+
+def key(context: str | None, message: str | tuple[str, str]) -> str:
+    singular = message[0] if isinstance(message, tuple) else message
+    return singular if context is None else f"{context}{CONTEXT_SEPARATOR}{singular}"
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(text))
 
 
 def named_messages() -> set[str]:
@@ -38,22 +60,61 @@ def named_messages() -> set[str]:
     return keys
 
 
-def test_the_client_uses_many_messages():
-    assert {"Validate turn", "No open box scores: one must be sacrificed", "Roll", "Game over"} <= client_messages()
+def test_babel_extracts_the_client_strings_plurals_and_refusals():
+    keys = {key(context, message) for context, message in EXTRACTED}
+    assert {"Validate turn", "No open box scores: one must be sacrificed", "Roll", "Game over", "Thinking…"} <= keys
+    assert ("{n} left", "{n} left") in [message for _, message in EXTRACTED]
+    assert {f"{REFUSAL_CONTEXT}{CONTEXT_SEPARATOR}{code}" for code in REFUSALS} <= keys
 
 
-@pytest.mark.parametrize("lang", ["es", "id"])
-def test_every_client_message_is_translated_with_the_same_placeholders(lang):
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_extracted_message_is_translated_with_the_same_placeholders(lang):
     table = messages(lang)
-    missing = sorted(message for message in client_messages() if message not in table)
+    missing = sorted(key(context, message) for context, message in EXTRACTED if key(context, message) not in table)
     assert missing == []
-    for message in client_messages():
-        assert sorted(PLACEHOLDER.findall(table[message])) == sorted(PLACEHOLDER.findall(message)), message
+    for context, message in EXTRACTED:
+        translated = table[key(context, message)]
+        if isinstance(message, tuple):  # a plural: one form per category, each inside the plural's placeholders
+            assert set(translated) == set(plural_categories(lang)), message
+            assert all(set(placeholders(form)) <= set(placeholders(message[1])) for form in translated.values())
+        elif context == REFUSAL_CONTEXT:
+            assert placeholders(translated) == placeholders(REFUSALS[message]), (lang, message)
+        else:
+            assert placeholders(translated) == placeholders(message), (lang, message)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_catalog_message_is_still_extracted(lang):
+    """Else `pybabel update` would make it obsolete (a string Babel's extractors no longer see)."""
+    keys = {key(context, message) for context, message in EXTRACTED}
+    assert sorted(set(messages(lang)) - keys) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("code", sorted(REFUSALS))
+def test_every_refusal_code_formats_in_every_language(lang, code):
+    template = REFUSALS[code]
+    assert f"{REFUSAL_CONTEXT}{CONTEXT_SEPARATOR}{code}" in messages(lang)
+    names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    params = {name: f"<{name}>" for name in names}
+    text = refusal_message(lang, code, params)
+    assert all(f"<{name}>" in text for name in names), text
+    if lang != "en" and PLACEHOLDER.sub("", template).strip():  # words to translate
+        assert text != template.format(**params), (lang, code)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_game_rule_set_level_and_box_has_a_name(lang):
     assert sorted(named_messages() - set(messages(lang))) == []
+
+
+def test_plural_forms_follow_babels_plural_rule():
+    assert plural_categories("es") == ("one", "many", "other")
+    assert plural_categories("id") == ("other",)
+    assert plural_categories("en") == ("one", "other")
+    assert messages("es")["{box}: {points} point → {expected}"]["one"] == "{box}: {points} punto → {expected}"
+    assert messages("es")["{box}: {points} point → {expected}"]["other"] == "{box}: {points} puntos → {expected}"
+    assert messages("es")["{n} left"] == {"one": "queda {n}", "many": "quedan {n}", "other": "quedan {n}"}
 
 
 def test_the_seeds_strings_are_the_catalogs_strings():
@@ -69,16 +130,14 @@ def test_the_seeds_strings_are_the_catalogs_strings():
     assert messages("id")[f"box:generala{CONTEXT_SEPARATOR}libre"] == "Bebas"
 
 
-@pytest.mark.parametrize(
-    ("scores", "turn_points", "spanish"),
-    [
-        ((0, 0), 250, "tienes que seguir lanzando: los puntos del turno terminan en 50"),
-        ((0, 0), 300, "aún no has entrado en el juego: necesitas 500 puntos en un turno para plantarte"),
-    ],
-)
-def test_the_engines_reasons_to_roll_are_translated(scores, turn_points, spanish):
-    state = FiveThousandState.decision_point(GAMES["5000"].default, scores, 0, turn_points, 2)
-    reason = state.must_roll_reason()
-    assert translate_engine_message("es", reason) == spanish
-    assert translate_engine_message("id", reason) != reason
-    assert translate_engine_message("en", reason) == reason
+def test_refusals_show_names_translated_and_lists_as_the_language_writes_them():
+    assert refusal_message("es", "box_used", {"game": "penta", "box": "fours"}) == "la casilla Cuatros ya está usada"
+    assert refusal_message("es", "joker_forces", {"game": "generala", "boxes": ["fours", "libre"]}) == (
+        "la regla del comodín obliga a anotar esta tirada en: Jugada de 4 y Libre"
+    )
+    assert refusal_message("es", "must_roll_points", {"rest": 50}) == (
+        "tienes que seguir lanzando: los puntos del turno terminan en 50"
+    )
+    assert refusal_message("en", "must_roll_entry", {"entry": 500}) == (
+        "you are not in the game yet: you need 500 points in one turn to bank"
+    )

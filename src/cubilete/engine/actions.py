@@ -59,7 +59,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"type": "roll"}
     if isinstance(action, Bank):
         return {"type": "bank"}
-    raise InvalidRecord(f"not an action: {action!r}")
+    raise InvalidRecord("invalid_record", what="action", detail=repr(action))
 
 
 def _positions(data: dict[str, Any]) -> tuple[int, ...]:
@@ -67,14 +67,14 @@ def _positions(data: dict[str, Any]) -> tuple[int, ...]:
     if not isinstance(held, list) or not all(
         isinstance(i, int) and not isinstance(i, bool) for i in held
     ):
-        raise InvalidRecord('"held" must be a list of die positions, e.g. [0, 2]')
+        raise InvalidRecord("action_held")
     return tuple(held)
 
 
 def action_from_json(data: Any) -> Action:
     """Parse an action; raises InvalidRecord with a clear message on malformed input."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise InvalidRecord('an action is an object with a "type": keep, score, roll, bank or set_aside')
+        raise InvalidRecord("action_object")
     kind = data["type"]
     if kind == "keep":
         return Keep(_positions(data))
@@ -82,10 +82,10 @@ def action_from_json(data: Any) -> Action:
         return SetAside(_positions(data))
     if kind == "score":
         if not isinstance(data.get("box"), str):
-            raise InvalidRecord('a score action needs a "box" name')
+            raise InvalidRecord("action_box")
         return Score(data["box"])
     if kind == "roll":
         return Roll()
     if kind == "bank":
         return Bank()
-    raise InvalidRecord(f"unknown action type {kind!r}")
+    raise InvalidRecord("action_type", type=kind)

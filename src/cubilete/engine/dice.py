@@ -21,10 +21,10 @@ def validate_dice(dice: Sequence[object], count: int | None = None) -> Dice:
     """Return the dice as a tuple of ints, or raise InvalidDice saying what is wrong."""
     values = tuple(dice)
     if count is not None and len(values) != count:
-        raise InvalidDice(f"expected {count} dice, got {len(values)}")
+        raise InvalidDice("dice_count", expected=count, count=len(values))
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or value not in FACES:
-            raise InvalidDice(f"a die shows 1 to 6, not {value!r}")
+            raise InvalidDice("die_face", value=value)
     return values
 
 
@@ -45,7 +45,7 @@ def multiset_probability(outcome: Dice) -> Fraction:
 def roll_outcomes(n: int) -> tuple[tuple[Dice, Fraction], ...]:
     """Every distinct result of rolling n dice (sorted values) with its exact probability."""
     if not 0 <= n <= DICE_COUNT:
-        raise InvalidDice(f"can roll 0 to {DICE_COUNT} dice, not {n}")
+        raise InvalidDice("roll_size", most=DICE_COUNT, count=n)
     return tuple(
         (outcome, multiset_probability(outcome))
         for outcome in combinations_with_replacement(FACES, n)

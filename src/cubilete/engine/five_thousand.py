@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from .actions import Action, Bank, Roll, SetAside
 from .dice import DICE_COUNT, Dice, roll_outcomes, validate_dice
@@ -24,6 +24,7 @@ from .five_thousand_scoring import (
     set_aside_points,
 )
 from .ranking import shared_places
+from .refusals import Refusal
 
 __all__ = [
     "FIVE_THOUSAND_FREE_SET_ASIDE",
@@ -84,11 +85,13 @@ class TurnEvent:
 
     @classmethod
     def from_json(cls, data: Any, num_players: int) -> TurnEvent:
-        data = _object(data, "an event", ("kind", "seat", "points", "receiver", "knocked"))
+        data = _object(data, "5000 event", ("kind", "seat", "points", "receiver", "knocked"))
         if data["kind"] not in EVENT_KINDS:
-            raise InvalidRecord(f"event kind must be one of {EVENT_KINDS}, not {data['kind']!r}")
+            raise InvalidRecord(
+                "invalid_record", what="5000 event", detail=f"its kind is one of {EVENT_KINDS}, not {data['kind']!r}"
+            )
         if not isinstance(data["knocked"], list):
-            raise InvalidRecord("an event's knocked seats must be a list")
+            raise InvalidRecord("invalid_record", what="5000 event", detail="its knocked seats must be a list")
         return cls(
             data["kind"],
             _seat(data["seat"], num_players, "event seat"),
@@ -133,7 +136,7 @@ class FiveThousandState:
         totals = _checked_totals(rules, scores, winner=None)
         check_int(turn_points, "turn points", 50)
         if turn_points % 50:
-            raise InvalidRecord(f"turn points must be a multiple of 50, not {turn_points}")
+            raise InvalidRecord("invalid_record", what="5000 state", detail=f"turn points must be a multiple of 50, not {turn_points}")
         check_int(dice_left, "dice left", 1, DICE_COUNT)
         seat = _seat(to_move, len(totals), "the player to move")
         return cls(rules, totals, seat, turn_points, dice_left, (), Phase.DECIDE)
@@ -166,12 +169,12 @@ class FiveThousandState:
 
     def chance_outcomes(self) -> tuple[tuple[Dice, Fraction], ...]:
         if not self.is_chance:
-            raise IllegalAction(self._no_roll_reason())
+            _refuse(self._no_roll_reason())
         return roll_outcomes(self.dice_left)
 
     def apply_roll(self, dice: Sequence[int]) -> FiveThousandState:
         if not self.is_chance:
-            raise IllegalAction(self._no_roll_reason())
+            _refuse(self._no_roll_reason())
         roll = validate_dice(dice, self.dice_left)
         score = score_roll(roll, self.rules)
         # docs/rules.md#5000-bust, then #5000-free-set-aside or #5000-set-aside
@@ -190,16 +193,16 @@ class FiveThousandState:
 
     def apply(self, action: Action, seat: int | None = None) -> FiveThousandState:
         if self.is_over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("game_over")
         if seat is not None and seat != self.current:
-            raise NotYourTurn(f"it is seat {self.current}'s turn, not seat {seat}'s")
+            raise NotYourTurn("not_seat_turn", seat=self.current, asked=seat)
         if isinstance(action, Roll) and self.phase is Phase.DECIDE:
             return replace(self, phase=Phase.ROLL, last_event=None)
         if isinstance(action, Bank) and self.must_roll_reason() is None:
             return self._credit(self.current, gift=False)
         if isinstance(action, SetAside) and self.phase is Phase.SET_ASIDE:
             return self._set_aside(action.held)
-        raise IllegalAction(self._refusal(action))
+        _refuse(self._refusal(action))
 
     def scores(self) -> tuple[int, ...]:
         return self.totals
@@ -209,7 +212,7 @@ class FiveThousandState:
         # score order puts the winner first (docs/rules.md#5000-places).
         return shared_places(self.totals)
 
-    def must_roll_reason(self) -> str | None:
+    def must_roll_reason(self) -> Refusal | None:
         """Why the current player may not bank now, or None when banking is allowed.
 
         docs/rules.md#5000-must-roll and #5000-entry
@@ -217,10 +220,9 @@ class FiveThousandState:
         if self.phase is not Phase.DECIDE:
             return self._no_decision_reason()
         if self.turn_points % 100:
-            return f"you must roll again: your turn's points end in {self.turn_points % 100}"
+            return Refusal("must_roll_points", {"rest": self.turn_points % 100})
         if self.totals[self.current] == 0 and self.turn_points < self.rules.entry:
-            entry = self.rules.entry
-            return f"you are not in the game yet: you need {entry} points in one turn to bank"
+            return Refusal("must_roll_entry", {"entry": self.rules.entry})
         return None
 
     # --- transitions ----------------------------------------------------------
@@ -243,9 +245,7 @@ class FiveThousandState:
     def _set_aside(self, held: tuple[int, ...]) -> FiveThousandState:
         points = set_aside_points(self.last_roll, held, self.rules)
         if not points:
-            raise IllegalAction(
-                "set aside a non-empty group of dice that all score together in this roll"
-            )
+            raise IllegalAction("set_aside_scoring")
         return self._keep(self.last_roll, points, len(held))
 
     def _credit(self, seat: int, gift: bool) -> FiveThousandState:
@@ -303,25 +303,25 @@ class FiveThousandState:
 
     # --- refusals ---------------------------------------------------------------
 
-    def _no_decision_reason(self) -> str:
+    def _no_decision_reason(self) -> Refusal:
         if self.is_over:
-            return "the game is over"
+            return Refusal("game_over")
         if self.phase is Phase.ROLL:
-            return "roll the dice first"
-        return "choose which scoring dice to set aside first"
+            return Refusal("roll_first")
+        return Refusal("set_aside_first")
 
-    def _no_roll_reason(self) -> str:
+    def _no_roll_reason(self) -> Refusal:
         if self.phase is Phase.DECIDE:
-            return "no roll is pending: roll again or bank"
+            return Refusal("no_roll_pending_roll_or_bank")
         return self._no_decision_reason()
 
-    def _refusal(self, action: object) -> str | None:
+    def _refusal(self, action: object) -> Refusal | None:
         if not isinstance(action, (Roll, Bank, SetAside)):
-            return f"{type(action).__name__} is not an action of 5000: roll, bank or set aside"
+            return Refusal("wrong_action", {"action": type(action).__name__, "game": GAME})
         if self.phase is not Phase.DECIDE:
             return self._no_decision_reason()
         if isinstance(action, SetAside):
-            return "the scoring dice are already set aside: roll again or bank"
+            return Refusal("already_set_aside")
         return self.must_roll_reason()
 
     # --- JSON -------------------------------------------------------------------
@@ -344,17 +344,17 @@ class FiveThousandState:
     @classmethod
     def from_json(cls, data: Any) -> FiveThousandState:
         """Parse a state written by to_json; InvalidRecord says what is wrong otherwise."""
-        data = _object(data, "a 5000 state", STATE_KEYS)
+        data = _object(data, "5000 state", STATE_KEYS)
         if data["game"] != GAME or data["format"] != FORMAT:
-            raise InvalidRecord(f'a 5000 state has "game": "{GAME}" and "format": {FORMAT}')
+            raise InvalidRecord("invalid_record", what="5000 state", detail=f'it has "game": "{GAME}" and "format": {FORMAT}')
         rules = FiveThousandRules.from_json(data["rules"])
         phase = _phase(data["phase"])
         if not isinstance(data["scores"], list):
-            raise InvalidRecord("scores must be a list with one score per seat")
+            raise InvalidRecord("invalid_record", what="5000 state", detail="scores must be a list with one score per seat")
         n = len(data["scores"])
         winner = None if data["winner"] is None else _seat(data["winner"], n, "winner")
         if (winner is None) == (phase is Phase.OVER):
-            raise InvalidRecord('a state has a winner exactly when its phase is "over"')
+            raise InvalidRecord("invalid_record", what="5000 state", detail='it has a winner exactly when its phase is "over"')
         state = cls(
             rules,
             _checked_totals(rules, data["scores"], winner),
@@ -372,21 +372,29 @@ class FiveThousandState:
     def _check_phase(self) -> None:
         """Refuse phase data that the transitions could never produce and could not continue from."""
         if self.phase is Phase.DECIDE and self.turn_points == 0:
-            raise InvalidRecord('in phase "decide" the turn has points')
+            raise InvalidRecord("invalid_record", what="5000 state", detail='in phase "decide" the turn has points')
         if self.phase is Phase.SET_ASIDE:
             if not self.rules.free_set_aside:
-                raise InvalidRecord('phase "set_aside" needs rules with free_set_aside')
+                raise InvalidRecord("invalid_record", what="5000 state", detail='phase "set_aside" needs rules with free_set_aside')
             scores = score_roll(self.last_roll, self.rules).points > 0
             if len(self.last_roll) != self.dice_left or not scores:
-                raise InvalidRecord('in phase "set_aside" the last roll scores and has dice_left dice')
+                raise InvalidRecord("invalid_record", what="5000 state", detail='in phase "set_aside" the last roll scores and has dice_left dice')
 
 
 # --- validation helpers -----------------------------------------------------------
 
 
+def _refuse(reason: Refusal | None) -> NoReturn:
+    """Raise the refusal a state gave as a reason (None only if a caller erred)."""
+    assert reason is not None
+    raise IllegalAction(reason.code, **reason.params)
+
+
 def _object(data: Any, what: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(data, dict) or set(data) != set(keys):
-        raise InvalidRecord(f"{what} must be a JSON object with exactly the keys {', '.join(keys)}")
+        raise InvalidRecord(
+            "invalid_record", what=what, detail=f"it must be a JSON object with exactly the keys {', '.join(keys)}"
+        )
     return data
 
 
@@ -398,33 +406,37 @@ def _phase(value: Any) -> Phase:
     try:
         return Phase(value)
     except ValueError:
-        raise InvalidRecord(f"phase must be one of {[p.value for p in Phase]}, not {value!r}") from None
+        raise InvalidRecord("invalid_record", what="5000 state", detail=f"phase must be one of {[p.value for p in Phase]}, not {value!r}") from None
 
 
 def _dice(value: Any) -> Dice:
     if not isinstance(value, list) or len(value) > DICE_COUNT:
-        raise InvalidRecord(f"last_roll must be a list of at most {DICE_COUNT} dice")
+        raise InvalidRecord("invalid_record", what="5000 state", detail=f"last_roll must be a list of at most {DICE_COUNT} dice")
     try:
         return validate_dice(value)
     except InvalidDice as error:
-        raise InvalidRecord(f"last_roll: {error}") from None
+        raise InvalidRecord("invalid_record", what="5000 state", detail=f"last_roll: {error}") from None
 
 
 def _check_player_count(rules: FiveThousandRules, num_players: Any) -> None:
-    what = f"the number of players of 5000 ({rules.name})"
-    check_int(num_players, what, rules.min_players, rules.max_players)
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
+        rules.min_players <= num_players <= rules.max_players
+    ):
+        raise InvalidRecord(
+            "player_count", game=GAME, low=rules.min_players, high=rules.max_players, count=repr(num_players)
+        )
 
 
 def _checked_totals(rules: FiveThousandRules, scores: Any, winner: int | None) -> tuple[int, ...]:
     """Scores as a tuple: multiples of 100, below the target except the winner's, which equals it."""
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
-        raise InvalidRecord("scores must be a list with one score per seat")
+        raise InvalidRecord("invalid_record", what="5000 state", detail="scores must be a list with one score per seat")
     _check_player_count(rules, len(scores))
     for seat, score in enumerate(scores):
         highest = rules.target if seat == winner else rules.target - 100
         check_int(score, f"seat {seat}'s score", 0, highest)
         if score % 100:
-            raise InvalidRecord(f"scores are multiples of 100, not {score}")
+            raise InvalidRecord("invalid_record", what="5000 state", detail=f"scores are multiples of 100, not {score}")
         if seat == winner and score != rules.target:
-            raise InvalidRecord(f"the winner's score must be exactly {rules.target}, not {score}")
+            raise InvalidRecord("invalid_record", what="5000 state", detail=f"the winner's score must be exactly {rules.target}, not {score}")
     return tuple(scores)

@@ -22,10 +22,11 @@ OF_A_KIND_COUNTS = (3, 4, 5)
 def check_int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
     """Return value if it is an int within [low, high], else raise InvalidRecord saying so."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRecord(f"{what} must be an integer, not {value!r}")
+        raise InvalidRecord("not_an_integer", what=what, value=repr(value))
     if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"at least {low}" if high is None else f"between {low} and {high}"
-        raise InvalidRecord(f"{what} must be {bounds}, not {value}")
+        if high is None:
+            raise InvalidRecord("below_minimum", what=what, low=low, value=value)
+        raise InvalidRecord("out_of_range", what=what, low=low, high=high, value=value)
     return value
 
 
@@ -51,14 +52,20 @@ class FiveThousandRules:
     def __post_init__(self) -> None:
         object.__setattr__(self, "of_a_kind_multiplier", _checked_multipliers(self.of_a_kind_multiplier))
         if not isinstance(self.name, str) or not self.name:
-            raise InvalidRecord(f"a rule set needs a non-empty name, not {self.name!r}")
+            raise InvalidRecord("invalid_record", what="5000 rule set", detail=f"it needs a non-empty name, not {self.name!r}")
         if check_int(self.target, "target", 100) % 100:
-            raise InvalidRecord(f"target must be a multiple of 100, not {self.target}")
+            raise InvalidRecord(
+                "invalid_record", what="5000 rule set", detail=f"target must be a multiple of 100, not {self.target}"
+            )
         check_int(self.entry, "entry", 0)
         for points in ("straight_points", "three_ones_points", "single_one", "single_five"):
             check_int(getattr(self, points), points, 1)
         if not isinstance(self.free_set_aside, bool):
-            raise InvalidRecord(f"free_set_aside must be true or false, not {self.free_set_aside!r}")
+            raise InvalidRecord(
+                "invalid_record",
+                what="5000 rule set",
+                detail=f"free_set_aside must be true or false, not {self.free_set_aside!r}",
+            )
         check_int(self.max_players, "max_players", check_int(self.min_players, "min_players", 1))
 
     @property
@@ -78,16 +85,22 @@ class FiveThousandRules:
     def from_json(cls, data: Any) -> FiveThousandRules:
         """Parse a rule set; every field is required so that a record never changes meaning."""
         if not isinstance(data, dict):
-            raise InvalidRecord("5000 rules must be a JSON object")
+            raise InvalidRecord("invalid_record", what="5000 rule set", detail="it must be a JSON object")
         names = {field.name for field in fields(cls)}
         if set(data) != names:
             missing, unknown = sorted(names - set(data)), sorted(set(data) - names)
-            raise InvalidRecord(f"5000 rules: missing fields {missing}, unknown fields {unknown}")
+            raise InvalidRecord(
+                "invalid_record", what="5000 rule set", detail=f"missing fields {missing}, unknown fields {unknown}"
+            )
         multipliers = data["of_a_kind_multiplier"]
         if not isinstance(multipliers, dict) or not all(
             isinstance(count, str) and count.isdigit() for count in multipliers
         ):
-            raise InvalidRecord('of_a_kind_multiplier must be an object like {"3": 1, "4": 2, "5": 4}')
+            raise InvalidRecord(
+                "invalid_record",
+                what="5000 rule set",
+                detail='of_a_kind_multiplier must be an object like {"3": 1, "4": 2, "5": 4}',
+            )
         pairs = tuple((int(count), times) for count, times in multipliers.items())
         return cls(**{**data, "of_a_kind_multiplier": pairs})
 
@@ -97,9 +110,15 @@ def _checked_multipliers(pairs: Any) -> tuple[tuple[int, int], ...]:
     try:
         result = tuple(sorted((count, times) for count, times in pairs))
     except (TypeError, ValueError):
-        raise InvalidRecord("of_a_kind_multiplier must be (count, multiplier) pairs") from None
+        raise InvalidRecord(
+            "invalid_record", what="5000 rule set", detail="of_a_kind_multiplier must be (count, multiplier) pairs"
+        ) from None
     if tuple(count for count, _ in result) != OF_A_KIND_COUNTS:
-        raise InvalidRecord(f"of_a_kind_multiplier needs exactly the counts {OF_A_KIND_COUNTS}")
+        raise InvalidRecord(
+            "invalid_record",
+            what="5000 rule set",
+            detail=f"of_a_kind_multiplier needs exactly the counts {OF_A_KIND_COUNTS}",
+        )
     for count, times in result:
         check_int(count, "an of-a-kind count")
         check_int(times, f"the multiplier of {count} of a kind", 1)
@@ -138,7 +157,7 @@ def score_roll(dice: Sequence[int], rules: FiveThousandRules) -> RollScore:
     """
     roll = validate_dice(dice)
     if len(roll) > DICE_COUNT:
-        raise InvalidDice(f"a roll has at most {DICE_COUNT} dice, not {len(roll)}")
+        raise InvalidDice("too_many_dice", most=DICE_COUNT, count=len(roll))
     if tuple(sorted(roll)) in STRAIGHTS:
         return RollScore(rules.straight_points, tuple(range(len(roll))))
     points = {face: _face_points(face, count, rules) for face, count in zip(FACES, face_counts(roll))}
@@ -161,9 +180,9 @@ def set_aside_points(roll: Dice, held: Sequence[int], rules: FiveThousandRules) 
     for position in held:
         is_index = isinstance(position, int) and not isinstance(position, bool)
         if not is_index or not 0 <= position < len(roll):
-            raise InvalidDice(f"die position {position!r} is not one of 0 to {len(roll) - 1}")
+            raise InvalidDice("die_position", position=repr(position), last=len(roll) - 1)
     if len(set(held)) != len(held):
-        raise InvalidDice(f"a die can be set aside only once, got positions {tuple(held)}")
+        raise InvalidDice("set_aside_twice", positions=list(held))
     group = score_roll(tuple(roll[i] for i in held), rules)
     return group.points if group.scoring_dice == len(held) else 0
 

@@ -73,7 +73,7 @@ def game_info(game: str) -> GameInfo:
     try:
         return GAMES[game]
     except KeyError:
-        raise UnknownGame(f"unknown game {game!r}; cubilete plays {', '.join(GAMES)}") from None
+        raise UnknownGame("unknown_game", game=game, games=list(GAMES)) from None
 
 
 def family_of(game: str) -> GameFamily:
@@ -89,9 +89,7 @@ def rules_for(game: str, variant: str | None = None) -> Rules:
     try:
         return info.variants[variant]
     except KeyError:
-        raise UnknownVariant(
-            f"{game} has no rule set {variant!r}; choose one of {', '.join(info.variants)}"
-        ) from None
+        raise UnknownVariant("unknown_rules", game=game, rules=variant, rule_sets=list(info.variants)) from None
 
 
 def rules_from_json(game: str, data: Any) -> Rules:
@@ -105,5 +103,5 @@ def new_state(rules: Rules, num_players: int) -> GameState:
 def state_from_json(data: Any) -> GameState:
     """Any game's state from its JSON, dispatching on its "game" field."""
     if not isinstance(data, dict):
-        raise InvalidRecord("a state is a JSON object with a \"game\" field")
+        raise InvalidRecord("invalid_record", what="state", detail='it is a JSON object with a "game" field')
     return game_info(str(data.get("game"))).family.state_from_json(data)

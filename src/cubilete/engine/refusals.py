@@ -1,27 +1,121 @@
 """Every refusal the engine and the apps can give: a stable code and its English template.
 
-An error carries a code and parameters (`IllegalAction("box_used", box="chance")`); the
-English text is this table's template filled with the parameters, and the apps translate
-the same code into the player's language.
+An error carries a code and parameters (`IllegalAction("box_used", game="penta", box="chance")`);
+the English text is this table's template filled with the parameters, and the apps translate
+the same code into the player's language (web/i18n.py). Parameters are plain JSON values;
+a list is shown as its items separated by commas. Parameters that name things with a
+translation (game, box, rules, level, and their plurals) keep the stable id.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 REFUSALS: dict[str, str] = {
+    # -- records and command lines ---------------------------------------------------
+    "invalid_record": "not a valid {what}: {detail}",
     "command_line": "{message}",
+    "not_an_integer": "{what} must be an integer, not {value}",
+    "below_minimum": "{what} must be at least {low}, not {value}",
+    "out_of_range": "{what} must be between {low} and {high}, not {value}",
     "turn_start_dice": "a turn starts by rolling all {dice} dice: with 0 turn points dice_left is {dice}, not {dice_left}",
     "score_below_entry": "no game reaches seat {seat}'s score of {score}: a player enters the game with at least {entry} points",
     "bonus_without_joker_box": "no game reaches a bonus of {bonus}: it is only paid while the {box} box holds points",
     "bonus_beyond_boxes": "no game reaches a bonus of {bonus}: its {count} bonuses each come with another filled box",
     "equal_scores": "no game reaches seats {first} and {second} both at {score}: reaching a player's score knocks that player out",
+    # -- games, rule sets, players -----------------------------------------------------
+    "unknown_game": "unknown game '{game}'; cubilete plays {games}",
+    "unknown_rules": "{game} has no rule set '{rules}'; choose one of {rule_sets}",
+    "unknown_level": "no {game} player level '{level}'; choose one of {levels}",
+    "unknown_language": "no rules in '{lang}'; choose one of {languages}",
+    "player_count": "{game} is played by {low} to {high} players: the number of players cannot be {count}",
+    # -- dice --------------------------------------------------------------------------
+    "dice_count": "expected {expected} dice, got {count}",
+    "die_face": "a die shows 1 to 6, not {value}",
+    "roll_size": "can roll 0 to {most} dice, not {count}",
+    "too_many_dice": "a roll has at most {most} dice, not {count}",
+    "die_position": "die position {position} is not one of 0 to {last}",
+    "die_positions": "die positions are 0 to {last}, not {positions}",
+    # -- turns -------------------------------------------------------------------------
+    "game_over": "the game is over",
+    "not_seat_turn": "it is seat {seat}'s turn, not seat {asked}'s",
+    "not_your_turn": "it is {name}'s turn",
+    "roll_first": "roll the dice first",
+    "no_roll_pending": "no roll is pending",
+    "no_roll_pending_keep_or_score": "no roll is pending: choose dice to keep or a box to score",
+    "no_roll_pending_roll_or_bank": "no roll is pending: roll again or bank",
+    "wrong_action": "{action} is not an action of {game}",
+    # -- score-sheet games ---------------------------------------------------------------
+    "cannot_keep": "cannot keep {values}: the dice are {dice}",
+    "no_rolls_left": "no rolls left this turn: choose a box to score",
+    "held_twice": "a die can be held only once",
+    "hold_all": "holding all five dice rolls nothing: choose a box to score",
+    "unknown_box": "{game} has no box '{box}'; its boxes are {boxes}",
+    "box_used": "the box {box} is already used",
+    "joker_forces": "the joker rule forces this roll into: {boxes}",
+    "sheet_full": "every box of this sheet is filled: the game is over",
+    "rolls_left_range": "rolls_left is 0 to {last}, not {value}",
+    "advice_needs_dice": "the dice must be rolled before any advice",
+    # -- 5000 ----------------------------------------------------------------------------
+    "must_roll_points": "you must roll again: your turn's points end in {rest}",
+    "must_roll_entry": "you are not in the game yet: you need {entry} points in one turn to bank",
+    "set_aside_first": "choose which scoring dice to set aside first",
+    "already_set_aside": "the scoring dice are already set aside: roll again or bank",
+    "set_aside_scoring": "set aside a non-empty group of dice that all score together in this roll",
+    "set_aside_twice": "a die can be set aside only once, got positions {positions}",
+    # -- actions sent as JSON ------------------------------------------------------------
+    "action_object": 'an action is an object with a "type": keep, score, roll, bank or set_aside',
+    "action_type": "unknown action type '{type}'",
+    "action_held": '"held" must be a list of die positions, e.g. [0, 2]',
+    "action_box": 'a score action needs a "box" name',
+    # -- the command line ----------------------------------------------------------------
+    "unknown_command": "unknown command '{command}': {help}",
+    "dice_numbered": "the dice are numbered 1 to 5, not '{text}'",
+    "dice_text": "dice are numbers 1 to 6 separated by commas, not '{text}'",
+    "nothing_to_score": "every box of this sheet is filled: nothing can be scored",
+    "roll_dice_count": "a {game} roll has 1 to {most} dice, not {count}",
+    # -- the web app -----------------------------------------------------------------------
+    "game_not_found": "there is no game '{id}'",
+    "seat_range": "this game has seats 0 to {last}, not {seat}",
+    "bot_seat": "seat {seat} ({name}) is played by a bot",
+    "wrong_token": "the token does not belong to seat {seat} ({name})",
+    "stale_request": "the game has moved on (event {events}, not {at}): reload it",
+    "bot_level": "a {game} bot plays at one of the levels {levels}, not '{level}'",
+    "auto_score_last_roll": "the computer scores for you only after the last roll of a turn",
+    "rematch_not_over": "a rematch starts once the game is over",
+    "hints_sheet_only": "hints are given in Penta and Generala",
+    "hint_roll_first": "roll the dice first: a hint is about the dice on the table",
+    # -- web requests that are not what the API expects (HTTP 422) ----------------------------
+    "blank_name": "Every player needs a name",
+    "name_too_long": "A player's name has at most {most} characters",
+    "players_count": "A game has {low} to {high} players",
+    "player_kind": "A player is a human or a bot",
+    "bad_seed": "The dice seed is a whole number from 0 to {most}",
+    "language_choice": "The language is one of {languages}",
+    "bad_json": "The request is not valid JSON (at character {position})",
+    "invalid_request": "The request is not valid: {detail}",
 }
 
 
+def plain(value: Any) -> str:
+    """A parameter as text: a list shows its items separated by commas."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(plain(item) for item in value)
+    return str(value)
+
+
 def english(code: str, params: Mapping[str, Any]) -> str:
-    """The English text of a refusal."""
-    template = REFUSALS.get(code)
-    if template is None:  # transitional: raise sites still passing English text as the code
-        return code
-    return template.format(**params)
+    """The English text of a refusal; an unknown code is a programming error (KeyError)."""
+    return REFUSALS[code].format(**{name: plain(value) for name, value in params.items()})
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A reason given as data (code and parameters), for states that explain a refusal ahead."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return english(self.code, self.params)

@@ -47,7 +47,7 @@ class Match:
     def roll(self) -> GameState:
         """Resolve the pending roll with this match's dice."""
         if not self.state.is_chance:
-            raise IllegalAction("no roll is pending")
+            raise IllegalAction("no_roll_pending")
         dice = roll_dice(self.seed, self.rolls, self.state.dice_to_roll)
         self.state = self.state.apply_roll(dice)
         self.rolls += 1
@@ -92,18 +92,20 @@ class Match:
     def from_json(cls, data: Any) -> "Match":
         """Replay a record event by event; a record that breaks a rule is rejected."""
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise InvalidRecord(f"not a game record of format {RECORD_FORMAT}")
+            raise InvalidRecord("invalid_record", what="game record", detail=f"its format is {RECORD_FORMAT}")
         try:
             match = cls(rules_from_json(data["game"], data["rules"]), data["players"], data["seed"])
             for event in data["events"]:
                 if "roll" in event:
                     match.roll()
                     if match.events[-1]["roll"] != event["roll"]:
-                        raise InvalidRecord(f"roll {match.rolls} does not match the record's seed")
+                        raise InvalidRecord(
+                            "invalid_record", what="game record", detail=f"roll {match.rolls} does not match the record's seed"
+                        )
                 else:
                     match.act(action_from_json(event["action"]), event["seat"])
         except (KeyError, TypeError) as error:
-            raise InvalidRecord(f"not a game record: missing or bad {error}") from None
+            raise InvalidRecord("invalid_record", what="game record", detail=f"missing or bad {error}") from None
         return match
 
 

@@ -45,8 +45,7 @@ class SheetState:
     def new(cls, rules: SheetRules, num_players: int = 1) -> "SheetState":
         if not rules.min_players <= num_players <= rules.max_players:
             raise InvalidRecord(
-                f"{rules.game} is played by {rules.min_players} to {rules.max_players} players,"
-                f" not {num_players}"
+                "player_count", game=rules.game, low=rules.min_players, high=rules.max_players, count=num_players
             )
         return cls(rules, (Sheet.empty(rules),) * num_players, rolls_left=rules.rolls_per_turn)
 
@@ -56,12 +55,12 @@ class SheetState:
     ) -> "SheetState":
         """A one-player state mid-game: this sheet, and either a turn start or these dice."""
         if sheet.is_full:
-            raise InvalidRecord("every box of this sheet is filled: the game is over")
+            raise InvalidRecord("sheet_full")
         start = cls(rules, (sheet,), rolls_left=rules.rolls_per_turn)
         if not dice:
             return start
         if not 0 <= rolls_left < rules.rolls_per_turn:
-            raise InvalidRecord(f"rolls_left is 0 to {rules.rolls_per_turn - 1}, not {rolls_left!r}")
+            raise InvalidRecord("rolls_left_range", last=rules.rolls_per_turn - 1, value=repr(rolls_left))
         return replace(
             start, dice=validate_dice(dice, DICE_COUNT), rolls_left=rolls_left, awaiting_roll=False
         )
@@ -97,7 +96,7 @@ class SheetState:
 
     def apply_roll(self, dice: Sequence[int]) -> "SheetState":
         if not self.is_chance:
-            raise IllegalAction("no roll is pending: choose dice to keep or a box to score")
+            raise IllegalAction("no_roll_pending_keep_or_score")
         rolled = iter(validate_dice(dice, self.dice_to_roll))
         table = (
             self.dice[i] if i in self.held else next(rolled) for i in range(DICE_COUNT)
@@ -113,16 +112,16 @@ class SheetState:
 
     def apply(self, action: Action, seat: int | None = None) -> "SheetState":
         if self.is_over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("game_over")
         if seat is not None and seat != self.current:
-            raise NotYourTurn(f"it is seat {self.current}'s turn, not seat {seat}'s")
+            raise NotYourTurn("not_seat_turn", seat=self.current, asked=seat)
         if self.awaiting_roll:
-            raise IllegalAction("roll the dice first")
+            raise IllegalAction("roll_first")
         if isinstance(action, Keep):
             return self._keep(action)
         if isinstance(action, Score):
             return self._score(action.box)
-        raise IllegalAction(f"{type(action).__name__} is not an action of {self.game}")
+        raise IllegalAction("wrong_action", action=type(action).__name__, game=self.game)
 
     def scores(self) -> tuple[int, ...]:
         return tuple(sheet_total(self.rules, sheet) for sheet in self.sheets)
@@ -151,7 +150,7 @@ class SheetState:
     def keep_values(self, values: Sequence[int]) -> Keep:
         """The Keep that holds dice showing these values (the first matching positions)."""
         if not is_submultiset(values, self.dice):
-            raise IllegalAction(f"cannot keep {list(values)}: the dice are {list(self.dice)}")
+            raise IllegalAction("cannot_keep", values=list(values), dice=list(self.dice))
         free = list(range(DICE_COUNT))
         held = []
         for value in values:
@@ -172,21 +171,21 @@ class SheetState:
 
     def _keep(self, action: Keep) -> "SheetState":
         if self.rolls_left == 0:
-            raise IllegalAction("no rolls left this turn: choose a box to score")
+            raise IllegalAction("no_rolls_left")
         bad = [i for i in action.held if not 0 <= i < DICE_COUNT]
         if bad:
-            raise InvalidDice(f"die positions are 0 to {DICE_COUNT - 1}, not {bad}")
+            raise InvalidDice("die_positions", last=DICE_COUNT - 1, positions=bad)
         if len(set(action.held)) != len(action.held):
-            raise IllegalAction("a die can be held only once")
+            raise IllegalAction("held_twice")
         if len(action.held) == DICE_COUNT:
-            raise IllegalAction("holding all five dice rolls nothing: choose a box to score")
+            raise IllegalAction("hold_all")
         return replace(self, held=action.held, awaiting_roll=True)
 
     def _score(self, box: str) -> "SheetState":
         self.rules.box_index(box)  # an unknown box name raises here, before "already used"
         option = next((o for o in self.score_options() if o.box == box), None)
         if option is None:
-            raise IllegalAction(self._why_not(box))
+            raise self._refusal(box)
         index = self.rules.box_index(box)
         sheet = self.sheet
         scored = Sheet(
@@ -204,11 +203,12 @@ class SheetState:
             awaiting_roll=True,
         )
 
-    def _why_not(self, box: str) -> str:
+    def _refusal(self, box: str) -> IllegalAction:
+        """Why an open-or-used box of this sheet cannot take the dice on the table."""
         if not self.sheet.is_open(self.rules.box_index(box)):
-            return f"the box {box} is already used"
-        allowed = ", ".join(option.box for option in self.score_options())
-        return f"the joker rule forces this roll into: {allowed}"
+            return IllegalAction("box_used", game=self.game, box=box)
+        allowed = [option.box for option in self.score_options()]
+        return IllegalAction("joker_forces", game=self.game, boxes=allowed)
 
     # -- JSON ------------------------------------------------------------------
 
@@ -228,7 +228,7 @@ class SheetState:
     @classmethod
     def from_json(cls, data: Any) -> "SheetState":
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InvalidRecord(f"not a score-sheet state of format {FORMAT}")
+            raise InvalidRecord("invalid_record", what="score-sheet state", detail=f"its format is {FORMAT}")
         rules = SheetRules.from_json(data.get("rules"))
         try:
             sheets = tuple(sheet_from_json(rules, s["boxes"], s["bonus"]) for s in data["sheets"])
@@ -242,7 +242,7 @@ class SheetState:
                 awaiting_roll=data["awaiting_roll"],
             )
         except (KeyError, TypeError) as error:
-            raise InvalidRecord(f"not a score-sheet state: missing or bad {error}") from None
+            raise InvalidRecord("invalid_record", what="score-sheet state", detail=f"missing or bad {error}") from None
         if not 0 <= state.current < len(sheets) or len(state.dice) not in (0, DICE_COUNT):
-            raise InvalidRecord("not a score-sheet state: bad seat or dice")
+            raise InvalidRecord("invalid_record", what="score-sheet state", detail="bad seat or dice")
         return state

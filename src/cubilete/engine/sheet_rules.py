@@ -68,9 +68,7 @@ class SheetRules:
         try:
             return self.box_ids.index(box_id)
         except ValueError:
-            raise UnknownBox(
-                f"{self.game} has no box {box_id!r}; its boxes are {', '.join(self.box_ids)}"
-            ) from None
+            raise UnknownBox("unknown_box", game=self.game, box=box_id, boxes=list(self.box_ids)) from None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -97,7 +95,7 @@ class SheetRules:
             )
             return cls(**{**data, "boxes": boxes, "joker": JokerRule(data.get("joker", "none"))})
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise InvalidRecord(f"not a score-sheet rule set: {error}") from None
+            raise InvalidRecord("invalid_record", what="score-sheet rule set", detail=str(error)) from None
 
 
 UPPER_BOXES = tuple(

@@ -150,20 +150,26 @@ def possible_points(rules: SheetRules, box_index: int) -> frozenset[int]:
 def sheet_from_json(rules: SheetRules, filled: object, bonus: object = 0) -> Sheet:
     """Build a sheet from `{"ones": 3, "penta": 50}` and a bonus, rejecting what cannot occur."""
     if not isinstance(filled, Mapping):
-        raise InvalidRecord('a sheet is an object of filled boxes, e.g. {"ones": 3, "penta": 50}')
+        raise InvalidRecord(
+            "invalid_record", what="sheet", detail='a sheet is an object of filled boxes, e.g. {"ones": 3, "penta": 50}'
+        )
     boxes: list[int | None] = [None] * len(rules.boxes)
     for box_id, points in filled.items():
         index = rules.box_index(box_id)
         if isinstance(points, bool) or not isinstance(points, int):
-            raise InvalidRecord(f"box {box_id!r} must hold a whole number of points, not {points!r}")
+            raise InvalidRecord(
+                "invalid_record", what="sheet", detail=f"box {box_id!r} must hold a whole number of points, not {points!r}"
+            )
         if points not in possible_points(rules, index):
-            raise InvalidRecord(f"box {box_id!r} cannot hold {points} points")
+            raise InvalidRecord("invalid_record", what="sheet", detail=f"box {box_id!r} cannot hold {points} points")
         boxes[index] = points
     step = rules.five_equal_bonus
     if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0 or (
         bonus and (not step or bonus % step)
     ):
-        raise InvalidRecord(f"the five-equal bonus must be a multiple of {step or 0}, not {bonus!r}")
+        raise InvalidRecord(
+            "invalid_record", what="sheet", detail=f"the five-equal bonus must be a multiple of {step or 0}, not {bonus!r}"
+        )
     sheet = Sheet(tuple(boxes), bonus)
     # Each bonus is paid with the scoring of another box while the joker box holds points.
     if bonus and not _joker_box_points(rules, sheet):

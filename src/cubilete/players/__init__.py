@@ -44,9 +44,7 @@ def make_player(level: str, rules: Rules) -> Player:
     players = family_players(rules.game)
     player = players.make_player(level, rules)
     if player is None:
-        raise UnknownVariant(
-            f"no {rules.game} player level {level!r}; choose one of {', '.join(players.LEVELS)}"
-        )
+        raise UnknownVariant("unknown_level", game=rules.game, level=level, levels=list(players.LEVELS))
     return player
 
 

@@ -46,7 +46,7 @@ def rank_five_thousand(state: FiveThousandState, player: OptimalPlayer | None = 
     Pass `player` to reuse its remembered turn plans (games of more than two players).
     """
     if state.is_over:
-        raise IllegalAction("the game is over: there is nothing to advise")
+        raise IllegalAction("game_over")
     table, exact = (player or OptimalPlayer()).turn_table(state)
     values: list[tuple[Action, float]]
     if state.is_chance:

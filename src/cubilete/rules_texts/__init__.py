@@ -18,5 +18,5 @@ def rules_page(game: str, lang: str) -> str:
     """The rules page of a game in es, id or en."""
     game_info(game)  # an unknown game raises UnknownGame
     if lang not in LANGUAGES:
-        raise UnknownLanguage(f"no rules in {lang!r}; choose one of {', '.join(LANGUAGES)}")
+        raise UnknownLanguage("unknown_language", lang=lang, languages=list(LANGUAGES))
     return files(__package__).joinpath(f"{game}.{lang}.md").read_text(encoding="utf-8")

@@ -50,9 +50,9 @@ def advise(state: SheetState) -> tuple[RankedOption, ...]:
     boxes in sheet order): that is the tie rule every optimal player follows.
     """
     if state.is_over:
-        raise IllegalAction("the game is over: there is nothing to advise")
+        raise IllegalAction("game_over")
     if state.is_chance:
-        raise IllegalAction("the dice must be rolled before any advice")
+        raise IllegalAction("advice_needs_dice")
     solved = solution(state.rules)
     (mask, joker, upper), now = _position(solved, state.sheet)
     futures, expect = _turn(solved, mask, joker, upper)
@@ -77,7 +77,7 @@ def advise(state: SheetState) -> tuple[RankedOption, ...]:
 def expected_value(state: SheetState) -> float:
     """The expected final total of the seat to move, at any point of its turn."""
     if state.is_over:
-        raise IllegalAction("the game is over: its totals are final")
+        raise IllegalAction("game_over")
     if not state.is_chance:
         return advise(state)[0].value
     solved = solution(state.rules)

@@ -21,10 +21,11 @@ from typing_extensions import Annotated
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..engine.games import GAMES, game_info
+from ..engine.refusals import english
 from ..players import player_levels
 from .addresses import LinkBase
 from .broker import Broker, LocalBroker
-from .i18n import LANGUAGES, messages, negotiate, translate_engine_message
+from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .pages import render_page, rules_html
 from .live import follow_game
 from .security import Protections
@@ -34,18 +35,43 @@ from .views import game_view
 from .warmup import WARMER
 
 Language = Literal["es", "id", "en"]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+NAME_LENGTH = 24
+MAX_PLAYERS = 6
+MAX_SEED = 2**63 - 1
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LENGTH)]
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 QR_MAX_TEXT = 512
 
 
-def describe_problem(problem: dict[str, Any]) -> str:
-    """One validation problem in words: where in the body, and what is wrong."""
-    if problem["type"] == "json_invalid":
-        reason = problem.get("ctx", {}).get("error", "")
-        return f"the request body is not valid JSON: {reason} (at character {problem['loc'][-1]})"
-    where = ".".join(str(part) for part in problem["loc"][1:]) or "body"
-    return f"{where}: {problem['msg']}"
+def validation_refusal(problem: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A request validation problem (pydantic's error) as a refusal code and its parameters."""
+    kind, where = problem["type"], tuple(problem["loc"][1:])
+    if kind == "json_invalid":
+        return "bad_json", {"position": problem["loc"][-1]}
+    if where[:1] == ("players",) and where[2:] == ("name",):
+        if kind == "string_too_short":
+            return "blank_name", {}
+        if kind == "string_too_long":
+            return "name_too_long", {"most": NAME_LENGTH}
+    if where == ("players",) and kind in ("too_short", "too_long"):
+        return "players_count", {"low": 1, "high": MAX_PLAYERS}
+    if where[:1] == ("players",) and where[2:] == ("kind",):
+        return "player_kind", {}
+    if where == ("seed",):
+        return "bad_seed", {"most": MAX_SEED}
+    if where == ("lang",):
+        return "language_choice", {"languages": list(LANGUAGES)}
+    place = ".".join(str(part) for part in where) or "body"
+    return "invalid_request", {"detail": f"{place}: {problem['msg']}"}
+
+
+def plain_json(value: Any) -> Any:
+    """A refusal parameter as JSON: lists stay lists, anything unusual becomes its text."""
+    if isinstance(value, (list, tuple)):
+        return [plain_json(item) for item in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
 
 
 class PlayerIn(BaseModel):
@@ -70,8 +96,8 @@ class NewGame(BaseModel):
     )
     game: str = Field(description="penta, generala or 5000")
     rules: str | None = Field(None, description="a rule set of the game; default: the seed rules")
-    players: list[PlayerIn] = Field(min_length=1, max_length=6)
-    seed: int | None = Field(None, ge=0, lt=2**63, description="the dice seed; default: random")
+    players: list[PlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="the dice seed; default: random")
     lang: Language | None = None
     turn_clock: Literal[0, 30, 60, 300] = Field(0, description="seconds per turn, 0 for no clock")
     public: bool = Field(False, description="listed for anyone on the server to join a free seat")
@@ -152,19 +178,40 @@ def create_app(
             request.headers.get("accept-language"),
         )
 
+    def refusal_language(request: Request, body_lang: Any = None) -> str:
+        """The game's language when the request is about a game (or creates one), else the request's."""
+        game_lang = getattr(request.state, "game_lang", None)
+        game_id = request.path_params.get("game_id")
+        if game_lang is None and game_id is not None:
+            try:
+                game_lang = games.get(game_id).lang
+            except GameNotFound:
+                pass
+        return game_lang if game_lang in LANGUAGES else request_language(request, body_lang)
+
+    def refusal(request: Request, code: str, params: dict[str, Any], status: int, body_lang: Any = None) -> JSONResponse:
+        """Every refusal's answer: its code and parameters, the player's text and the English one."""
+        lang = refusal_language(request, body_lang)
+        return JSONResponse(
+            {
+                "code": code,
+                "params": {name: plain_json(value) for name, value in params.items()},
+                "message": refusal_message(lang, code, params),
+                "detail": english(code, params),
+            },
+            status_code=status,
+        )
+
     @app.exception_handler(CubileteError)
     def refuse(request: Request, error: CubileteError) -> JSONResponse:
         status = next(code for kind, code in _STATUS if isinstance(error, kind))
-        lang = request_language(request)
-        return JSONResponse(
-            {"detail": str(error), "message": translate_engine_message(lang, str(error))}, status_code=status
-        )
+        return refusal(request, error.code, error.params, status)
 
     @app.exception_handler(RequestValidationError)
     def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = [describe_problem(problem) for problem in error.errors()]
-        detail = "; ".join(problems)
-        return JSONResponse({"detail": detail, "message": detail}, status_code=422)
+        code, params = validation_refusal(error.errors()[0])
+        body = error.body if isinstance(error.body, dict) else {}
+        return refusal(request, code, params, 422, body.get("lang"))
 
     # -- pages ---------------------------------------------------------------------
 
@@ -191,7 +238,7 @@ def create_app(
     # -- API -----------------------------------------------------------------------
 
     @app.get("/api/i18n/{lang}", summary="Every message of the app in one language")
-    def catalog(lang: Language) -> dict[str, str]:
+    def catalog(lang: Language) -> dict[str, str | dict[str, str]]:
         return messages(lang)
 
     @app.get("/api/games/options", summary="What a new game can be: games, rule sets, bot levels, seats")
@@ -215,6 +262,7 @@ def create_app(
         """Answers the game's id and URL, and a secret token for each human seat:
         an action for a seat must carry that seat's token."""
         lang = body.lang or request_language(request)
+        request.state.game_lang = lang  # refusals of this request speak the new game's language
         seats = [SeatRequest(player.name, player.kind, player.level) for player in body.players]
         table = TableOptions(body.turn_clock, body.public)
         live, tokens = games.create(body.game, body.rules, seats, body.seed, lang, table)

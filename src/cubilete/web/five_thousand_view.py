@@ -6,7 +6,7 @@ from typing import Any
 
 from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandState, Phase, score_roll
-from .i18n import translate_engine_message
+from .i18n import refusal_message
 
 
 def table(state: FiveThousandState, legal: tuple[Action, ...], lang: str) -> dict[str, Any]:
@@ -26,7 +26,11 @@ def table(state: FiveThousandState, legal: tuple[Action, ...], lang: str) -> dic
         "phase": state.phase.value,
         "can_roll": state.is_chance or any(isinstance(action, Roll) for action in legal),
         "can_bank": any(isinstance(action, Bank) for action in legal),
-        "must_roll_reason": None if reason is None else translate_engine_message(lang, reason),
+        "must_roll_reason": None if reason is None else {
+            "code": reason.code,
+            "params": dict(reason.params),
+            "message": refusal_message(lang, reason.code, reason.params),
+        },
         "set_aside_choices": [
             sorted(state.last_roll[i] for i in action.held) for action in legal if isinstance(action, SetAside)
         ],

@@ -137,16 +137,16 @@ class LiveGame:
         self.check_seat(seat, token)
         state = self.state
         if not state.is_over and seat != state.current_player:
-            raise NotYourTurn(f"it is {self.seats[state.current_player].name}'s turn (seat {state.current_player})")
+            raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seats[state.current_player].name)
 
     def check_seat(self, seat: int, token: str) -> None:
         if not 0 <= seat < len(self.seats):
-            raise SeatRefused(f"this game has seats 0 to {len(self.seats) - 1}, not {seat}")
+            raise SeatRefused("seat_range", last=len(self.seats) - 1, seat=seat)
         expected = self.seats[seat].token_sha256
         if expected is None:
-            raise SeatRefused(f"seat {seat} is played by a bot")
+            raise SeatRefused("bot_seat", seat=seat, name=self.seats[seat].name)
         if not hmac.compare_digest(expected, _digest(token)):
-            raise SeatRefused(f"the token does not belong to seat {seat}")
+            raise SeatRefused("wrong_token", seat=seat, name=self.seats[seat].name)
 
     def play(self, seat: int, intention: Any) -> None:
         """A human seat's intention: an engine action, or the auto-score after the last roll.
@@ -156,9 +156,9 @@ class LiveGame:
         """
         state = self.state
         if state.is_over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("game_over")
         if seat != state.current_player:
-            raise NotYourTurn(f"it is {self.seats[state.current_player].name}'s turn (seat {state.current_player})")
+            raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seats[state.current_player].name)
         action = self._action(intention, state)
         if isinstance(action, Roll) and state.is_chance:
             self._step(self.match.roll)
@@ -171,7 +171,7 @@ class LiveGame:
         if _is_auto_score(intention):
             legal = state.legal_actions()
             if not legal or not all(isinstance(action, Score) for action in legal):
-                raise IllegalAction("the computer scores for you only after the last roll of a turn")
+                raise IllegalAction("auto_score_last_roll")
             return make_player("optimal", self.match.rules).choose(state)
         return action_from_json(intention)
 
@@ -209,7 +209,7 @@ class Games:
         levels = player_levels(game)
         for request in seats:
             if request.kind == BOT and request.level not in levels:
-                raise InvalidRecord(f"a {game} bot plays at one of the levels {', '.join(levels)}, not {request.level!r}")
+                raise InvalidRecord("bot_level", game=game, levels=list(levels), level=str(request.level))
         tokens = [secrets.token_urlsafe(18) if request.kind == HUMAN else None for request in seats]
         stored_seats = tuple(
             Seat(request.name, request.kind, request.level if request.kind == BOT else None,
@@ -228,7 +228,7 @@ class Games:
             return live
         stored = self.storage.load(game_id)
         if stored is None:
-            raise GameNotFound(f"there is no game {game_id!r}")
+            raise GameNotFound("game_not_found", id=game_id)
         return self._remember(_from_storage(stored))
 
     def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
@@ -238,9 +238,7 @@ class Games:
         with live.lock:
             live.check_seat(seat, token)
             if at is not None and at != len(live.match.events):
-                raise StaleRequest(
-                    f"the game has moved on (event {len(live.match.events)}, not {at}): reload it"
-                )
+                raise StaleRequest("stale_request", events=len(live.match.events), at=at)
             live.play(seat, intention)
             live.advance_bots()
             self._save(live)
@@ -265,7 +263,7 @@ class Games:
             if any(s.kind == HUMAN for s in live.seats):
                 live.check_seat(seat if seat is not None else -1, token or "")
             if not live.state.is_over:
-                raise IllegalAction("a rematch starts once the game is over")
+                raise IllegalAction("rematch_not_over")
             if live.rematch is None:
                 match = Match(live.match.rules, live.match.names)
                 new = self._remember(LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table))
@@ -281,9 +279,9 @@ class Games:
         state = live.state
         hint = web_family(state.game).hint
         if hint is None:
-            raise IllegalAction("hints are given in Penta and Generala")
+            raise IllegalAction("hints_sheet_only")
         if state.is_over or state.is_chance:
-            raise IllegalAction("roll the dice first: a hint is about the dice on the table")
+            raise IllegalAction("hint_roll_first")
         self.warmer.wait(live.match.rules)
         return hint(state)
 

@@ -84,12 +84,12 @@ def _parse(command: str, family: CliFamily) -> Action:
         return Score(rest.strip())
     if word in ("roll", "bank"):
         return Roll() if word == "roll" else Bank()
-    raise CubileteError(f"unknown command {command!r}: {family.PLAY_HELP}")
+    raise CubileteError("unknown_command", command=command, help=family.PLAY_HELP)
 
 
 def _positions(text: str) -> tuple[int, ...]:
     """Dice numbered 1 to 5 on screen, 0 to 4 in the engine."""
     words = text.split()
     if not all(word in "12345" and len(word) == 1 for word in words):
-        raise CubileteError(f"the dice are numbered 1 to 5, not {text.strip()!r}")
+        raise CubileteError("dice_numbered", text=text.strip())
     return tuple(int(word) - 1 for word in words)

@@ -32,7 +32,7 @@ def parse_dice(text: str) -> tuple[int, ...]:
     try:
         values = [int(part) for part in text.split(",")]
     except ValueError:
-        raise InvalidDice(f"dice are numbers 1 to 6 separated by commas, not {text!r}") from None
+        raise InvalidDice("dice_text", text=text) from None
     return validate_dice(values)
 
 

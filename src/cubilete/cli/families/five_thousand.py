@@ -123,7 +123,7 @@ def simulation_report(simulation: Simulation) -> Report:
 def score(rules: FiveThousandRules, dice: Dice, args: argparse.Namespace) -> Report:
     """The points of one roll and how many of its dice scored."""
     if not 1 <= len(dice) <= DICE_COUNT:
-        raise InvalidDice(f"a {rules.game} roll has 1 to {DICE_COUNT} dice, not {len(dice)}")
+        raise InvalidDice("roll_dice_count", game=rules.game, most=DICE_COUNT, count=len(dice))
     result = score_roll(dice, rules)
     data = {"game": rules.game, "dice": list(dice), "points": result.points, "scoring_dice": result.scoring_dice}
     text = (

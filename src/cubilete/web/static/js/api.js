@@ -2,10 +2,13 @@
 
 import { lang, t } from "./i18n.js";
 
+// A refusal: the HTTP status, the refusal's code and parameters, and its text in the game's language.
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null, params = {}) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.params = params;
   }
 }
 
@@ -29,7 +32,8 @@ async function request(method, path, body) {
     });
     const data = await response.json().catch(() => null);
     if (!response.ok) {
-      throw new ApiError(response.status, data?.message ?? data?.detail ?? t("The server did not answer."));
+      const refusal = data?.code ? data : { message: t("The server did not answer."), code: null, params: {} };
+      throw new ApiError(response.status, refusal.message, refusal.code, refusal.params);
     }
     return data;
   } catch (error) {

@@ -3,7 +3,7 @@
 // what the last turn did: a bust, a bank, a knock-out, a gift, a win.
 
 import { makeTray, showDie } from "./dice.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 export class FiveThousandTable {
   constructor(root, controller, view) {
@@ -85,7 +85,7 @@ export class FiveThousandTable {
     this.turnPoints.textContent = String(table.turn_points);
     this.turnPoints.dataset.turnPoints = String(table.turn_points);
     const dice = table.dice_left;
-    this.diceLeft.textContent = view.is_over ? "" : dice === 1 ? t("One die to roll") : t("{n} dice to roll", { n: dice });
+    this.diceLeft.textContent = view.is_over ? "" : tn("One die to roll", "{n} dice to roll", dice);
 
     const startOfTurn = table.phase === "roll" && table.turn_points === 0;
     const rolled = step?.event.roll !== undefined;
@@ -98,14 +98,14 @@ export class FiveThousandTable {
       showDie(die, value, { held: this.choosing.has(index), rolled, enabled: choosing });
     });
 
-    this.rollButton.textContent = dice === 1 ? t("Roll one die") : t("Roll {n} dice", { n: dice });
+    this.rollButton.textContent = tn("Roll one die", "Roll {n} dice", dice);
     this.bankButton.textContent =
       table.turn_points > 0 ? t("Bank {points}", { points: table.turn_points }) : t("Bank");
     this.rollButton.disabled = !this.interactive || !table.can_roll;
     this.bankButton.disabled = !this.interactive || !table.can_bank;
     this.setAsideButton.hidden = table.phase !== "set_aside";
     this.setAsideButton.disabled = !choosing || !this.validChoice();
-    this.reason.textContent = this.mine && table.must_roll_reason ? table.must_roll_reason : "";
+    this.reason.textContent = this.mine && table.must_roll_reason ? table.must_roll_reason.message : "";
     this.describe(view, step);
   }
 

@@ -2,7 +2,7 @@
 // and invite the friends; resume or forget the games this browser plays in.
 
 import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
-import { gameName, lang, levelName, rulesName, startPage, t } from "./i18n.js";
+import { gameName, lang, levelName, rulesName, startPage, t, tn } from "./i18n.js";
 
 startPage();
 
@@ -121,7 +121,7 @@ function drawGameChoices() {
       const players = document.createElement("small");
       players.textContent =
         info.min_players === info.max_players
-          ? t("{n} players", { n: info.min_players })
+          ? tn("{n} player", "{n} players", info.min_players)
           : t("{min} to {max} players", { min: info.min_players, max: info.max_players });
       label.append(input, title, players);
       return label;

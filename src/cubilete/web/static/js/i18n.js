@@ -5,11 +5,24 @@ const boot = JSON.parse(document.getElementById("boot").textContent);
 export const lang = boot.lang;
 export const page = boot.page;
 
+const fill = (text, params) =>
+  text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+const entry = (message, context) => boot.messages[context ? `${context}\u0004${message}` : message];
+
 // A message in the page's language, with {name} placeholders filled from params.
 export function t(message, params = {}, context = null) {
-  const key = context ? `${context}\u0004${message}` : message;
-  const text = boot.messages[key] ?? message;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const text = entry(message, context);
+  return fill(typeof text === "string" ? text : message, params);
+}
+
+// A message about n things: the form of n's plural category in the page's language (the
+// catalog maps Babel's categories to forms: one, many, other...); params.n is n unless given.
+const pluralRules = new Intl.PluralRules(lang);
+export function tn(singular, plural, n, params = {}) {
+  const forms = entry(singular, null);
+  const english = n === 1 ? singular : plural;
+  const text = forms && typeof forms === "object" ? forms[pluralRules.select(n)] ?? forms.other ?? english : english;
+  return fill(text, { n, ...params });
 }
 
 export const gameName = (game) => t(game, {}, "game");

@@ -3,7 +3,7 @@
 
 import { postJson, ApiError } from "./api.js";
 import { DICE, makeTray, showDie } from "./dice.js";
-import { boxName, page, t } from "./i18n.js";
+import { boxName, page, t, tn } from "./i18n.js";
 
 
 export class SheetTable {
@@ -189,7 +189,7 @@ export class SheetTable {
     const table = this.view.table;
     const firstRoll = this.view.to_roll || this.view.is_over;
     this.rollButton.replaceChildren(text(firstRoll ? t("Roll") : t("Roll again")));
-    if (!this.view.is_over) this.rollButton.append(badge(t("{n} left", { n: table.rolls_left })));
+    if (!this.view.is_over) this.rollButton.append(badge(tn("{n} left", "{n} left", table.rolls_left)));
     this.rollButton.disabled =
       !this.interactive || !(firstRoll || (table.can_reroll && this.holding.size < DICE));
     this.validateButton.disabled = !this.interactive || this.selected === null;
@@ -299,17 +299,15 @@ export class SheetTable {
       choice.type = "button";
       choice.className = "hint";
       const expected = option.value.toFixed(1);
+      const points = option.points + option.bonus;
+      const kept = option.keep?.length ? option.keep.join(" ") : t("nothing"); // not nested: Babel extracts it
       choice.textContent =
         option.kind === "score"
-          ? t("{box}: {points} points → {expected}", {
+          ? tn("{box}: {points} point → {expected}", "{box}: {points} points → {expected}", points, {
               box: boxName(this.game, option.box),
-              points: option.points + option.bonus,
               expected,
             })
-          : t("Keep {dice} and roll → {expected}", {
-              dice: option.keep.length ? option.keep.join(" ") : t("nothing"),
-              expected,
-            });
+          : t("Keep {dice} and roll → {expected}", { dice: kept, expected });
       choice.addEventListener("click", () => this.takeHint(option));
       item.append(choice);
       list.append(item);

@@ -1,0 +1,69 @@
+"""Babel extraction methods for what Babel's own extractors cannot read (see babel.cfg).
+
+This module imports nothing of the web app (only the engine and players, for the names).
+
+`extract_html`: the data-i18n and data-i18n-label attributes of the static pages.
+`extract_refusals`: every refusal code of engine/refusals.py, as the message id of the
+context "refusal", with its English template as the translators' comment.
+`extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level").
+"""
+
+from __future__ import annotations
+
+import ast
+from html.parser import HTMLParser
+from typing import IO, Any, Collection, Iterator, Mapping
+
+Extracted = tuple[int, str | None, Any, list[str]]
+I18N_ATTRIBUTES = ("data-i18n", "data-i18n-label")
+REFUSAL_CONTEXT = "refusal"  # as web/i18n.py reads the catalogs
+
+
+class _AttributeMessages(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[Extracted] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in I18N_ATTRIBUTES and value:
+                self.found.append((self.getpos()[0], None, value, []))
+
+
+def extract_html(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[Extracted]:
+    parser = _AttributeMessages()
+    parser.feed(fileobj.read().decode(options.get("encoding", "utf-8")))
+    parser.close()
+    yield from parser.found
+
+
+def extract_refusals(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[Extracted]:
+    """The keys of the REFUSALS dict literal, read from the source (nothing is imported)."""
+    tree = ast.parse(fileobj.read())
+    for node in ast.walk(tree):
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == "REFUSALS" and isinstance(node.value, ast.Dict):
+            for key, value in zip(node.value.keys, node.value.values):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
+                    yield key.lineno, "pgettext", (REFUSAL_CONTEXT, key.value), [f"English: {value.value}"]
+
+
+def extract_names(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[Extracted]:
+    """The names the client shows by id: games, rule sets, bot levels and boxes (engine/games.py)."""
+    from cubilete.engine.games import GAMES
+    from cubilete.players import player_levels
+
+    for info in GAMES.values():
+        yield 1, "pgettext", ("game", info.id), []
+        for name, rules in info.variants.items():
+            yield 1, "pgettext", (f"rules:{info.id}", name), []
+            for box in getattr(rules, "boxes", ()):
+                yield 1, "pgettext", (f"box:{info.id}", box.id), []
+        for level in player_levels(info.id):
+            yield 1, "pgettext", ("level", level), []
