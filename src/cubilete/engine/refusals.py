@@ -11,6 +11,8 @@ from typing import Any, Mapping
 
 REFUSALS: dict[str, str] = {
     "command_line": "{message}",
+    "save_failed": "could not save the move, try again",
+    "stale": "another move was made at the same moment: reload the game",
 }
 
 

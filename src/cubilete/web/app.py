@@ -22,8 +22,9 @@ from ..engine.games import GAMES, game_info
 from ..players import player_levels
 from .i18n import LANGUAGES, messages, negotiate, translate_engine_message
 from .pages import render_page, rules_html
+from .broker import open_broker
 from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, StaleRequest
-from .storage import Storage
+from .storage import SaveFailed, Storage
 from .views import game_view, hint_view, unfinished_view
 from .warmup import WARMER
 
@@ -86,6 +87,7 @@ class SeatIn(BaseModel):
 
 _STATUS = (
     (GameNotFound, 404),
+    (SaveFailed, 503),
     (SeatRefused, 403),
     (StaleRequest, 409),
     (NotYourTurn, 409),
@@ -95,13 +97,17 @@ _STATUS = (
 )
 
 
-def create_app(database_url: str | None = None) -> FastAPI:
+def create_app(database_url: str | None = None, broker_url: str | None = None) -> FastAPI:
+    """The app on a database (default: SQLite in the user's data directory) and a broker that
+    tells other server processes of each change (default: none, one process)."""
     storage = Storage(database_url)
-    games = Games(storage, WARMER)
+    broker = open_broker(broker_url)
+    games = Games(storage, WARMER, broker)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        broker.close()
         storage.close()
 
     app = FastAPI(

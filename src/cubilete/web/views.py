@@ -12,7 +12,7 @@ from ..engine.sheet_scoring import upper_bonus, upper_total
 from ..solvers.sheet_advice import RankedOption
 from .i18n import translate_engine_message
 from .sessions import LiveGame
-from .storage import StoredGame
+from .storage import GameSummary
 
 
 def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, Any]:
@@ -127,13 +127,12 @@ def hint_view(options: tuple[RankedOption, ...], limit: int = 3) -> dict[str, An
     }
 
 
-def unfinished_view(stored: StoredGame) -> dict[str, Any]:
-    record = stored.record
+def unfinished_view(summary: GameSummary) -> dict[str, Any]:
     return {
-        "id": stored.id,
-        "url": f"/game/{stored.id}",
-        "game": record["game"],
-        "rules": record["rules"]["name"],
-        "players": record["players"],
-        "updated": stored.updated.isoformat(),
+        "id": summary.id,
+        "url": f"/game/{summary.id}",
+        "game": summary.game,
+        "rules": summary.rules,
+        "players": summary.players,
+        "updated": summary.updated.isoformat(),
     }

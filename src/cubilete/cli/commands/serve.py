@@ -1,4 +1,6 @@
-"""`cubilete serve [--host 127.0.0.1] [--port 8000] [--open] [--database URL]`: play in the browser."""
+"""`cubilete serve [--host 127.0.0.1] [--port 8000] [--open] [--database URL] [--broker URL]`: play in the browser.
+
+Several processes serve the same games when they share a PostgreSQL database and a Redis broker."""
 
 from __future__ import annotations
 
@@ -19,7 +21,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--database",
         metavar="URL",
-        help="SQLAlchemy database URL (default: a SQLite file in your user data directory)",
+        help="SQLAlchemy database URL, e.g. postgresql://user@host/db (default: a SQLite file in your user data directory)",
+    )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="redis://host:6379/0 to tell other server processes of each move (default: this process only)",
     )
     parser.set_defaults(run=run)
 
@@ -27,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ...web import create_app
 
-    app = create_app(args.database)
+    app = create_app(args.database, args.broker)
     if args.open:
         url = f"http://{'localhost' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
