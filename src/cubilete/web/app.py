@@ -20,9 +20,9 @@ from typing_extensions import Annotated
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..engine.games import GAMES, game_info
 from ..players import player_levels
+from .broker import open_broker
 from .i18n import LANGUAGES, messages, negotiate, translate_engine_message
 from .pages import render_page, rules_html
-from .broker import open_broker
 from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, StaleRequest
 from .storage import SaveFailed, Storage
 from .views import game_view, hint_view, unfinished_view
