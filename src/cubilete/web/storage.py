@@ -33,6 +33,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    bindparam,
     cast,
     create_engine,
     event,
@@ -110,6 +111,19 @@ events_table = Table(
     PrimaryKeyConstraint("game_id", "index", name="pk_events"),
 )
 HEADER = ("format", "game", "rules", "players", "seed")  # a record's fields besides its events
+
+# The statements of every action, built once (building them per call cost more than running them).
+_EVENTS_FROM = (
+    select(events_table.c.event)
+    .where(events_table.c.game_id == bindparam("game_id"), events_table.c["index"] >= bindparam("first"))
+    .order_by(events_table.c["index"])
+)
+_INSERT_EVENTS = insert(events_table)
+_TOUCH_GAME = (
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"))
+    .values(finished=bindparam("finished"), updated=bindparam("updated"))
+)
 
 
 class SaveFailed(CubileteError):
@@ -191,10 +205,8 @@ class Storage:
         ]
         with self._writing() as connection:
             if rows:
-                connection.execute(insert(events_table), rows)
-            connection.execute(
-                update(games_table).where(games_table.c.id == game_id).values(finished=finished, updated=now)
-            )
+                connection.execute(_INSERT_EVENTS, rows)
+            connection.execute(_TOUCH_GAME, {"game_id": game_id, "finished": finished, "updated": now})
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as connection:
@@ -266,12 +278,7 @@ class Storage:
 
     @staticmethod
     def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:
-        query = (
-            select(events_table.c.event)
-            .where(events_table.c.game_id == game_id, events_table.c["index"] >= first)
-            .order_by(events_table.c["index"])
-        )
-        return list(connection.scalars(query))
+        return list(connection.scalars(_EVENTS_FROM, {"game_id": game_id, "first": first}))
 
 
 def _save_failed(error: SQLAlchemyError) -> SaveFailed:
