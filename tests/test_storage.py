@@ -286,3 +286,11 @@ def test_times_are_stored_and_sent_in_utc_with_the_offset(database):
     assert stored.created.tzinfo is timezone.utc and stored.updated >= stored.created
     with pytest.raises(ValueError, match="zone"):
         UtcDateTime().process_bind_param(datetime(2025, 1, 1), None)
+
+
+def test_postgresql_urls_use_the_driver_cubilete_ships_with():
+    from cubilete.web.storage import database_url
+
+    assert database_url("postgresql://ana@db.example/games") == "postgresql+psycopg://ana@db.example/games"
+    assert database_url("postgresql+psycopg://ana@db/games") == "postgresql+psycopg://ana@db/games"
+    assert database_url("sqlite:///games.sqlite3") == "sqlite:///games.sqlite3"

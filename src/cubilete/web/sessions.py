@@ -93,7 +93,8 @@ class StateHistory:
     """`history[i]`: the match's state before event i (and after the last one at its length).
 
     Only the latest states stay in memory, enough for a view to animate the last moves;
-    an older one is replayed from the match's events when asked for.
+    an older one is replayed from the match's events when asked for. Safe to read while
+    the game's lock is held by a request that changes it.
     """
 
     def __init__(self, match: Match, keep: int = 64) -> None:
@@ -101,31 +102,36 @@ class StateHistory:
         self._keep = keep
         self._start = len(match.events)
         self._states = [match.state]
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return self._start + len(self._states)
+        with self._lock:
+            return self._start + len(self._states)
 
     def __getitem__(self, index: int) -> GameState:
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        if index < self._start:
-            self._states[:0] = _replay(self._match.initial, self._match.events[: self._start])[:-1]
-            self._start = 0
-        return self._states[index - self._start]
+        with self._lock:
+            if not 0 <= index < self._start + len(self._states):
+                raise IndexError(index)
+            if index < self._start:
+                self._states[:0] = _replay(self._match.initial, self._match.events[: self._start])[:-1]
+                self._start = 0
+            return self._states[index - self._start]
 
     def append(self, state: GameState) -> None:
-        self._states.append(state)
-        if len(self._states) > 2 * self._keep:
-            dropped = len(self._states) - self._keep
-            del self._states[:dropped]
-            self._start += dropped
+        with self._lock:
+            self._states.append(state)
+            if len(self._states) > 2 * self._keep:
+                dropped = len(self._states) - self._keep
+                del self._states[:dropped]
+                self._start += dropped
 
     def truncate(self, length: int) -> None:
         """Forget the states after the first `length` (the match has been put back to that point)."""
-        if length <= self._start:
-            self._start, self._states = length - 1, [self._match.state]
-        else:
-            del self._states[length - self._start :]
+        with self._lock:
+            if length <= self._start:
+                self._start, self._states = length - 1, [self._match.state]
+            else:
+                del self._states[length - self._start :]
 
 
 @dataclass
