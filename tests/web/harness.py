@@ -41,8 +41,9 @@ def free_port() -> int:
 class Server:
     """`cubilete serve` in a subprocess; stop() and start() again keep the port and the database."""
 
-    def __init__(self, database: str, port: int, log: Path) -> None:
+    def __init__(self, database: str, port: int, log: Path, broker: str | None = None) -> None:
         self.database = database
+        self.broker = broker
         self.port = port
         self.log = log
         self.url = f"http://127.0.0.1:{port}"
@@ -50,6 +51,8 @@ class Server:
 
     def start(self) -> "Server":
         command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--port", str(self.port), "--database", self.database]
+        if self.broker is not None:
+            command += ["--broker", self.broker]
         with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server
             self.process = subprocess.Popen(command, stdout=log, stderr=log)
         deadline = time.monotonic() + 30

@@ -95,6 +95,8 @@ REFUSALS: dict[str, str] = {
     "language_choice": "The language is one of {languages}",
     "bad_json": "The request is not valid JSON (at character {position})",
     "invalid_request": "The request is not valid: {detail}",
+    "save_failed": "could not save the move, try again",
+    "stale": "another move was made at the same moment: reload the game",
 }
 
 

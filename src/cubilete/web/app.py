@@ -24,13 +24,13 @@ from ..engine.games import GAMES, game_info
 from ..engine.refusals import english
 from ..players import player_levels
 from .addresses import LinkBase
-from .broker import Broker, LocalBroker
+from .broker import open_broker
 from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .pages import render_page, rules_html
 from .live import follow_game
 from .security import Protections
-from .sessions import GameNotFound, Games, LiveGame, SeatRefused, SeatRequest, StaleRequest, TableOptions
-from .storage import Storage
+from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, StaleRequest, TableOptions
+from .storage import SaveFailed, Storage
 from .views import game_view
 from .warmup import WARMER
 
@@ -130,6 +130,7 @@ class SeatProof(BaseModel):
 
 _STATUS = (
     (GameNotFound, 404),
+    (SaveFailed, 503),
     (SeatRefused, 403),
     (StaleRequest, 409),
     (NotYourTurn, 409),
@@ -141,15 +142,17 @@ _STATUS = (
 
 def create_app(
     database_url: str | None = None,
+    broker_url: str | None = None,
     *,
     public_url: str | None = None,
     listen_host: str = "127.0.0.1",
-    broker: Broker | None = None,
 ) -> FastAPI:
-    """The app; `public_url` (behind a proxy) or the address it listens on decide where links point."""
+    """The app on a database (default: SQLite in the user's data directory) and a broker that tells
+    other server processes of each change (default: none, one process); `public_url` (behind a
+    proxy) or the address it listens on decide where links point."""
     storage = Storage(database_url)
-    games = Games(storage, WARMER)
-    broker = broker or LocalBroker()
+    broker = open_broker(broker_url)
+    games = Games(storage, WARMER, broker)
     links = LinkBase(public_url, listen_host)
 
     @asynccontextmanager
@@ -157,11 +160,6 @@ def create_app(
         yield
         broker.close()
         storage.close()
-
-    def announced(live: LiveGame) -> LiveGame:
-        """Tell every follower of the game that it changed (to move into Games once it commits)."""
-        broker.publish(live.id, len(live.match.events))
-        return live
 
     def link_base(request: Request) -> str:
         return links.for_request(request.url.scheme, request.headers.get("host"), request.url.port)
@@ -266,7 +264,6 @@ def create_app(
         seats = [SeatRequest(player.name, player.kind, player.level) for player in body.players]
         table = TableOptions(body.turn_clock, body.public)
         live, tokens = games.create(body.game, body.rules, seats, body.seed, lang, table)
-        announced(live)
         game_url = f"{link_base(request)}/game/{live.id}"
         return {
             "id": live.id,
@@ -297,20 +294,23 @@ def create_app(
         since: int | None = Query(None, ge=0, description="also answer every step after this many events"),
     ) -> dict[str, Any]:
         live = games.get(game_id)
-        return game_view(live, request_language(request, live.lang), since)
+        with live.lock:  # never a view torn by a move being made
+            return game_view(live, request_language(request, live.lang), since)
 
     @app.post("/api/games/{game_id}/actions", summary="A human seat acts; the bots then play")
     def act(request: Request, game_id: str, body: ActionIn) -> dict[str, Any]:
         """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
-        live = announced(games.act(game_id, body.seat, body.token, body.action, body.at))
-        return game_view(live, request_language(request, live.lang), body.at)
+        live = games.act(game_id, body.seat, body.token, body.action, body.at)
+        with live.lock:
+            return game_view(live, request_language(request, live.lang), body.at)
 
     @app.post("/api/games/{game_id}/bots", summary="A seat of the game lets the bots play until a human is to move")
     def bots(
         request: Request, game_id: str, body: SeatProof, since: int | None = Query(None, ge=0)
     ) -> dict[str, Any]:
-        live = announced(games.advance_bots(game_id, body.seat, body.token))
-        return game_view(live, request_language(request, live.lang), since)
+        live = games.advance_bots(game_id, body.seat, body.token)
+        with live.lock:
+            return game_view(live, request_language(request, live.lang), since)
 
     @app.post("/api/games/{game_id}/hint", summary="The seat to move asks for the best choices for its dice")
     def hint(game_id: str, body: SeatProof) -> dict[str, Any]:
@@ -318,9 +318,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game")
     def rematch(game_id: str, body: SeatIn) -> dict[str, Any]:
-        old = games.get(game_id)
         new = games.rematch(game_id, body.seat, body.token)
-        announced(old)  # followers of the old game learn where the rematch is
         return {"id": new.id, "url": f"/game/{new.id}"}
 
     @app.websocket("/api/games/{game_id}/live")

@@ -1,8 +1,8 @@
 """Who is told when a game changes: every browser following it, whichever process accepted the change.
 
 A broker carries one fact per message, "game G now has N events"; followers then read the
-steps they have not seen from the game itself. This module holds the interface and the
-in-process broker (one server process); a Redis broker with the same interface serves several.
+steps they have not seen from the game itself. The in-process broker serves one server
+process; redis_broker.py has the same interface for several.
 """
 
 from __future__ import annotations
@@ -27,35 +27,60 @@ class Broker(Protocol):
 
 
 class LocalBroker:
-    """Publishes to the listeners of this process, synchronously, in the publisher's thread."""
+    """Publishes to the listeners of this process, in the publisher's thread."""
 
     def __init__(self) -> None:
-        self._listeners: dict[str, list[Listener]] = {}
-        self._lock = threading.Lock()
+        self._listeners = Listeners()
 
     def publish(self, game_id: str, events: int) -> None:
+        self._listeners.tell(game_id, events)
+
+    def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
+        return self._listeners.add(game_id, listener)
+
+    def close(self) -> None:
+        self._listeners.clear()
+
+
+class Listeners:
+    """The listeners of each game, safe to change and call from any thread."""
+
+    def __init__(self) -> None:
+        self._by_game: dict[str, list[Listener]] = {}
+        self._lock = threading.Lock()
+
+    def add(self, game_id: str, listener: Listener) -> Callable[[], None]:
         with self._lock:
-            listeners = list(self._listeners.get(game_id, ()))
+            self._by_game.setdefault(game_id, []).append(listener)
+
+        def remove() -> None:
+            with self._lock:
+                listeners = self._by_game.get(game_id, [])
+                if listener in listeners:
+                    listeners.remove(listener)
+                if not listeners:
+                    self._by_game.pop(game_id, None)
+
+        return remove
+
+    def tell(self, game_id: str, events: int) -> None:
+        with self._lock:
+            listeners = list(self._by_game.get(game_id, ()))
         for listener in listeners:
             try:
                 listener(events)
             except Exception:  # one broken follower must not stop the others nor the move
                 log.exception("a listener of game %s failed", game_id)
 
-    def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
+    def clear(self) -> None:
         with self._lock:
-            self._listeners.setdefault(game_id, []).append(listener)
+            self._by_game.clear()
 
-        def unsubscribe() -> None:
-            with self._lock:
-                listeners = self._listeners.get(game_id, [])
-                if listener in listeners:
-                    listeners.remove(listener)
-                if not listeners:
-                    self._listeners.pop(game_id, None)
 
-        return unsubscribe
+def open_broker(url: str | None) -> Broker:
+    """The broker at `url` (redis://...), or the in-process one when there is none."""
+    if url is None:
+        return LocalBroker()
+    from .redis_broker import RedisBroker
 
-    def close(self) -> None:
-        with self._lock:
-            self._listeners.clear()
+    return RedisBroker(url)

@@ -2,7 +2,11 @@
 
 Every game is a `Match` (the engine's runner owns the dice). Human seats act through
 `act` with their secret token; bot seats are played by `make_player` when they are to
-move. After every change the match record is saved, so a new process resumes exactly.
+move. A change is acknowledged only once its events are stored; if storing fails, the
+game in memory goes back to what it was. Games in memory are a bounded cache of the
+database, which several server processes may share: before acting, a process catches
+its copy up from the stored events, and the database's unique (game, index) key refuses
+the second of two actions for the same moment.
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ import hashlib
 import hmac
 import secrets
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..engine.actions import Action, Keep, Roll, Score, action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
@@ -20,12 +25,15 @@ from ..engine.games import rules_for
 from ..engine.protocol import GameState
 from ..engine.runner import Match, Player
 from ..players import make_player, player_levels
+from .broker import Broker
 from .families import web_family
-from .storage import Storage, StoredGame
+from .game_cache import GameCache
+from .storage import EventConflict, Storage, StoredGame
 from .warmup import TableWarmer
 
 HUMAN, BOT = "human", "bot"
 AUTO_SCORE = "auto"  # the intention sent when the countdown after the last roll runs out
+CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
 
 
 class GameNotFound(CubileteError):
@@ -79,16 +87,61 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _replay(match: Match) -> list[GameState]:
-    """The state before the first event and after each event of the match."""
-    states = [match.initial]
-    for event in match.events:
+def _replay(initial: GameState, events: Sequence[dict[str, Any]]) -> list[GameState]:
+    """The state before the first of these events and after each one."""
+    states = [initial]
+    for event in events:
         state = states[-1]
         if "roll" in event:
             states.append(state.apply_roll(event["roll"]))
         else:
             states.append(state.apply(action_from_json(event["action"]), event["seat"]))
     return states
+
+
+class StateHistory:
+    """`history[i]`: the match's state before event i (and after the last one at its length).
+
+    Only the latest states stay in memory, enough for a view to animate the last moves;
+    an older one is replayed from the match's events when asked for. Safe to read while
+    the game's lock is held by a request that changes it.
+    """
+
+    def __init__(self, match: Match, keep: int = 64) -> None:
+        self._match = match
+        self._keep = keep
+        self._start = len(match.events)
+        self._states = [match.state]
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._start + len(self._states)
+
+    def __getitem__(self, index: int) -> GameState:
+        with self._lock:
+            if not 0 <= index < self._start + len(self._states):
+                raise IndexError(index)
+            if index < self._start:
+                self._states[:0] = _replay(self._match.initial, self._match.events[: self._start])[:-1]
+                self._start = 0
+            return self._states[index - self._start]
+
+    def append(self, state: GameState) -> None:
+        with self._lock:
+            self._states.append(state)
+            if len(self._states) > 2 * self._keep:
+                dropped = len(self._states) - self._keep
+                del self._states[:dropped]
+                self._start += dropped
+
+    def truncate(self, length: int) -> None:
+        """Forget the states after the first `length` (the match has been put back to that point)."""
+        with self._lock:
+            if length <= self._start:
+                self._start, self._states = length - 1, [self._match.state]
+            else:
+                del self._states[length - self._start :]
 
 
 @dataclass
@@ -101,13 +154,15 @@ class LiveGame:
     match: Match
     rematch: str | None = None
     table: TableOptions = TableOptions()
-    history: list[GameState] = field(default_factory=list)
+    history: StateHistory = field(init=False)
     lock: threading.Lock = field(default_factory=threading.Lock)
     players: tuple[Player | None, ...] = ()
+    heard: int = 0  # the most events another process (or this one) announced for the game
+    news: bool = False  # something was announced since this copy was last compared with the database
+    unsubscribe: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
-        if not self.history:
-            self.history = _replay(self.match)
+        self.history = StateHistory(self.match)
         self.players = tuple(
             make_player(seat.level, self.match.rules) if seat.kind == BOT else None for seat in self.seats
         )
@@ -124,10 +179,6 @@ class LiveGame:
     def bot_to_move(self) -> bool:
         state = self.state
         return not state.is_over and self.seats[state.current_player].kind == BOT
-
-    def record(self) -> dict[str, Any]:
-        """What is stored: the runner's record and the table's options."""
-        return {**self.match.to_json(), "table": self.table.to_json()}
 
     def mover(self, index: int) -> int | None:
         """The seat that made event `index` (the seat to move before it)."""
@@ -185,15 +236,52 @@ class LiveGame:
         operation()
         self.history.append(self.state)
 
+    def replay(self, event: dict[str, Any]) -> None:
+        """Apply an event stored by another process; its dice must be the ones this match rolls."""
+        if "roll" in event:
+            self._step(self.match.roll)
+            if self.match.events[-1]["roll"] != event["roll"]:
+                raise InvalidRecord(
+                    "invalid_record", what="game record", detail=f"roll {self.match.rolls} does not match the record's seed"
+                )
+        else:
+            self._step(lambda: self.match.act(action_from_json(event["action"]), event["seat"]))
+
+    def hear(self, events: int) -> None:
+        """A broker's news (from any thread): the game has `events` events."""
+        self.heard = max(self.heard, events)
+        self.news = True
+
+    def is_behind(self) -> bool:
+        """Whether news since the last look may mean the database has more than this copy."""
+        if not self.news:
+            return False
+        self.news = False
+        return self.heard > len(self.match.events) or (self.state.is_over and self.rematch is None)
+
+    @contextmanager
+    def undone_on_error(self) -> Iterator[None]:
+        """Put the match back as it was if the block fails (a refused move, a failed save)."""
+        events, state, rolls = len(self.match.events), self.match.state, self.match.rolls
+        try:
+            yield
+        except BaseException:
+            del self.match.events[events:]
+            self.match.state, self.match.rolls = state, rolls
+            self.history.truncate(events + 1)
+            raise
+
 
 class Games:
-    """The games of one server: created, loaded from storage on first use, saved after changes."""
+    """The games of one server process: created, loaded from storage on first use, stored with each change."""
 
-    def __init__(self, storage: Storage, warmer: TableWarmer) -> None:
+    def __init__(
+        self, storage: Storage, warmer: TableWarmer, broker: Broker, cached_games: int = CACHED_GAMES
+    ) -> None:
         self.storage = storage
         self.warmer = warmer
-        self._live: dict[str, LiveGame] = {}
-        self._lock = threading.Lock()
+        self.broker = broker
+        self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
 
     def create(
         self,
@@ -217,19 +305,25 @@ class Games:
             for request, token in zip(seats, tokens)
         )
         match = Match(rules, [seat.name for seat in stored_seats], seed)
-        live = self._remember(LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match, table=table))
-        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], live.record())
-        return live, tokens
+        live = LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match, table=table)
+        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
+        self.broker.publish(live.id, 0)
+        return self._remember(live), tokens
 
     def get(self, game_id: str) -> LiveGame:
-        with self._lock:
-            live = self._live.get(game_id)
-        if live is not None:
-            return live
-        stored = self.storage.load(game_id)
-        if stored is None:
-            raise GameNotFound("game_not_found", id=game_id)
-        return self._remember(_from_storage(stored))
+        """The game, caught up with what other processes stored if it heard of any."""
+        live = self._live.get(game_id)
+        if live is None:
+            stored = self.storage.load(game_id)
+            if stored is None:
+                raise GameNotFound("game_not_found", id=game_id)
+            live = self._remember(_from_storage(stored))
+            with live.lock:  # a move stored between the load and the subscription was not heard
+                self._catch_up(live)
+        elif live.is_behind():
+            with live.lock:
+                self._catch_up(live)
+        return live
 
     def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
         live = self.get(game_id)
@@ -237,11 +331,15 @@ class Games:
             self.warmer.wait(live.match.rules)
         with live.lock:
             live.check_seat(seat, token)
+            self._catch_up(live)
             if at is not None and at != len(live.match.events):
                 raise StaleRequest("stale_request", events=len(live.match.events), at=at)
-            live.play(seat, intention)
-            live.advance_bots()
-            self._save(live)
+
+            def play_then_bots() -> None:
+                live.play(seat, intention)
+                live.advance_bots()
+
+            self._change(live, play_then_bots)
         return live
 
     def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
@@ -251,25 +349,33 @@ class Games:
             live.check_seat(seat, token)
         self.warmer.wait(live.match.rules)
         with live.lock:
+            self._catch_up(live)
             if live.bot_to_move:
-                live.advance_bots()
-                self._save(live)
+                self._change(live, live.advance_bots)
         return live
 
     def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
-        """The next game with the same seats and tokens; asking twice gives the same game."""
+        """The next game with the same seats and tokens; asking twice, or in two processes, gives the same game."""
         live = self.get(game_id)
         with live.lock:
             if any(s.kind == HUMAN for s in live.seats):
                 live.check_seat(seat if seat is not None else -1, token or "")
+            self._catch_up(live)
             if not live.state.is_over:
                 raise IllegalAction("rematch_not_over")
             if live.rematch is None:
                 match = Match(live.match.rules, live.match.names)
-                new = self._remember(LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table))
-                self.storage.insert(new.id, new.lang, [s.to_json() for s in new.seats], new.record())
-                self.storage.set_rematch(live.id, new.id)
-                live.rematch = new.id
+                new = LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table)
+                stored = self.storage.insert_rematch(
+                    live.id, new.id, new.lang, [s.to_json() for s in new.seats], match.to_json(), new.table.to_json()
+                )
+                if stored is None:
+                    raise GameNotFound("game_not_found", id=game_id)
+                if stored == new.id:
+                    self._remember(new)
+                    self.broker.publish(new.id, 0)
+                    self.broker.publish(live.id, len(live.match.events))
+                live.rematch = stored
         return self.get(live.rematch)
 
     def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
@@ -285,17 +391,45 @@ class Games:
         self.warmer.wait(live.match.rules)
         return hint(state)
 
-    def _save(self, live: LiveGame) -> None:
-        self.storage.save_record(live.id, live.record(), live.state.is_over)
+    def _change(self, live: LiveGame, change: Callable[[], object]) -> None:
+        """Make a change (holding the game's lock) and store its events; on any error the game is as before.
+
+        Another process that stored events at the same indexes first wins: this request is stale.
+        """
+        first = len(live.match.events)
+        try:
+            with live.undone_on_error():
+                change()
+                self.storage.append(live.id, first, live.match.events[first:], live.state.is_over)
+        except EventConflict:
+            raise StaleRequest("stale") from None
+        self._live.get(live.id)  # filed again among the finished games if it has ended
+        self.broker.publish(live.id, len(live.match.events))
+
+    def _catch_up(self, live: LiveGame) -> None:
+        """Apply the events other processes stored since this copy was made (holding the game's lock)."""
+        for event in self.storage.events_since(live.id, len(live.match.events)):
+            live.replay(event)
+        if live.state.is_over and live.rematch is None:
+            live.rematch = self.storage.rematch_of(live.id)
 
     def _remember(self, live: LiveGame) -> LiveGame:
         if live.has_bots or web_family(live.match.rules.game).hint is not None:  # bots, hints, auto-scores
             self.warmer.start(live.match.rules)
-        with self._lock:
-            return self._live.setdefault(live.id, live)
+        live.unsubscribe = self.broker.subscribe(live.id, live.hear)
+        kept = self._live.add(live.id, live)
+        if kept is not live:  # another request loaded it first
+            live.unsubscribe()
+        return kept
+
+
+def _forget(live: LiveGame) -> None:
+    """A game leaves the cache: stop following its news."""
+    if live.unsubscribe is not None:
+        live.unsubscribe()
 
 
 def _from_storage(stored: StoredGame) -> LiveGame:
     seats = tuple(Seat(**seat) for seat in stored.seats)
-    table = TableOptions(**stored.record.get("table", {}))
+    table = TableOptions(**stored.table_options)
     return LiveGame(stored.id, stored.lang, seats, Match.from_json(stored.record), stored.rematch, table)

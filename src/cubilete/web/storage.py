@@ -1,20 +1,53 @@
-"""Where games live between requests and across restarts: one SQL table, one row per game.
+"""Where games live between requests, across restarts and across server processes.
 
-A row keeps the game's seats (names, kinds, bot levels and the hashes of the human
-seats' tokens) and the runner's record (`Match.to_json`), from which the game is
-rebuilt exactly. SQLite under the user's data directory unless another URL is given.
+A game is stored as a `games` row (its seats, language and the head of the runner's
+record: game, rules, players, seed) and its events, one `events` row each under a
+unique (game_id, index) key. Accepting an action appends its events in one
+transaction: the key refuses a second process that acts for the same moment, and an
+action is acknowledged only after the commit. The schema is Alembic's (schema.py).
+SQLite under the user's data directory unless another URL is given.
 """
 
 from __future__ import annotations
 
+import json
+import logging
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator, Sequence
 
 import platformdirs
-from sqlalchemy import JSON, Boolean, DateTime, String, create_engine, event, select
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    bindparam,
+    cast,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from ..engine.errors import CubileteError
+from .schema import upgrade_to_newest
+
+log = logging.getLogger(__name__)
 
 
 def default_database_url() -> str:
@@ -23,21 +56,83 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'games.sqlite3'}"
 
 
-class _Base(DeclarativeBase):
-    pass
+def database_url(url: str | None) -> str:
+    """The URL to connect with: PostgreSQL through psycopg 3, the driver cubilete ships with."""
+    if url is None:
+        return default_database_url()
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
 
 
-class GameRow(_Base):
-    __tablename__ = "games"
+class UtcDateTime(TypeDecorator[datetime]):
+    """Times stored and read as timezone-aware UTC (SQLite keeps no zone: read back as UTC)."""
 
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    lang: Mapped[str] = mapped_column(String(8))
-    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    record: Mapped[dict[str, Any]] = mapped_column(JSON)
-    finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("a stored time must carry its zone")
+        return None if value is None else value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+# The schema as the newest migration leaves it (migrations/versions/); used to query, not to create.
+metadata = MetaData()
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("lang", String(8), nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("game", String(16)),
+    Column("rules", JSON),
+    Column("players", JSON),
+    Column("seed", BigInteger),
+    Column("format", Integer),
+    Column("table_options", JSON),
+    Column("finished", Boolean, nullable=False, index=True),
+    Column("rematch", String(32)),
+    Column("created", UtcDateTime, nullable=False),
+    Column("updated", UtcDateTime, nullable=False),
+)
+events_table = Table(
+    "events",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("index", Integer, nullable=False),
+    Column("event", JSON, nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("game_id", "index", name="pk_events"),
+)
+HEADER = ("format", "game", "rules", "players", "seed")  # a record's fields besides its events
+
+# The statements of every action, built once (building them per call cost more than running them).
+_EVENTS_FROM = (
+    select(events_table.c.event)
+    .where(events_table.c.game_id == bindparam("game_id"), events_table.c["index"] >= bindparam("first"))
+    .order_by(events_table.c["index"])
+)
+_INSERT_EVENTS = insert(events_table)
+_TOUCH_GAME = (
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"))
+    .values(finished=bindparam("finished"), updated=bindparam("updated"))
+)
+
+
+class SaveFailed(CubileteError):
+    """The database did not store the change (disk full, read-only, unreachable): nothing changed."""
+
+
+class EventConflict(Exception):
+    """Another process stored an event at this index first."""
 
 
 @dataclass(frozen=True)
@@ -45,14 +140,23 @@ class StoredGame:
     id: str
     lang: str
     seats: list[dict[str, Any]]
-    record: dict[str, Any]
+    record: dict[str, Any]  # the runner's record (`Match.to_json`), rebuilt from the header and the events
+    table_options: dict[str, Any]  # how the table was set up on the new-game form
     finished: bool
     rematch: str | None
+    created: datetime
     updated: datetime
 
 
-def _stored(row: GameRow) -> StoredGame:
-    return StoredGame(row.id, row.lang, row.seats, row.record, row.finished, row.rematch, row.updated)
+@dataclass(frozen=True)
+class GameSummary:
+    """What a list of games shows of one game."""
+
+    id: str
+    game: str
+    rules: str
+    players: list[str]
+    updated: datetime
 
 
 def _now() -> datetime:
@@ -60,48 +164,165 @@ def _now() -> datetime:
 
 
 class Storage:
-    """Games by id in a SQL database (SQLite by default)."""
+    """Games and their events in a SQL database (SQLite by default, PostgreSQL for several processes)."""
 
     def __init__(self, url: str | None = None) -> None:
-        self.url = url or default_database_url()
+        self.url = database_url(url)
+        upgrade_to_newest(self.url)
         self.engine = create_engine(self.url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        _Base.metadata.create_all(self.engine)
 
-    def insert(self, game_id: str, lang: str, seats: list[dict[str, Any]], record: dict[str, Any]) -> None:
-        with Session(self.engine) as session, session.begin():
-            now = _now()
-            session.add(
-                GameRow(id=game_id, lang=lang, seats=seats, record=record, created=now, updated=now)
-            )
+    def insert(
+        self,
+        game_id: str,
+        lang: str,
+        seats: list[dict[str, Any]],
+        record: dict[str, Any],
+        table_options: dict[str, Any] | None = None,
+    ) -> None:
+        """A new game with the events its record already has."""
+        with self._writing() as connection:
+            self._insert(connection, game_id, lang, seats, record, table_options)
+
+    def insert_rematch(
+        self,
+        game_id: str,
+        new_id: str,
+        lang: str,
+        seats: list[dict[str, Any]],
+        record: dict[str, Any],
+        table_options: dict[str, Any] | None = None,
+    ) -> str | None:
+        """Store the rematch of a game unless another process did first; answers the rematch's id
+        (None if the game is gone)."""
+        with self._writing() as connection:
+            claimed = connection.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id, games_table.c.rematch.is_(None))
+                .values(rematch=new_id)
+            ).rowcount
+            if claimed:
+                self._insert(connection, new_id, lang, seats, record, table_options)
+                return new_id
+        return self.rematch_of(game_id)
+
+    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool) -> None:
+        """Store events `first`, `first + 1`... of a game in one transaction.
+
+        Raises EventConflict when one of these indexes is taken (another process acted
+        first), SaveFailed when the database fails; either way nothing is stored.
+        """
+        now = _now()
+        rows = [
+            {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
+            for offset, event_ in enumerate(events)
+        ]
+        with self._writing() as connection:
+            if rows:
+                connection.execute(_INSERT_EVENTS, rows)
+            connection.execute(_TOUCH_GAME, {"game_id": game_id, "finished": finished, "updated": now})
 
     def load(self, game_id: str) -> StoredGame | None:
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            return None if row is None else _stored(row)
+        with self.engine.connect() as connection:
+            row = connection.execute(select(games_table).where(games_table.c.id == game_id)).one_or_none()
+            if row is None:
+                return None
+            events = self._events(connection, game_id, 0)
+        record = {field: getattr(row, field) for field in HEADER} | {"events": events}
+        return StoredGame(
+            row.id, row.lang, row.seats, record, row.table_options or {}, row.finished, row.rematch, row.created,
+            row.updated,
+        )
 
-    def save_record(self, game_id: str, record: dict[str, Any], finished: bool) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            row.record, row.finished, row.updated = record, finished, _now()
+    def events_since(self, game_id: str, first: int) -> list[dict[str, Any]]:
+        """The game's events from index `first` on."""
+        with self.engine.connect() as connection:
+            return self._events(connection, game_id, first)
 
-    def set_rematch(self, game_id: str, rematch_id: str) -> None:
-        with Session(self.engine) as session, session.begin():
-            session.get(GameRow, game_id).rematch = rematch_id
+    def rematch_of(self, game_id: str) -> str | None:
+        with self.engine.connect() as connection:
+            return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
 
-    def unfinished(self, limit: int = 50) -> list[StoredGame]:
-        """The most recently played unfinished games first."""
-        query = select(GameRow).where(GameRow.finished.is_(False)).order_by(GameRow.updated.desc())
-        with Session(self.engine) as session:
-            return [_stored(row) for row in session.scalars(query.limit(limit))]
+    def unfinished(self, limit: int = 50) -> list[GameSummary]:
+        """The most recently played unfinished games first; a row that cannot be read is logged and left out."""
+        columns = games_table.c
+        query = (
+            select(columns.id, columns.game, cast(columns.rules, Text), cast(columns.players, Text), columns.updated)
+            .where(columns.finished.is_(False))
+            .order_by(columns.updated.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return list(_summaries(rows))
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """One write transaction, committed on leaving; a taken key is another process's move,
+        any other database error a failed save."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except IntegrityError as error:
+            raise EventConflict() from error
+        except SQLAlchemyError as error:
+            raise _save_failed(error) from error
+
+    @staticmethod
+    def _insert(
+        connection: Connection,
+        game_id: str,
+        lang: str,
+        seats: list[dict[str, Any]],
+        record: dict[str, Any],
+        table_options: dict[str, Any] | None,
+    ) -> None:
+        now = _now()
+        header = {field: record[field] for field in HEADER}
+        connection.execute(
+            insert(games_table).values(
+                id=game_id, lang=lang, seats=seats, table_options=table_options or {}, finished=False,
+                created=now, updated=now, **header,
+            )
+        )
+        if record["events"]:
+            connection.execute(
+                insert(events_table),
+                [
+                    {"game_id": game_id, "index": index, "event": event_, "created": now}
+                    for index, event_ in enumerate(record["events"])
+                ],
+            )
+
+    @staticmethod
+    def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:
+        return list(connection.scalars(_EVENTS_FROM, {"game_id": game_id, "first": first}))
+
+
+def _save_failed(error: SQLAlchemyError) -> SaveFailed:
+    log.warning("could not save a change: %s", error)
+    return SaveFailed("save_failed")
+
+
+def _summaries(rows: Sequence[Any]) -> Iterator[GameSummary]:
+    for game_id, game, rules, players, updated in rows:
+        try:
+            rules_name, names = json.loads(rules)["name"], json.loads(players)
+            if not (isinstance(game, str) and isinstance(rules_name, str) and isinstance(names, list)):
+                raise TypeError("a game, a rule set and players")
+        except (TypeError, ValueError, KeyError) as error:
+            log.warning("game %s cannot be listed: %s", game_id, error)
+            continue
+        yield GameSummary(game_id, game, rules_name, [str(name) for name in names], updated)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

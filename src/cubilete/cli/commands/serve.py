@@ -1,5 +1,7 @@
-"""`cubilete serve [--host 127.0.0.1] [--port 8000] [--open] [--database URL] [--public-url URL]`:
-play in the browser; with `--host 0.0.0.0`, friends on the same network join from their phones."""
+"""`cubilete serve [--host 127.0.0.1] [--port 8000] [--open] [--database URL] [--broker URL] [--public-url URL]`:
+play in the browser; with `--host 0.0.0.0`, friends on the same network join from their phones.
+
+Several processes serve the same games when they share a PostgreSQL database and a Redis broker."""
 
 from __future__ import annotations
 
@@ -20,7 +22,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--database",
         metavar="URL",
-        help="SQLAlchemy database URL (default: a SQLite file in your user data directory)",
+        help="SQLAlchemy database URL, e.g. postgresql://user@host/db (default: a SQLite file in your user data directory)",
+    )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="redis://host:6379/0 to tell other server processes of each move (default: this process only)",
     )
     parser.add_argument(
         "--public-url", metavar="URL", help="the address players reach behind a proxy, used in invite links"
@@ -44,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ...web import create_app
 
-    app = create_app(args.database, public_url=args.public_url, listen_host=args.host)
+    app = create_app(args.database, args.broker, public_url=args.public_url, listen_host=args.host)
     urls = listening_addresses(args.host, args.port)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
     if args.public_url:

@@ -1,0 +1,77 @@
+"""The broker of several server processes: Redis publish/subscribe.
+
+Each process subscribes once to every game's channel (a pattern) and hands each message
+to its own listeners from one background thread, so subscribing to a game costs no
+round trip and the Redis connection is only ever read by that thread. A publish that
+Redis misses (it is down) is logged, not raised: the move is already stored, and other
+processes catch up from the database on their next action.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable
+
+import redis
+
+from .broker import Listener, Listeners
+
+log = logging.getLogger(__name__)
+CHANNEL_PREFIX = "cubilete:game:"
+
+
+class RedisBroker:
+    def __init__(self, url: str, prefix: str = CHANNEL_PREFIX) -> None:
+        self._prefix = prefix
+        self._redis = redis.Redis.from_url(url)
+        self._listeners = Listeners()
+        self._pubsub = self._redis.pubsub()
+        self._pubsub.psubscribe(f"{prefix}*")
+        self._subscribed = threading.Event()
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="redis-broker", daemon=True)
+        self._thread.start()
+        if not self._subscribed.wait(timeout=10):
+            self.close()
+            raise ConnectionError(f"no answer from Redis at {url} within 10 s")
+
+    def publish(self, game_id: str, events: int) -> None:
+        try:
+            self._redis.publish(f"{self._prefix}{game_id}", str(events))
+        except redis.RedisError as error:
+            log.warning("could not tell other processes that game %s has %d events: %s", game_id, events, error)
+
+    def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
+        return self._listeners.add(game_id, listener)
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self._pubsub.close()
+        self._redis.close()
+        self._listeners.clear()
+
+    def _listen(self) -> None:
+        while not self._closed.is_set():
+            try:
+                message = self._pubsub.get_message(timeout=0.5)
+            except redis.RedisError as error:  # the next get_message reconnects and subscribes again
+                log.warning("lost Redis, reconnecting: %s", error)
+                self._closed.wait(1)
+                continue
+            if message is None:
+                continue
+            if message["type"] == "psubscribe":  # Redis confirms: from now on no publish is missed
+                self._subscribed.set()
+            elif message["type"] == "pmessage":
+                self._deliver(message["channel"], message["data"])
+
+    def _deliver(self, channel: bytes, data: bytes) -> None:
+        try:
+            game_id, events = channel.decode()[len(self._prefix):], int(data)
+        except (UnicodeDecodeError, ValueError):
+            log.warning("ignored a message that is not an event count: %r on %r", data, channel)
+            return
+        self._listeners.tell(game_id, events)

@@ -1,0 +1,296 @@
+"""Storing games as events: rows per action, refused saves, the old schema's games, the cache, times."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, inspect, text
+
+from cubilete.engine.games import rules_for
+from cubilete.engine.runner import Match
+from cubilete.web import create_app
+from cubilete.web.broker import LocalBroker
+from cubilete.web.game_cache import GameCache
+from cubilete.web.sessions import Games, SeatRequest, StaleRequest, StateHistory, _replay
+from cubilete.web.storage import EventConflict, SaveFailed, Storage, UtcDateTime
+
+ANA = {"name": "Ana", "kind": "human"}
+LUIS = {"name": "Luis", "kind": "human"}
+
+
+class NoWarmer:
+    """The solver's tables are not needed by games between humans."""
+
+    def start(self, rules):
+        pass
+
+    def wait(self, rules):
+        pass
+
+
+@pytest.fixture
+def database(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+def create(client, players=(ANA,), **extra) -> dict:
+    response = client.post("/api/games", json={"game": "penta", "players": list(players), "seed": 7, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def act(client, created, action, seat=0, at=None, **options):
+    body = {"seat": seat, "token": created["seats"][seat]["token"], "action": action, "at": at}
+    return client.post(f"/api/games/{created['id']}/actions", json=body, **options)
+
+
+def stored_events(database: str, game_id: str) -> list[tuple[int, dict]]:
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text('SELECT "index", event FROM events WHERE game_id = :id ORDER BY "index"'), {"id": game_id}
+        ).all()
+    engine.dispose()
+    return [(index, json.loads(event)) for index, event in rows]
+
+
+# -- events as rows ------------------------------------------------------------------------------
+
+
+def test_each_action_appends_its_events_as_rows(database):
+    with TestClient(create_app(database)) as client:
+        created = create(client)
+        assert stored_events(database, created["id"]) == []
+        act(client, created, {"type": "roll"}, at=0)
+        view = act(client, created, {"type": "keep", "held": [0, 1]}, at=1).json()
+        steps = client.get(f"/api/games/{created['id']}", params={"since": 0}).json()["steps"]
+    assert view["events"] == 3
+    assert stored_events(database, created["id"]) == [(step["index"], step["event"]) for step in steps]
+    assert stored_events(database, created["id"])[1] == (1, {"seat": 0, "action": {"type": "keep", "held": [0, 1]}})
+    columns = {column["name"] for column in inspect(create_engine(database)).get_columns("games")}
+    assert "record" not in columns and {"game", "rules", "players", "seed", "format"} <= columns
+
+
+def test_the_database_refuses_a_second_event_at_the_same_index(database):
+    storage = Storage(database)
+    match = Match(rules_for("penta"), ["Ana"], seed=3)
+    storage.insert("g", "en", [], match.to_json())
+    match.roll()
+    storage.append("g", 0, match.events, finished=False)
+    with pytest.raises(EventConflict):
+        storage.append("g", 0, [{"roll": [6, 6, 6, 6, 6]}, {"roll": [1, 1, 1, 1, 1]}], finished=False)
+    assert storage.events_since("g", 0) == match.events
+    storage.close()
+
+
+def test_a_move_that_cannot_be_saved_is_refused_translated_and_forgotten(database, tmp_path):
+    with TestClient(create_app(database)) as writer:
+        created = create(writer, players=(ANA, LUIS), lang="es")
+        act(writer, created, {"type": "roll"}, at=0)
+        path = tmp_path / "games.sqlite3"
+        with TestClient(create_app(f"sqlite:///file:{path}?mode=ro&uri=true")) as read_only:
+            before = read_only.get(f"/api/games/{created['id']}").json()
+            refused = act(read_only, created, {"type": "keep", "held": [0]}, at=1, headers={"Accept-Language": "es"})
+            assert refused.status_code == 503
+            assert refused.json()["detail"] == "could not save the move, try again"
+            assert refused.json()["message"] == "no se pudo guardar la jugada, inténtalo de nuevo"
+            assert read_only.get(f"/api/games/{created['id']}").json() == before
+        # The refused keep rolled no dice: the same keep now rolls what an uninterrupted game rolls.
+        accepted = act(writer, created, {"type": "keep", "held": [0]}, at=1).json()
+    match = Match(rules_for("penta"), ["Ana", "Luis"], seed=7)
+    match.roll()
+    match.act(match.state.keep_values([match.state.dice[0]]))
+    match.roll()
+    assert accepted["table"]["dice"] == list(match.state.dice)
+    assert len(stored_events(database, created["id"])) == 3
+
+
+def test_a_failed_save_after_several_steps_puts_every_step_back(database):
+    storage = Storage(database)
+    games = Games(storage, NoWarmer(), LocalBroker())
+    live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
+    games.act(live.id, 0, tokens[0], {"type": "roll"}, None)
+    state, events, history = live.state, list(live.match.events), len(live.history)
+
+    def full_disk(*_args, **_kwargs):
+        raise SaveFailed("save_failed")
+
+    storage.append = full_disk
+    with pytest.raises(SaveFailed):
+        games.act(live.id, 0, tokens[0], {"type": "keep", "held": [1, 2]}, None)
+    assert (live.state, live.match.events, live.match.rolls, len(live.history)) == (state, events, 1, history)
+    assert live.history[len(live.history) - 1] == state
+    storage.close()
+
+
+def test_another_process_that_stored_first_makes_the_move_stale(database):
+    first = Games(Storage(database), NoWarmer(), LocalBroker())
+    live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
+    second = Games(Storage(database), NoWarmer(), LocalBroker())
+    copy = second.get(live.id)
+    first.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+    second._catch_up = lambda _live: None  # as if the other process had stored it during the catch-up
+    with pytest.raises(StaleRequest) as refused:
+        second.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+    assert refused.value.code == "stale"
+    assert copy.match.events == [] and copy.state.is_chance
+
+
+def test_a_process_catches_up_on_what_another_stored(database):
+    broker = LocalBroker()  # one broker for both, as Redis is for two processes
+    first, second = Games(Storage(database), NoWarmer(), broker), Games(Storage(database), NoWarmer(), broker)
+    live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
+    copy = second.get(live.id)
+    first.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+    assert second.get(live.id).state == live.state  # heard of it, read it on the next look
+    second.act(live.id, 0, tokens[0], {"type": "keep", "held": []}, 1)
+    first.act(live.id, 0, tokens[0], {"type": "keep", "held": [0]}, 3)  # caught up before acting
+    assert copy.match.events[:3] == live.match.events[:3] and len(live.match.events) == 5
+
+
+# -- the schema before migrations ----------------------------------------------------------------------
+
+
+def old_database(path) -> str:
+    """A database as cubilete made it before events were rows: one row per game with its record."""
+    url = f"sqlite:///{path}"
+    metadata = MetaData()
+    games = Table(
+        "games",
+        metadata,
+        Column("id", String(32), primary_key=True),
+        Column("lang", String(8), nullable=False),
+        Column("seats", JSON, nullable=False),
+        Column("record", JSON, nullable=False),
+        Column("finished", Boolean, nullable=False, index=True),
+        Column("rematch", String(32)),
+        Column("created", DateTime(timezone=True), nullable=False),
+        Column("updated", DateTime(timezone=True), nullable=False),
+    )
+    engine = create_engine(url)
+    metadata.create_all(engine)
+    match = Match(rules_for("penta"), ["Ana"], seed=11)
+    match.roll()
+    match.act(match.state.keep_values([]))
+    match.roll()
+    seats = [{"name": "Ana", "kind": "human", "level": None, "token_sha256": "0" * 64}]
+    when = datetime(2025, 3, 1, 12, 30, tzinfo=timezone.utc)
+    with engine.begin() as connection:
+        connection.execute(
+            games.insert(),
+            [
+                {"id": "kept", "lang": "es", "seats": seats, "record": match.to_json(), "finished": False,
+                 "created": when, "updated": when},
+                {"id": "broken", "lang": "es", "seats": seats, "record": {"format": 1}, "finished": False,
+                 "created": when, "updated": when},
+            ],
+        )
+        connection.execute(text("UPDATE games SET record = '{not json' WHERE id = 'broken'"))
+    engine.dispose()
+    return url
+
+
+def test_an_old_database_keeps_its_games(tmp_path):
+    url = old_database(tmp_path / "old.sqlite3")
+    with TestClient(create_app(url)) as client:
+        listed = client.get("/api/games")
+        assert listed.status_code == 200
+        assert [(game["id"], game["players"], game["updated"]) for game in listed.json()] == [
+            ("kept", ["Ana"], "2025-03-01T12:30:00+00:00")
+        ]
+        view = client.get("/api/games/kept", params={"since": 0}).json()
+        assert client.get("/api/games/broken").status_code == 400
+    match = Match(rules_for("penta"), ["Ana"], seed=11)
+    match.roll()
+    match.act(match.state.keep_values([]))
+    match.roll()
+    assert view["events"] == 3 and view["table"]["dice"] == list(match.state.dice)
+    assert [step["event"] for step in view["steps"]] == match.events
+    assert [index for index, _event in stored_events(url, "kept")] == [0, 1, 2]
+    tables = set(inspect(create_engine(url)).get_table_names())
+    assert {"games", "events", "alembic_version"} <= tables
+
+
+def test_a_corrupted_row_is_left_out_of_the_list_not_a_500(database):
+    with TestClient(create_app(database)) as client:
+        good, bad = create(client), create(client)
+        engine = create_engine(database)
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE games SET rules = '{oops' WHERE id = :id"), {"id": bad["id"]})
+        engine.dispose()
+        listed = client.get("/api/games")
+    assert listed.status_code == 200
+    assert [game["id"] for game in listed.json()] == [good["id"]]
+
+
+# -- bounded memory ----------------------------------------------------------------------------------
+
+
+def test_the_cache_lets_the_least_recently_used_go_finished_games_first():
+    evicted = []
+    cache = GameCache(3, lambda value: value.endswith("!"), evicted.append)
+    for key in ("a", "b!", "c"):
+        cache.add(key, key)
+    cache.get("a")
+    cache.add("d", "d")
+    assert evicted == ["b!"]  # finished, though "c" was used after it
+    cache.add("e", "e")
+    assert evicted == ["b!", "c"]  # "a" was used after "c"
+    assert [key for key in "abcde" if key in cache] == ["a", "d", "e"]
+    assert cache.add("a", "another a") == "a"
+
+
+def test_games_beyond_the_bound_are_reloaded_from_the_database(database):
+    broker = LocalBroker()
+    games = Games(Storage(database), NoWarmer(), broker, cached_games=3)
+    created = [games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en") for seed in range(8)]
+    rolled = [games.act(live.id, 0, tokens[0], {"type": "roll"}, 0) for live, tokens in created]
+    assert len(games._live) == 3
+    assert len(broker._listeners._by_game) == 3  # evicted games are no longer followed
+    (first, tokens), first_rolled = created[0], rolled[0]
+    reloaded = games.get(first.id)
+    assert reloaded is not first_rolled and reloaded.state == first_rolled.state
+    assert reloaded.match.events == first_rolled.match.events and len(reloaded.match.events) == 1
+    games.act(first.id, 0, tokens[0], {"type": "keep", "held": [0]}, 1)
+    assert len(games.get(first.id).match.events) == 3
+
+
+def test_the_history_keeps_the_latest_states_and_replays_older_ones():
+    match = Match(rules_for("penta"), ["Ana", "Luis"], seed=3)
+    history = StateHistory(match, keep=4)
+    while not match.state.is_over:
+        if match.state.is_chance:
+            match.roll()
+        else:  # the first keep of each turn, then a score
+            match.act(match.state.legal_actions()[0 if match.state.rolls_left == 2 else -1])
+        history.append(match.state)
+    assert len(history._states) <= 8
+    expected = _replay(match.initial, match.events)
+    assert len(history) == len(expected) and [history[i] for i in range(len(history))] == expected
+    history.truncate(5)
+    assert len(history) == 5 and history[4] == expected[4]
+
+
+# -- times --------------------------------------------------------------------------------------------
+
+
+def test_times_are_stored_and_sent_in_utc_with_the_offset(database):
+    with TestClient(create_app(database)) as client:
+        created = create(client)
+        sent = client.get("/api/games").json()[0]["updated"]
+    assert datetime.fromisoformat(sent).utcoffset().total_seconds() == 0 and sent.endswith("+00:00")
+    stored = Storage(database).load(created["id"])
+    assert stored.created.tzinfo is timezone.utc and stored.updated >= stored.created
+    with pytest.raises(ValueError, match="zone"):
+        UtcDateTime().process_bind_param(datetime(2025, 1, 1), None)
+
+
+def test_postgresql_urls_use_the_driver_cubilete_ships_with():
+    from cubilete.web.storage import database_url
+
+    assert database_url("postgresql://ana@db.example/games") == "postgresql+psycopg://ana@db.example/games"
+    assert database_url("postgresql+psycopg://ana@db/games") == "postgresql+psycopg://ana@db/games"
+    assert database_url("sqlite:///games.sqlite3") == "sqlite:///games.sqlite3"
