@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
-from ...players.review import Review, ReviewedDecision, review_record
 from ..output import CommandError, Report, emit, parse_json
+
+if TYPE_CHECKING:  # the review needs the solvers: imported when the command runs, not when the CLI starts
+    from ...players.review import Review, ReviewedDecision
 
 HUMAN = "human"
 COSTLIEST = 3
@@ -36,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...players.review import review_record
+
     path = Path(args.game)
     if path.is_file():
         record, seats = _from_file(path)
