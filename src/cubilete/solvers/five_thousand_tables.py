@@ -95,7 +95,7 @@ def roll_table(rules: FiveThousandRules) -> RollTable:
         for group, probability in sorted(groups.items()):
             group_prob.append(float(probability))
             choice_steps += [steps for steps, _ in group]
-            choice_dice += [left for _, left in choices]
+            choice_dice += [left for _, left in group]
             choice_start.append(len(choice_steps))
         group_start.append(len(group_prob))
     if bust_roll is None:
