@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import time
 
-import pytest
 from playwright.sync_api import expect
 
 from cubilete.engine.games import rules_for
@@ -20,9 +19,6 @@ WARNING = {
 }
 VALIDATE = {"es": "Validar el turno", "id": "Validasi giliran", "en": "Validate turn"}
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
-
-# One xdist worker runs them all, so one Chromium serves the session (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("browser")
 
 
 def ready(page) -> None:
