@@ -30,7 +30,13 @@ from cubilete.engine.runner import play
 from cubilete.players.five_thousand import make_player
 from cubilete.solvers.five_thousand_cache import two_player_solution
 from cubilete.solvers.five_thousand_exact import (
-    FORBIDDEN, LOSS, PASS, TOLERANCE, WIN, bank_table, score_count,
+    FORBIDDEN,
+    LOSS,
+    PASS,
+    TOLERANCE,
+    WIN,
+    bank_table,
+    score_count,
 )
 from cubilete.solvers.five_thousand_tables import roll_table, slot_count
 

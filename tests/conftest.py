@@ -1,18 +1,34 @@
 """What every test shares: solved tables go to this session's temporary directory.
 
-Each rule set is then solved at most once per test session, and no test (nor the
-app servers the browser tests start, which inherit the environment) touches the
-user's real cache.
+Each rule set is then solved at most once per test session (per worker, at worst, when
+two xdist workers need the same table at the same moment: the caches write atomically),
+and no test (nor the app servers the browser tests start, which inherit the environment)
+touches the user's real cache.
 """
+
+import os
 
 import pytest
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
+# Each worker solves the tables its tests need, so beyond a few workers extra cores mostly
+# solve the same tables again.
+MAX_WORKERS = 4
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+
 
 @pytest.fixture(scope="session", autouse=True)
-def solver_cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "solver-cache"
+def solver_cache_dir(tmp_path_factory: pytest.TempPathFactory):
+    # Under xdist every worker's base temp is a folder of the session's one: share that.
+    session_temp = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        session_temp = session_temp.parent
+    path = session_temp / "solver-cache"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_DIR_ENV, str(path))
         yield path

@@ -116,9 +116,10 @@ def test_bad_input_is_a_clear_message_and_exit_2(capsys, argv, message):
 
 
 def test_console_script_help_and_exit_status():
-    done = subprocess.run([sys.executable, "-m", "cubilete.cli.main", "score", "--help"], capture_output=True, text=True)
+    cubilete = [sys.executable, "-m", "cubilete.cli.main"]
+    done = subprocess.run([*cubilete, "score", "--help"], capture_output=True, text=True)
     assert done.returncode == 0 and "--dice" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "cubilete.cli.main", "score", "penta", "--dice", "9"], capture_output=True, text=True)
+    bad = subprocess.run([*cubilete, "score", "penta", "--dice", "9"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("cubilete: error:")
 
 

@@ -88,9 +88,10 @@ def test_every_level_plays_whole_games_legally_and_replays(rules):
         assert Match.from_json(first.to_json()).state == first.state
 
 
-# --- strength --------------------------------------------------------------------------
+# --- strength (simulations of thousands of games: the slow step, `pytest -m slow`) ---------------
 
 
+@pytest.mark.slow
 def test_self_play_first_player_win_rate_matches_the_solver():
     games = 3000
     optimal = make_player("optimal", SHORT)
@@ -100,6 +101,7 @@ def test_self_play_first_player_win_rate_matches_the_solver():
     assert abs(first_wins / games - expected) < 3 * error
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "simpler, games", [("casual", 1200), ("beginner", 400), ("bank200", 400), ("bank500", 400)]
 )
@@ -108,6 +110,7 @@ def test_optimal_beats_each_simpler_bot_significantly(simpler, games):
     assert_better_than_fair(optimal_wins, games, 1 / 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("others", [["casual", "bank300"], ["bank300"] * 3])
 def test_strong_wins_more_than_its_share_with_more_players(others):
     """A modest check: larger runs against every level are a matter for `cubilete simulate`."""

@@ -57,9 +57,9 @@ def brute_force(rules, beyond_target=300):
     values = np.array([float(state.winner == 0) for state in states])
     sign = np.array([1.0 if state.current == 0 else -1.0 for state in states])
     is_chance = np.array([state.is_chance for state in states])
-    c_from, c_to, c_p = (np.array(column) for column in zip(*chance))
+    c_from, c_to, c_p = (np.array(column) for column in zip(*chance, strict=True))
     choice.sort()
-    k_from, k_to = (np.array(column) for column in zip(*choice))
+    k_from, k_to = (np.array(column) for column in zip(*choice, strict=True))
     first = np.flatnonzero(np.r_[True, k_from[1:] != k_from[:-1]])
     owner = k_from[first]
     for _ in range(100_000):
@@ -79,7 +79,7 @@ def test_solver_matches_brute_force_at_every_reachable_decision(rules):
     assert solution.residual < TOLERANCE
     states, values = brute_force(rules)
     checked = 0
-    for state, value in zip(states, values):
+    for state, value in zip(states, values, strict=True):
         if state.is_over or state.phase is Phase.SET_ASIDE:
             continue
         mover_wins = value if state.current == 0 else 1 - value

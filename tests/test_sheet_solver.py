@@ -27,11 +27,11 @@ from cubilete.engine.sheet_rules import (
 )
 from cubilete.engine.sheet_scoring import Sheet, possible_points, score_options, sheet_from_json, sheet_total
 from cubilete.solvers import sheet_cache
+from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 from cubilete.solvers.dice_lattice import dice_lattice, keeps
 from cubilete.solvers.sheet_advice import advise, expected_value
 from cubilete.solvers.sheet_tables import sheet_tables
 from cubilete.solvers.sheet_turn import roll_context
-from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
 ALL_RULES = (
     PENTA_SEED,
@@ -126,7 +126,9 @@ def test_solver_and_advice_agree_exactly_with_brute_force_expectimax(rules, fill
             if option.keep is not None:
                 expected = turn.held(option.keep, rolls_left)
             else:
-                expected = next(gain + brute.value(after) for after, gain, box in turn.options(dice) if box == option.box)
+                expected = next(
+                    gain + brute.value(after) for after, gain, box in turn.options(dice) if box == option.box
+                )
             assert option.value == pytest.approx(now + expected, abs=1e-9), option
         assert options[0].value == pytest.approx(now + turn.seen(dice, rolls_left), abs=1e-9)
 
@@ -160,7 +162,7 @@ class BruteForce:
         """Expected points still to come from the start of a turn on this sheet."""
         return 0.0 if sheet.is_full else self.turn(sheet).value
 
-    def turn(self, sheet: Sheet) -> "BruteForceTurn":
+    def turn(self, sheet: Sheet) -> BruteForceTurn:
         if sheet not in self.turns:
             self.turns[sheet] = BruteForceTurn(self, sheet)
         return self.turns[sheet]

@@ -3,7 +3,8 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cubilete.engine.actions import Keep, Roll, Score
 from cubilete.engine.errors import IllegalAction, InvalidDice, InvalidRecord, NotYourTurn
@@ -148,7 +149,7 @@ def test_random_legal_games_keep_every_invariant(seed, rules, players):
             filled = [pts for pts in sheet.boxes if pts is not None]
             assert len(filled) == sum(p is not None for p in before.sheet.boxes) + 1
     assert turns == 13 * players
-    for sheet, total in zip(state.sheets, state.scores()):
+    for sheet, total in zip(state.sheets, state.scores(), strict=True):
         assert sheet.is_full and total == sheet_total(rules, sheet)
         upper = sum(sheet.boxes[:6])
         assert total == sum(sheet.boxes) + (35 if rules.upper_bonus_threshold and upper >= 63 else 0) + sheet.bonus

@@ -49,8 +49,9 @@ class Server:
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> "Server":
-        command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--port", str(self.port), "--database", self.database]
+    def start(self) -> Server:
+        command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--port", str(self.port)]
+        command += ["--database", self.database]
         if self.broker is not None:
             command += ["--broker", self.broker]
         with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server

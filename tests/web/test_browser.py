@@ -160,7 +160,8 @@ def test_a_5000_game_against_a_bot_to_the_end(server, new_page):
 
 
 def test_bot_turns_play_at_a_watchable_pace_and_can_be_skipped(server, new_page):
-    created = create_by_api(server, players=({"name": "Ana", "kind": "human"}, {"name": "Robot", "kind": "bot", "level": "optimal"}))
+    robot = {"name": "Robot", "kind": "bot", "level": "optimal"}
+    created = create_by_api(server, players=({"name": "Ana", "kind": "human"}, robot))
     page = new_page(bot_pace_ms=1200)
     open_seat(page, server, created)
     page.click("[data-action='roll']")

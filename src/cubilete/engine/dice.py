@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Iterable, Sequence
+from typing import cast
 
 from .errors import InvalidDice
 
@@ -25,7 +26,7 @@ def validate_dice(dice: Sequence[object], count: int | None = None) -> Dice:
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or value not in FACES:
             raise InvalidDice("die_face", value=value)
-    return values
+    return cast(Dice, values)  # every value is a face: checked just above
 
 
 def face_counts(dice: Iterable[int]) -> tuple[int, ...]:

@@ -1,6 +1,6 @@
 """Places with shared ranks: equal totals share a place, the next place skips (docs/rules.md#places)."""
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def shared_places(scores: Sequence[int]) -> tuple[int, ...]:

@@ -52,6 +52,6 @@ def win_chances(solution: TwoPlayerSolution, state: FiveThousandState) -> tuple[
     strength = [math.exp(value - top) for value in log_strength]
     total = sum(strength)
     result = [0.0] * seats
-    for seat, value in zip(order, strength):
+    for seat, value in zip(order, strength, strict=True):
         result[seat] = value / total
     return tuple(result)

@@ -23,8 +23,9 @@ residual of every pair is below TOLERANCE, whatever the rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit

@@ -9,7 +9,7 @@ the same with exact end values; the other players bring their own valuation.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

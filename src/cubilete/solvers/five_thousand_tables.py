@@ -13,10 +13,11 @@ target), so the engine is asked to confirm that it only passes the turn.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 from fractions import Fraction
-from typing import NamedTuple, Sequence
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -91,10 +92,10 @@ def roll_table(rules: FiveThousandRules) -> RollTable:
                 continue
             choices = sorted({(_steps(kept.turn_points - STEP), kept.dice_left) for kept in _kept(after)})
             groups[tuple(choices)] += probability
-        for choices, probability in sorted(groups.items()):
+        for group, probability in sorted(groups.items()):
             group_prob.append(float(probability))
-            choice_steps += [steps for steps, _ in choices]
-            choice_dice += [left for _, left in choices]
+            choice_steps += [steps for steps, _ in group]
+            choice_dice += [left for _, left in group]
             choice_start.append(len(choice_steps))
         group_start.append(len(group_prob))
     if bust_roll is None:

@@ -24,7 +24,8 @@ from .five_thousand_tables import RollTable, slot_of
 
 def turn_arrays(slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Scratch arrays (roll, decide, slope) for turn_values: [slot, dice to roll], column 0 unused."""
-    return tuple(np.empty((slots, DICE_COUNT + 1)) for _ in range(3))
+    shape = (slots, DICE_COUNT + 1)
+    return np.empty(shape), np.empty(shape), np.empty(shape)
 
 
 @njit(cache=True)

@@ -8,8 +8,8 @@ bonus is already decided (earned, or out of reach) share one computation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from numba import njit, prange

@@ -118,8 +118,8 @@ def exact_stats(rules: SheetRules) -> SheetStats:
 
 
 def _layer_outcomes(
-    solved: SheetSolution, classes: "_Classes", start: int, stop: int, mass: np.ndarray
-) -> "_Outcomes":
+    solved: SheetSolution, classes: _Classes, start: int, stop: int, mass: np.ndarray
+) -> _Outcomes:
     """The outcomes of every reached class of a layer, computed chunk by chunk, zeros dropped."""
     bonus_values = np.unique(solved.tables.arrays.bonus)
     parts = []
@@ -176,7 +176,7 @@ class _Classes:
         self.upper = np.append(upper, shape.threshold)
         self.count = self.mask.size
         filled = np.array([bin(m).count("1") for m in self.mask])
-        self.ends = list(np.flatnonzero(np.diff(filled)) + 1) + [self.count]
+        self.ends = [int(end) for end in np.flatnonzero(np.diff(filled)) + 1] + [self.count]
         grid = np.full(
             (1 << shape.box_count, shape.joker_states, shape.threshold + 1), -1, dtype=np.int64
         )
@@ -211,6 +211,15 @@ class _Outcomes:
         "gained": np.int16,
         "probability": np.float64,
     }
+    # The arrays __init__ makes from FIELDS, named for the type checker.
+    source: np.ndarray
+    target: np.ndarray
+    box: np.ndarray
+    points: np.ndarray
+    bonus: np.ndarray
+    upper_bonus: np.ndarray
+    gained: np.ndarray
+    probability: np.ndarray
 
     def __init__(self, size: int) -> None:
         for name, dtype in self.FIELDS.items():
@@ -219,14 +228,14 @@ class _Outcomes:
     def arrays(self) -> tuple[np.ndarray, ...]:
         return tuple(getattr(self, name) for name in self.FIELDS)
 
-    def select(self, keep: np.ndarray) -> "_Outcomes":
+    def select(self, keep: np.ndarray) -> _Outcomes:
         chosen = _Outcomes(0)
         for name in self.FIELDS:
             setattr(chosen, name, getattr(self, name)[keep])
         return chosen
 
     @classmethod
-    def concatenate(cls, parts: list["_Outcomes"]) -> "_Outcomes":
+    def concatenate(cls, parts: list[_Outcomes]) -> _Outcomes:
         joined = cls(0)
         for name in cls.FIELDS:
             setattr(joined, name, np.concatenate([getattr(part, name) for part in parts]))
@@ -267,7 +276,7 @@ def _outcome_capacity(tables: SheetTables, mask: np.ndarray) -> np.ndarray:
     points, bonus = tables.arrays.points, tables.arrays.bonus
     per_box = np.array(
         [
-            len({(p, b) for p, b in zip(points[:, box].ravel(), bonus[:, box].ravel()) if p >= 0})
+            len({(p, b) for p, b in zip(points[:, box].ravel(), bonus[:, box].ravel(), strict=True) if p >= 0})
             for box in range(tables.shape.box_count)
         ]
     )

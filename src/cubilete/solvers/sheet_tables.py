@@ -158,7 +158,7 @@ def _probe_options(
     shape = (CONTEXTS, len(rules.boxes), len(rolls))
     points = np.full(shape, -1, dtype=np.int32)
     bonus = np.zeros(shape, dtype=np.int32)
-    joker_values = {JOKER_OPEN: None}
+    joker_values: dict[int, int | None] = {JOKER_OPEN: None}
     if joker_box >= 0:
         joker_values[JOKER_ZERO] = 0
         joker_values[JOKER_POINTS] = max(possible_points(rules, joker_box))
