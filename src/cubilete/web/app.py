@@ -183,7 +183,7 @@ def create_app(
         if game_lang is None and game_id is not None:
             try:
                 game_lang = games.get(game_id).lang
-            except GameNotFound:
+            except CubileteError:  # no such game, or one that cannot be loaded: the request's language
                 pass
         return game_lang if game_lang in LANGUAGES else request_language(request, body_lang)
 
