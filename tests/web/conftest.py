@@ -22,8 +22,22 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def solved_tables(solver_cache_dir):
+    """The servers' solver tables, solved once before any page waits on a bot or a hint.
+
+    A server solving a table cold (5000 takes seconds, more on a busy machine) would make
+    the first bot move outlast the page's timeouts; the servers load these from the shared cache.
+    """
+    from cubilete.engine.games import GAMES
+    from cubilete.players import prepare
+
+    for info in GAMES.values():
+        prepare("optimal", info.default)
+
+
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, solved_tables):
     server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log").start()
     yield server
     server.stop()
