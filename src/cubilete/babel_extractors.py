@@ -45,11 +45,13 @@ def extract_refusals(
     """The keys of the REFUSALS dict literal, read from the source (nothing is imported)."""
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
-        target = node.target if isinstance(node, ast.AnnAssign) else None
-        if isinstance(target, ast.Name) and target.id == "REFUSALS" and isinstance(node.value, ast.Dict):
-            for key, value in zip(node.value.keys, node.value.values):
-                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
-                    yield key.lineno, "pgettext", (REFUSAL_CONTEXT, key.value), [f"English: {value.value}"]
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            continue
+        if node.target.id != "REFUSALS" or not isinstance(node.value, ast.Dict):
+            continue
+        for key, value in zip(node.value.keys, node.value.values):
+            if isinstance(key, ast.Constant) and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                yield key.lineno, "pgettext", (REFUSAL_CONTEXT, key.value), [f"English: {value.value}"]
 
 
 def extract_names(

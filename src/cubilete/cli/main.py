@@ -6,7 +6,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..engine.errors import CubileteError
@@ -18,7 +18,7 @@ COMMANDS = ("advise", "play", "review", "rules", "score", "serve", "simulate", "
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own exit code is 2 as well
+    def error(self, message: str) -> NoReturn:  # argparse's own exit code is 2 as well
         self.print_usage(sys.stderr)
         raise SystemExit(fail(message))
 

@@ -23,7 +23,7 @@ import re
 from collections import OrderedDict
 from typing import Callable
 
-from ..engine.actions import Action, Bank, Roll
+from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.runner import Player
 from ..solvers.five_thousand_cache import two_player_solution
@@ -49,7 +49,8 @@ class ThresholdPlayer:
         actions = state.legal_actions()
         if state.phase is Phase.SET_ASIDE:
             # The set-aside worth most, keeping fewest dice on a tie (more dice to roll).
-            return max(actions, key=lambda a: (state.apply(a).turn_points, -len(a.held)))
+            set_asides = [action for action in actions if isinstance(action, SetAside)]
+            return max(set_asides, key=lambda a: (state.apply(a).turn_points, -len(a.held)))
         if Bank() in actions and (
             state.turn_points >= self.threshold or state.apply(Bank()).winner == state.current
         ):

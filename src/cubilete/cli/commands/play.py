@@ -44,11 +44,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.game} ({rules.name}), seed {match.seed}. {family.PLAY_HELP}")
     while not match.state.is_over:
         before = match.state
-        seat = before.current_player
+        player = players[_seat_to_move(match)]
         if before.is_chance:
             match.roll()
-        elif players[seat] is not None:
-            match.act(players[seat].choose(before))
+        elif player is not None:
+            match.act(player.choose(before))
         elif not _human_turn(match, family):
             return 0
         print(family.describe(match, before))
@@ -57,13 +57,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seat_to_move(match: Match) -> int:
+    seat = match.state.current_player
+    assert seat is not None, "only asked while the game is on"
+    return seat
+
+
 def _human_turn(match: Match, family: CliFamily) -> bool:
     """Ask until the human gives a legal action; False when they quit."""
     print("  scores: " + ", ".join(f"{n} {s}" for n, s in zip(match.names, match.state.scores())))
     family.show_table(match)
     while True:
         try:
-            command = input(f"{match.names[match.state.current_player]}> ").strip()
+            command = input(f"{match.names[_seat_to_move(match)]}> ").strip()
         except EOFError:
             return False
         if command in ("quit", "q"):

@@ -60,7 +60,7 @@ def advise(situation: dict[str, Any]) -> Report:
     unknown = sorted(set(situation) - set(allowed))
     if unknown:
         raise CommandError(f"unknown key {unknown[0]!r}; a {rules.game} situation has {', '.join(allowed)}")
-    sheet = sheet_from_json(rules, situation.get("sheet", {}), situation.get(bonus_key, 0))
+    sheet = sheet_from_json(rules, situation.get("sheet", {}), situation.get(bonus_key, 0) if bonus_key else 0)
     dice = situation.get("dice", [])
     rolls_left = situation.get("rolls_left", rules.rolls_per_turn - 1)
     if not isinstance(dice, list):
@@ -205,7 +205,7 @@ def _rules(game: Any, variant: Any) -> SheetRules:
 
 
 def _option_json(option: RankedOption) -> dict[str, Any]:
-    if option.box is None:
+    if option.keep is not None:
         return {"action": "keep", "keep": list(option.keep), "value": option.value, "regret": option.regret}
     return {
         "action": "score",
@@ -218,7 +218,7 @@ def _option_json(option: RankedOption) -> dict[str, Any]:
 
 
 def _option_text(option: RankedOption) -> str:
-    if option.box is None:
+    if option.keep is not None:
         return f"keep {' '.join(map(str, option.keep)) or 'nothing'}"
     bonus = f" + {option.bonus} bonus" if option.bonus else ""
     return f"score {option.box} {option.points}{bonus}"
