@@ -279,3 +279,12 @@ def test_the_api_answers_json_for_the_seats_paths(client):
     created = create(client)
     response = client.post(f"/api/games/{created['id']}/seats/1/bot", json={"token": "not a token!"})
     assert response.status_code == 422 and json.loads(response.text)["code"]
+
+
+def test_the_clock_plays_a_5000_turn_to_its_end(client):
+    response = client.post("/api/games", json={"game": "5000", "players": [ANA, LUIS], "seed": 11, "turn_clock": 30})
+    created = response.json()
+    later(client, 31)
+    view = clock(client, created, 0).json()
+    assert view["current_player"] == 1 and view["events"] > 0
+    assert all(step["by_clock"] and step["seat"] == 0 for step in view["steps"])

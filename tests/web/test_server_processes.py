@@ -234,7 +234,9 @@ def test_two_processes_give_an_open_seat_to_one_joiner_and_share_seat_changes(po
     winner = 0 if answers[0][0] == 200 else 1
     name = ("Carla", "Dani")[winner]
     for server in servers:
-        seats = eventually(lambda server=server: server.api("GET", path)["seats"], lambda seats: seats[1]["name"] == name)
+        seats = eventually(
+            lambda server=server: server.api("GET", path)["seats"], lambda seats: seats[1]["name"] == name
+        )
         assert seats[1]["name"] == name and not seats[1]["open"]
     assert servers[0].api("GET", "/api/open-tables") == []
 

@@ -297,10 +297,14 @@ class Storage:
         )
         with self.engine.connect() as connection:
             rows = connection.execute(query).all()
-        return [
-            OpenTable(row.id, row.game, row.rules["name"], row.seats, (row.table_options or {}).get("turn_clock", 0))
-            for row in rows
-        ]
+        tables = []
+        for row in rows:  # a row that cannot be read is logged and left out, never a 500 for everyone
+            try:
+                tables.append(OpenTable(row.id, row.game, row.rules["name"], list(row.seats),
+                                        int((row.table_options or {}).get("turn_clock", 0))))
+            except (TypeError, KeyError, ValueError) as error:
+                log.warning("game %s cannot be listed: %s", row.id, error)
+        return tables
 
     def rematch_of(self, game_id: str) -> str | None:
         with self.engine.connect() as connection:
