@@ -231,3 +231,25 @@ def test_impossible_sheet_bonuses_are_refused(capsys, tmp_path, sheet, bonus, me
     assert main(["advise", "--situation", str(path)]) == 2
     assert message in capsys.readouterr().err
     assert advise_cli(capsys, tmp_path, {"game": "penta", "sheet": {"penta": 50, "ones": 5}, "penta_bonus": 100})["value"] > 0
+
+
+def test_steps_the_clock_played_are_not_the_seats_decisions():
+    """A turn the computer played for seat 0 when its clock ran out (events marked "clock", as the
+    web app stores them) is left out of seat 0's decisions, also after the record is read back."""
+    rules = rules_for("penta")
+    match = play(rules, [make_player("optimal", rules) for _ in range(2)], SEED)
+    record = match.to_json()
+    state, turns, by_clock = match.initial, 0, []
+    for index, event in enumerate(record["events"]):
+        mover = state.current
+        state = state.apply_roll(event["roll"]) if "roll" in event else state.apply(action_from_json(event["action"]))
+        if mover == 0 and turns in (2, 6):  # seat 0's second and fourth turns: every step by the clock
+            event["clock"] = True
+            by_clock.append(index)
+        turns += state.current != mover
+    result = review_record(json.loads(json.dumps(record)))
+    assert set(by_clock) & set(real_choices(match))  # the clock did play real choices
+    assert [d.index for d in result.decisions] == [i for i in real_choices(match) if i not in by_clock]
+    seat_zero = next(player for player in result.players if player.seat == 0)
+    assert seat_zero.decisions == len([d for d in result.decisions if d.seat == 0])
+    check_luck_and_skill(result, match)

@@ -41,9 +41,12 @@ def free_port() -> int:
 class Server:
     """`cubilete serve` in a subprocess; stop() and start() again keep the port and the database."""
 
-    def __init__(self, database: str, port: int, log: Path, broker: str | None = None) -> None:
+    def __init__(
+        self, database: str, port: int, log: Path, broker: str | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.database = database
         self.broker = broker
+        self.env = {**os.environ, **(env or {})}  # e.g. CUBILETE_CLOCK_SCALE, the turn clocks' test hook
         self.port = port
         self.log = log
         self.url = f"http://127.0.0.1:{port}"
@@ -55,7 +58,7 @@ class Server:
         if self.broker is not None:
             command += ["--broker", self.broker]
         with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server
-            self.process = subprocess.Popen(command, stdout=log, stderr=log)
+            self.process = subprocess.Popen(command, stdout=log, stderr=log, env=self.env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

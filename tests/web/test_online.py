@@ -12,7 +12,9 @@ from test_browser import ready, score_first_open_box
 ROLL = "[data-action='roll']"
 
 
-def create_with_a_friend(page, server, game: str, host: str, friend: str) -> dict:
+def create_with_a_friend(
+    page, server, game: str, host: str, friend: str, clock: str = "60", public: bool = False
+) -> dict:
     """Click the form as Ana does: her seat on this device, her friend's seat invited; answer the links."""
     page.goto(f"{server.url}/")
     page.click(f"[data-game-choice='{game}']")
@@ -22,7 +24,9 @@ def create_with_a_friend(page, server, game: str, host: str, friend: str) -> dic
         page.click("[data-action='add-player']")
     rows.nth(1).locator("[data-player-kind]").select_option("friend")
     rows.nth(1).locator("[data-player-name]").fill(friend)
-    page.select_option("[data-turn-clock]", "60")
+    page.select_option("[data-turn-clock]", clock)
+    if public:
+        page.check("[data-public]")
     page.click("[data-action='start']")
     invite = page.locator("[data-invite-link][data-seat='1']")
     expect(invite).to_be_visible()

@@ -211,6 +211,44 @@ def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_
         follower.close()
 
 
+def test_two_processes_give_an_open_seat_to_one_joiner_and_share_seat_changes(postgres_url, redis_url, start_server):
+    servers = start_server(postgres_url, redis_url), start_server(postgres_url, redis_url)
+    beto = {"name": "Beto", "kind": "human", "invited": True}
+    created = servers[0].api("POST", "/api/games", {"game": "penta", "players": [ANA, beto], "public": True})
+    path = f"/api/games/{created['id']}"
+    for server in servers:
+        assert server.api("GET", path)["seats"][1]["open"]  # both processes hold the game, seat 1 open
+    answers: list[tuple[int, dict]] = [(0, {})] * 2
+    start = threading.Barrier(2)
+
+    def join(position: int, name: str) -> None:
+        start.wait()
+        answers[position] = call(servers[position], "POST", f"{path}/seats/1/join", {"name": name})
+
+    threads = [threading.Thread(target=join, args=(i, name)) for i, name in enumerate(("Carla", "Dani"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(status for status, _ in answers) == [200, 409], answers
+    winner = 0 if answers[0][0] == 200 else 1
+    name = ("Carla", "Dani")[winner]
+    for server in servers:
+        seats = eventually(
+            lambda server=server: server.api("GET", path)["seats"], lambda seats: seats[1]["name"] == name
+        )
+        assert seats[1]["name"] == name and not seats[1]["open"]
+    assert servers[0].api("GET", "/api/open-tables") == []
+
+    token = answers[winner][1]["token"]
+    assert call(servers[winner], "POST", f"{path}/seats/1/leave", {"token": token})[0] == 200
+    other = servers[1 - winner]
+    seats = eventually(lambda: other.api("GET", path)["seats"], lambda seats: seats[1]["kind"] == "bot")
+    assert seats[1]["left"] and seats[1]["kind"] == "bot"
+    status, refused = call(other, "POST", f"{path}/actions", {"seat": 1, "token": token, "action": {"type": "roll"}})
+    assert status == 403 and refused["code"] == "bot_seat"
+
+
 # -- SIGKILL under load ------------------------------------------------------------------------
 
 

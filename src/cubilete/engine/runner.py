@@ -18,6 +18,9 @@ from .games import Rules, new_state, rules_from_json
 from .protocol import GameState
 
 RECORD_FORMAT = 1
+# Marks an app may add to an event without changing the game; a record keeps them through a replay.
+# "clock": the computer played this step for the seat because its turn clock ran out.
+EVENT_MARKS = ("clock",)
 
 
 class Player(Protocol):
@@ -104,9 +107,17 @@ class Match:
                         )
                 else:
                     match.act(action_from_json(event["action"]), event["seat"])
+                keep_marks(event, match.events[-1])
         except (KeyError, TypeError) as error:
             raise InvalidRecord("invalid_record", what="game record", detail=f"missing or bad {error}") from None
         return match
+
+
+def keep_marks(source: dict[str, Any], replayed: dict[str, Any]) -> None:
+    """Copy the marks (EVENT_MARKS) of an event onto its replay."""
+    for mark in EVENT_MARKS:
+        if source.get(mark) is True:
+            replayed[mark] = True
 
 
 def play(rules: Rules, players: Sequence[Player], seed: int | None = None) -> Match:

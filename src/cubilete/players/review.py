@@ -7,8 +7,10 @@ Values. A seat's value at any moment is what the optimal player expects from the
   the strong player's estimate (the review says `estimate`).
 
 A decision is a moment where the seat to move had more than one legal action (a forced move
-costs nothing and would only dilute the mean). Its loss is the best option's value minus the
-chosen one's, never negative, and 0 when below LOSS_EPSILON (the same action, or one as good).
+costs nothing and would only dilute the mean) and chose itself: a step the computer played
+for the seat when its turn clock ran out (an event marked "clock") is not its decision. Its
+loss is the best option's value minus the chosen one's, never negative, and 0 when below
+LOSS_EPSILON (the same action, or one as good).
 
 Luck against skill. Follow one seat's value from the start of the game (`start`) to now
 (`final`: the final total, or 1 for the winner and 0 for the others, once the game is over):
@@ -168,7 +170,7 @@ def review(match: Match, seats: Iterable[int] | None = None) -> Review:
         else:
             action = action_from_json(event["action"])
             after = state.apply(action)
-            walk.acted(index, state, action, after)
+            walk.acted(index, state, action, after, chosen_by_seat=event.get("clock") is not True)
         state = after
     return walk.result(match, state)
 
@@ -199,22 +201,23 @@ class _Walk:
         """Account for a roll from `before` to `after` (states of the walk's game)."""
         raise NotImplementedError
 
-    def acted(self, index: int, state: Any, action: Action, after: Any) -> None:
-        """Account for the action of event `index`, from `state` to `after`."""
+    def acted(self, index: int, state: Any, action: Action, after: Any, chosen_by_seat: bool) -> None:
+        """Account for the action of event `index`, from `state` to `after` (`chosen_by_seat`:
+        the seat's own decision, not the computer's when its clock ran out)."""
         raise NotImplementedError
 
     def result(self, match: Match, state: Any) -> Review:
         raise NotImplementedError
 
     def decide(self, index: int, state: Any, action: Action,
-               values: Callable[[], tuple[float, float, Action, int]]) -> float:
-        """Record the decision of the reviewed mover; return the chosen option's value.
+               values: Callable[[], tuple[float, float, Action, int]], chosen_by_seat: bool) -> float:
+        """Record the decision of the reviewed mover (if it chose); return the chosen option's value.
 
         values() gives (chosen value, best value, best action, number of options).
         """
         seat = state.current
         chosen, best, best_action, options = values()
-        if options > 1:
+        if options > 1 and chosen_by_seat:
             loss = max(0.0, best - chosen)
             loss = 0.0 if loss < LOSS_EPSILON else loss
             dice = state.dice if isinstance(state, SheetState) else state.last_roll
@@ -254,7 +257,7 @@ class _SheetWalk(_Walk):
         tally.luck += self.options[0].value - tally.value
         tally.value = self.options[0].value
 
-    def acted(self, index: int, state: SheetState, action: Action, after: SheetState) -> None:
+    def acted(self, index: int, state: SheetState, action: Action, after: SheetState, chosen_by_seat: bool) -> None:
         tally = self.tallies.get(state.current)
         if tally is None:
             return
@@ -264,7 +267,7 @@ class _SheetWalk(_Walk):
             chosen = next(option for option in options if _same_choice(state, option, action))
             return chosen.value, options[0].value, options[0].action, len(options)
 
-        tally.value = self.decide(index, state, action, values)
+        tally.value = self.decide(index, state, action, values, chosen_by_seat)
         self.options = ()
 
     def result(self, match: Match, state: SheetState) -> Review:
@@ -315,7 +318,9 @@ class _FiveThousandWalk(_Walk):
             tally.luck += now[seat] - tally.value
             tally.value = now[seat]
 
-    def acted(self, index: int, state: FiveThousandState, action: Action, after: FiveThousandState) -> None:
+    def acted(
+        self, index: int, state: FiveThousandState, action: Action, after: FiveThousandState, chosen_by_seat: bool
+    ) -> None:
         mover = state.current
         if mover in self.tallies:
 
@@ -325,7 +330,7 @@ class _FiveThousandWalk(_Walk):
                 chosen = action_value(state, self.player.turn_table(state)[0], action)
                 return chosen, advice.value, advice.options[0].action, len(advice.options)
 
-            self.decide(index, state, action, values)
+            self.decide(index, state, action, values, chosen_by_seat)
         if not self.exact:
             return
         now = self.chances(after)

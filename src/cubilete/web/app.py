@@ -7,6 +7,7 @@ threads, so that the event loop keeps serving other requests meanwhile.
 from __future__ import annotations
 
 import io
+import os
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any, AsyncIterator, Literal
@@ -29,7 +30,7 @@ from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .pages import render_page, rules_html
 from .live import follow_game
 from .security import Protections
-from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, StaleRequest, TableOptions
+from .sessions import GameNotFound, Games, SeatRefused, SeatRequest, SeatTaken, StaleRequest, TableOptions
 from .storage import SaveFailed, Storage
 from .views import game_view
 from .warmup import WARMER
@@ -41,6 +42,8 @@ MAX_SEED = 2**63 - 1
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LENGTH)]
 Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 QR_MAX_TEXT = 512
+# A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).
+CLOCK_SCALE_VARIABLE = "CUBILETE_CLOCK_SCALE"
 
 
 def validation_refusal(problem: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -79,6 +82,9 @@ class PlayerIn(BaseModel):
     name: Name
     kind: Literal["human", "bot"]
     level: str | None = Field(None, description="a bot's level, see GET /api/games/options")
+    invited: bool = Field(
+        False, description="a friend's seat, played from an invite link; in a public game, open to anyone to join"
+    )
 
 
 class NewGame(BaseModel):
@@ -120,6 +126,23 @@ class SeatIn(BaseModel):
     token: Token | None = None
 
 
+class ClockIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    at: int = Field(description="the number of events the browser saw when its countdown reached 0")
+
+
+class TokenIn(BaseModel):
+    """The token of the seat named in the path."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: Token
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
 class SeatProof(BaseModel):
     """A seat and its token: required wherever a request acts for a seat."""
 
@@ -133,6 +156,7 @@ _STATUS = (
     (SaveFailed, 503),
     (SeatRefused, 403),
     (StaleRequest, 409),
+    (SeatTaken, 409),
     (NotYourTurn, 409),
     (UnknownBox, 400),
     (IllegalAction, 409),
@@ -146,13 +170,17 @@ def create_app(
     *,
     public_url: str | None = None,
     listen_host: str = "127.0.0.1",
+    clock_scale: float | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
-    proxy) or the address it listens on decide where links point."""
+    proxy) or the address it listens on decide where links point. `clock_scale` (default: the
+    CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests."""
     storage = Storage(database_url)
     broker = open_broker(broker_url)
-    games = Games(storage, WARMER, broker)
+    if clock_scale is None:
+        clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
+    games = Games(storage, WARMER, broker, clock_scale=clock_scale)
     links = LinkBase(public_url, listen_host)
 
     @asynccontextmanager
@@ -167,6 +195,7 @@ def create_app(
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
+    app.state.games = games
     app.add_middleware(Protections)
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
@@ -261,7 +290,7 @@ def create_app(
         an action for a seat must carry that seat's token."""
         lang = body.lang or request_language(request)
         request.state.game_lang = lang  # refusals of this request speak the new game's language
-        seats = [SeatRequest(player.name, player.kind, player.level) for player in body.players]
+        seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
         table = TableOptions(body.turn_clock, body.public)
         live, tokens = games.create(body.game, body.rules, seats, body.seed, lang, table)
         game_url = f"{link_base(request)}/game/{live.id}"
@@ -320,6 +349,53 @@ def create_app(
     def rematch(game_id: str, body: SeatIn) -> dict[str, Any]:
         new = games.rematch(game_id, body.seat, body.token)
         return {"id": new.id, "url": f"/game/{new.id}"}
+
+    @app.post("/api/games/{game_id}/clock", summary="The turn clock ran out: the computer plays the turn")
+    def clock(request: Request, game_id: str, body: ClockIn) -> dict[str, Any]:
+        """Any browser of the game (players and spectators) sends this when its countdown reaches 0.
+        Refused (409) before the deadline by the server's time, or if the game moved on since `at`."""
+        live = games.clock(game_id, body.at)
+        with live.lock:
+            return game_view(live, request_language(request, live.lang), body.at)
+
+    @app.post("/api/games/{game_id}/seats/{seat}/bot", summary="A player hands their seat to the computer")
+    def hand_to_bot(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+        live = games.hand_to_bot(game_id, seat, body.token, leave=False)
+        with live.lock:
+            return game_view(live, request_language(request, live.lang))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/leave", summary="A player leaves; the computer plays their seat")
+    def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+        live = games.hand_to_bot(game_id, seat, body.token, leave=True)
+        with live.lock:
+            return game_view(live, request_language(request, live.lang))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/claim", summary="The holder of an invite link takes the seat")
+    def claim(game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+        """A public game's invited seat is open to anyone until claimed: the page claims it on opening the link."""
+        games.claim(game_id, seat, body.token)
+        return {"id": game_id, "seat": seat}
+
+    @app.post("/api/games/{game_id}/seats/{seat}/join", summary="Take an open seat of a public game")
+    def join(game_id: str, seat: int, body: JoinIn) -> dict[str, Any]:
+        """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first."""
+        _live, token = games.join(game_id, seat, body.name)
+        return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
+
+    @app.get("/api/open-tables", summary="Public games with seats anyone may join")
+    def open_tables() -> list[dict[str, Any]]:
+        """Never a token: each game's seated players' names and the numbers of its open seats."""
+        return [
+            {
+                "id": table.id,
+                "game": table.game,
+                "rules": table.rules,
+                "turn_clock": table.turn_clock,
+                "players": [seat["name"] for seat in table.seats if not seat.get("open")],
+                "open_seats": [index for index, seat in enumerate(table.seats) if seat.get("open")],
+            }
+            for table in games.open_tables()
+        ]
 
     @app.websocket("/api/games/{game_id}/live")
     async def live(websocket: WebSocket, game_id: str, since: int = 0, lang: str | None = None) -> None:

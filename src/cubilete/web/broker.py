@@ -1,8 +1,8 @@
 """Who is told when a game changes: every browser following it, whichever process accepted the change.
 
-A broker carries one fact per message, "game G now has N events"; followers then read the
-steps they have not seen from the game itself. The in-process broker serves one server
-process; redis_broker.py has the same interface for several.
+A broker carries one fact per message, "game G now has N events" (or, as SEATS_CHANGED,
+"game G's seats changed"); followers then read what they have not seen from the game itself.
+The in-process broker serves one server process; redis_broker.py has the same interface for several.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Callable, Protocol
 log = logging.getLogger(__name__)
 
 Listener = Callable[[int], None]
+SEATS_CHANGED = -1  # published instead of an event count: the game's seats changed (read them again)
 
 
 class Broker(Protocol):

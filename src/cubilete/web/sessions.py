@@ -7,6 +7,14 @@ game in memory goes back to what it was. Games in memory are a bounded cache of 
 database, which several server processes may share: before acting, a process catches
 its copy up from the stored events, and the database's unique (game, index) key refuses
 the second of two actions for the same moment.
+
+A game may have a turn clock. No timer runs on the server: the deadline is computed from
+the stored time of the event that gave the seat to move its turn, every browser of the
+game counts down to it, and any of them asks (`clock`) when it passes; the server checks
+the time and plays the turn at the optimal level through the same storage path, so two
+processes asked at once store it once. Seats may change during a game (handed to a bot,
+left, joined from the open tables): each change is stored only if the seats are still the
+version it was made from, and announced on the broker so that other processes reload them.
 """
 
 from __future__ import annotations
@@ -16,23 +24,26 @@ import hmac
 import secrets
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from math import ceil
 from typing import Any, Callable, Iterator, Sequence
 
 from ..engine.actions import Action, Keep, Roll, Score, action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
 from ..engine.games import rules_for
 from ..engine.protocol import GameState
-from ..engine.runner import Match, Player
+from ..engine.runner import Match, Player, keep_marks
 from ..players import make_player, player_levels
-from .broker import Broker
+from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
-from .storage import EventConflict, Storage, StoredGame
+from .storage import EventConflict, OpenTable, Storage, StoredGame
 from .warmup import TableWarmer
 
 HUMAN, BOT = "human", "bot"
 AUTO_SCORE = "auto"  # the intention sent when the countdown after the last roll runs out
+CLOCK_LEVEL = "optimal"  # who plays a turn whose clock ran out, and a seat handed to a bot
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
 
 
@@ -48,20 +59,33 @@ class StaleRequest(CubileteError):
     """The request was made for an earlier moment of the game."""
 
 
+class SeatTaken(CubileteError):
+    """Someone else claimed the open seat first."""
+
+
 @dataclass(frozen=True)
 class Seat:
     name: str
     kind: str
     level: str | None = None
     token_sha256: str | None = None  # human seats only; the token itself is never stored
+    open: bool = False  # a public game's friend seat nobody has claimed yet: anyone may join it
+    left: bool = False  # the player left: a bot plays the seat
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "level": self.level, "token_sha256": self.token_sha256}
+        return {
+            "name": self.name, "kind": self.kind, "level": self.level, "token_sha256": self.token_sha256,
+            "open": self.open, "left": self.left,
+        }
+
+    def to_bot(self, left: bool) -> Seat:
+        """The seat played by the computer from now on; its token no longer acts."""
+        return replace(self, kind=BOT, level=CLOCK_LEVEL, token_sha256=None, open=False, left=left)
 
 
 @dataclass(frozen=True)
 class TableOptions:
-    """How the table was set up on the new-game form (the turn clock is stored, not yet run)."""
+    """How the table was set up on the new-game form."""
 
     turn_clock: int = 0  # seconds per turn, 0 for none
     public: bool = False  # may be listed for anyone on the server to join
@@ -77,6 +101,7 @@ class SeatRequest:
     name: str
     kind: str
     level: str | None = None
+    invited: bool = False  # a friend's seat (invite link); open to anyone in a public game
 
 
 def _is_auto_score(intention: Any) -> bool:
@@ -160,11 +185,19 @@ class LiveGame:
     heard: int = 0  # the most events another process (or this one) announced for the game
     news: bool = False  # something was announced since this copy was last compared with the database
     unsubscribe: Callable[[], None] | None = None
+    seats_version: int = 0  # the stored seats' version this copy has
+    seats_news: bool = False  # a seat change was announced since the seats were last read
+    turn_started: tuple[int, datetime] | None = None  # clock games: the events at the turn's start, and when
+    deadline: datetime | None = None  # clock games: when the seat to move's turn clock runs out
 
     def __post_init__(self) -> None:
         self.history = StateHistory(self.match)
+        self.set_seats(self.seats, self.seats_version)
+
+    def set_seats(self, seats: tuple[Seat, ...], version: int) -> None:
+        self.seats, self.seats_version = seats, version
         self.players = tuple(
-            make_player(seat.level, self.match.rules) if seat.kind == BOT else None for seat in self.seats
+            make_player(seat.level, self.match.rules) if seat.kind == BOT else None for seat in seats
         )
 
     @property
@@ -226,6 +259,20 @@ class LiveGame:
             return make_player("optimal", self.match.rules).choose(state)
         return action_from_json(intention)
 
+    def play_turn_for_clock(self) -> None:
+        """The computer plays the rest of the seat to move's turn, each step marked "clock"."""
+        seat, player = self.state.current_player, make_player(CLOCK_LEVEL, self.match.rules)
+        while not self.state.is_over and self.state.current_player == seat:
+            self._step(lambda: self.match.advance([player] * len(self.seats), max_steps=1))
+            self.match.events[-1]["clock"] = True
+
+    def turn_start(self) -> int:
+        """The number of events when the seat to move got its turn."""
+        seat, start = self.state.current_player, len(self.match.events)
+        while start > 0 and self.history[start - 1].current_player == seat:
+            start -= 1
+        return start
+
     def advance_bots(self) -> None:
         """Let the bots play, one step at a time so that each state is kept, until a human is to move."""
         while self.bot_to_move:
@@ -246,10 +293,14 @@ class LiveGame:
                 )
         else:
             self._step(lambda: self.match.act(action_from_json(event["action"]), event["seat"]))
+        keep_marks(event, self.match.events[-1])
 
     def hear(self, events: int) -> None:
-        """A broker's news (from any thread): the game has `events` events."""
-        self.heard = max(self.heard, events)
+        """A broker's news (from any thread): the game has `events` events, or its seats changed."""
+        if events == SEATS_CHANGED:
+            self.seats_news = True
+        else:
+            self.heard = max(self.heard, events)
         self.news = True
 
     def is_behind(self) -> bool:
@@ -257,7 +308,11 @@ class LiveGame:
         if not self.news:
             return False
         self.news = False
-        return self.heard > len(self.match.events) or (self.state.is_over and self.rematch is None)
+        return (
+            self.seats_news
+            or self.heard > len(self.match.events)
+            or (self.state.is_over and self.rematch is None)
+        )
 
     @contextmanager
     def undone_on_error(self) -> Iterator[None]:
@@ -276,11 +331,18 @@ class Games:
     """The games of one server process: created, loaded from storage on first use, stored with each change."""
 
     def __init__(
-        self, storage: Storage, warmer: TableWarmer, broker: Broker, cached_games: int = CACHED_GAMES
+        self,
+        storage: Storage,
+        warmer: TableWarmer,
+        broker: Broker,
+        cached_games: int = CACHED_GAMES,
+        clock_scale: float = 1.0,
     ) -> None:
         self.storage = storage
         self.warmer = warmer
         self.broker = broker
+        self.clock_scale = clock_scale  # a test hook: every turn clock lasts this fraction of its seconds
+        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
         self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
 
     def create(
@@ -301,12 +363,13 @@ class Games:
         tokens = [secrets.token_urlsafe(18) if request.kind == HUMAN else None for request in seats]
         stored_seats = tuple(
             Seat(request.name, request.kind, request.level if request.kind == BOT else None,
-                 None if token is None else _digest(token))
+                 None if token is None else _digest(token), open=table.public and request.invited)
             for request, token in zip(seats, tokens)
         )
         match = Match(rules, [seat.name for seat in stored_seats], seed)
         live = LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match, table=table)
         self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
+        self._time_turn(live)
         self.broker.publish(live.id, 0)
         return self._remember(live), tokens
 
@@ -372,11 +435,91 @@ class Games:
                 if stored is None:
                     raise GameNotFound("game_not_found", id=game_id)
                 if stored == new.id:
+                    self._time_turn(new)
                     self._remember(new)
                     self.broker.publish(new.id, 0)
                     self.broker.publish(live.id, len(live.match.events))
                 live.rematch = stored
         return self.get(live.rematch)
+
+    def clock(self, game_id: str, at: int) -> LiveGame:
+        """Any browser of the game says the turn clock ran out: if it did (server time), the computer
+        plays the seat to move's turn, then the bots theirs. Refused while time is left."""
+        live = self.get(game_id)
+        self.warmer.wait(live.match.rules)
+        with live.lock:
+            self._catch_up(live)
+            if at != len(live.match.events):
+                raise StaleRequest("stale_request", events=len(live.match.events), at=at)
+            if live.state.is_over:
+                raise IllegalAction("game_over")
+            if live.deadline is None:
+                raise IllegalAction("no_turn_clock")
+            left = (live.deadline - self.now()).total_seconds()
+            if left > 0:
+                raise IllegalAction("clock_running", seconds=ceil(left))
+
+            def play_then_bots() -> None:
+                if not live.bot_to_move:
+                    live.play_turn_for_clock()
+                live.advance_bots()
+
+            self._change(live, play_then_bots)
+        return live
+
+    def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
+        """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
+        live = self.get(game_id)
+        self.warmer.wait(live.match.rules)
+        with live.lock:
+
+            def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+                live.check_seat(seat, token)
+                if live.state.is_over:
+                    raise IllegalAction("game_over")
+                return _with_seat(seats, seat, seats[seat].to_bot(leave))
+
+            self._change_seats(live, to_bot)
+            if live.bot_to_move:
+                self._change(live, live.advance_bots)
+        return live
+
+    def join(self, game_id: str, seat: int, name: str) -> tuple[LiveGame, str]:
+        """Someone takes an open seat of a public game under their name; answers the seat's new token."""
+        live = self.get(game_id)
+        token = secrets.token_urlsafe(18)
+        with live.lock:
+            if not live.table.public:
+                raise SeatRefused("game_not_open")
+
+            def claim(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+                if not 0 <= seat < len(seats):
+                    raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
+                if live.state.is_over:
+                    raise IllegalAction("game_over")
+                if not seats[seat].open:
+                    raise SeatTaken("seat_taken", seat=seat)
+                return _with_seat(seats, seat, replace(seats[seat], name=name, token_sha256=_digest(token), open=False))
+
+            self._change_seats(live, claim)
+        return live, token
+
+    def claim(self, game_id: str, seat: int, token: str) -> LiveGame:
+        """The holder of an invite link takes their seat: it is no longer open to others."""
+        live = self.get(game_id)
+        with live.lock:
+            live.check_seat(seat, token)
+            if live.seats[seat].open:
+
+                def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+                    live.check_seat(seat, token)
+                    return _with_seat(seats, seat, replace(seats[seat], open=False))
+
+                self._change_seats(live, claimed)
+        return live
+
+    def open_tables(self) -> list[OpenTable]:
+        return self.storage.open_tables()
 
     def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
         """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
@@ -400,18 +543,61 @@ class Games:
         try:
             with live.undone_on_error():
                 change()
-                self.storage.append(live.id, first, live.match.events[first:], live.state.is_over)
+                stored = self.storage.append(live.id, first, live.match.events[first:], live.state.is_over)
         except EventConflict:
             raise StaleRequest("stale") from None
+        self._time_turn(live, first, stored)
         self._live.get(live.id)  # filed again among the finished games if it has ended
         self.broker.publish(live.id, len(live.match.events))
 
     def _catch_up(self, live: LiveGame) -> None:
-        """Apply the events other processes stored since this copy was made (holding the game's lock)."""
+        """Apply the events (and seats) other processes stored since this copy was made (holding the game's lock)."""
+        if live.seats_news:
+            live.seats_news = False
+            self._reload_seats(live)
         for event in self.storage.events_since(live.id, len(live.match.events)):
             live.replay(event)
         if live.state.is_over and live.rematch is None:
             live.rematch = self.storage.rematch_of(live.id)
+        self._time_turn(live)
+
+    def _time_turn(self, live: LiveGame, stored_from: int | None = None, stored_at: datetime | None = None) -> None:
+        """Keep the turn clock's deadline (holding the game's lock): the time the turn started is the
+        time its first event's predecessor was stored (`stored_at` if among the events just stored)."""
+        state = live.state
+        if not live.table.turn_clock or state.is_over or state.num_players < 2:
+            live.turn_started = live.deadline = None
+            return
+        start = live.turn_start()
+        if live.turn_started is not None and live.turn_started[0] == start:
+            return
+        if stored_at is not None and stored_from is not None and start - 1 >= stored_from:
+            began = stored_at
+        else:
+            began = self.storage.turn_time(live.id, start) or self.now()
+        live.turn_started = (start, began)
+        live.deadline = began + timedelta(seconds=live.table.turn_clock * self.clock_scale)
+
+    def _change_seats(self, live: LiveGame, change: Callable[[tuple[Seat, ...]], tuple[Seat, ...]]) -> None:
+        """Store `change(seats)` as the game's seats (holding the game's lock) and tell the other
+        processes. If another process changed them first, the change is made again on theirs
+        (and may then be refused, like a seat claimed twice)."""
+        for _attempt in range(3):
+            seats = change(live.seats)
+            if self.storage.change_seats(live.id, live.seats_version, [seat.to_json() for seat in seats]):
+                live.set_seats(seats, live.seats_version + 1)
+                self.broker.publish(live.id, SEATS_CHANGED)
+                return
+            self._reload_seats(live)
+        raise StaleRequest("stale")
+
+    def _reload_seats(self, live: LiveGame) -> None:
+        stored = self.storage.seats(live.id)
+        if stored is None:
+            raise GameNotFound("game_not_found", id=live.id)
+        seats, version = stored
+        if version != live.seats_version:
+            live.set_seats(tuple(Seat(**seat) for seat in seats), version)
 
     def _remember(self, live: LiveGame) -> LiveGame:
         if live.has_bots or web_family(live.match.rules.game).hint is not None:  # bots, hints, auto-scores
@@ -429,7 +615,14 @@ def _forget(live: LiveGame) -> None:
         live.unsubscribe()
 
 
+def _with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:
+    return seats[:index] + (seat,) + seats[index + 1 :]
+
+
 def _from_storage(stored: StoredGame) -> LiveGame:
     seats = tuple(Seat(**seat) for seat in stored.seats)
     table = TableOptions(**stored.table_options)
-    return LiveGame(stored.id, stored.lang, seats, Match.from_json(stored.record), stored.rematch, table)
+    return LiveGame(
+        stored.id, stored.lang, seats, Match.from_json(stored.record), stored.rematch, table,
+        seats_version=stored.seats_version,
+    )

@@ -99,6 +99,8 @@ games_table = Table(
     Column("table_options", JSON),
     Column("finished", Boolean, nullable=False, index=True),
     Column("rematch", String(32)),
+    Column("seats_version", Integer, nullable=False),
+    Column("open_seats", Integer, nullable=False),
     Column("created", UtcDateTime, nullable=False),
     Column("updated", UtcDateTime, nullable=False),
 )
@@ -146,6 +148,18 @@ class StoredGame:
     rematch: str | None
     created: datetime
     updated: datetime
+    seats_version: int = 0  # how many times the seats changed since the game was created
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A public game with seats nobody has claimed yet, as the open-tables list shows it."""
+
+    id: str
+    game: str
+    rules: str
+    seats: list[dict[str, Any]]
+    turn_clock: int
 
 
 @dataclass(frozen=True)
@@ -207,8 +221,8 @@ class Storage:
                 return new_id
         return self.rematch_of(game_id)
 
-    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool) -> None:
-        """Store events `first`, `first + 1`... of a game in one transaction.
+    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool) -> datetime:
+        """Store events `first`, `first + 1`... of a game in one transaction; answers the time stored.
 
         Raises EventConflict when one of these indexes is taken (another process acted
         first), SaveFailed when the database fails; either way nothing is stored.
@@ -222,6 +236,7 @@ class Storage:
             if rows:
                 connection.execute(_INSERT_EVENTS, rows)
             connection.execute(_TOUCH_GAME, {"game_id": game_id, "finished": finished, "updated": now})
+        return now
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as connection:
@@ -232,13 +247,64 @@ class Storage:
         record = {field: getattr(row, field) for field in HEADER} | {"events": events}
         return StoredGame(
             row.id, row.lang, row.seats, record, row.table_options or {}, row.finished, row.rematch, row.created,
-            row.updated,
+            row.updated, row.seats_version,
         )
 
     def events_since(self, game_id: str, first: int) -> list[dict[str, Any]]:
         """The game's events from index `first` on."""
         with self.engine.connect() as connection:
             return self._events(connection, game_id, first)
+
+    def turn_time(self, game_id: str, events: int) -> datetime | None:
+        """When the game had its first `events` events: the time event `events - 1` was stored
+        (the game's creation for 0)."""
+        if events == 0:
+            query = select(games_table.c.created).where(games_table.c.id == game_id)
+        else:
+            query = select(events_table.c.created).where(
+                events_table.c.game_id == game_id, events_table.c["index"] == events - 1
+            )
+        with self.engine.connect() as connection:
+            return connection.scalar(query)
+
+    def seats(self, game_id: str) -> tuple[list[dict[str, Any]], int] | None:
+        """The game's seats as stored now, and their version."""
+        query = select(games_table.c.seats, games_table.c.seats_version).where(games_table.c.id == game_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).one_or_none()
+        return None if row is None else (row.seats, row.seats_version)
+
+    def change_seats(self, game_id: str, version: int, seats: list[dict[str, Any]]) -> bool:
+        """Store the game's new seats unless they changed since `version` (another process changed
+        them first: answers False and stores nothing)."""
+        columns = games_table.c
+        with self._writing() as connection:
+            changed = connection.execute(
+                update(games_table)
+                .where(columns.id == game_id, columns.seats_version == version)
+                .values(seats=seats, seats_version=version + 1, open_seats=_open_seats(seats), updated=_now())
+            ).rowcount
+        return bool(changed)
+
+    def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        """Unfinished games with open seats, the most recently played first (only public games have any)."""
+        columns = games_table.c
+        query = (
+            select(columns.id, columns.game, columns.rules, columns.seats, columns.table_options)
+            .where(columns.finished.is_(False), columns.open_seats > 0)
+            .order_by(columns.updated.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        tables = []
+        for row in rows:  # a row that cannot be read is logged and left out, never a 500 for everyone
+            try:
+                tables.append(OpenTable(row.id, row.game, row.rules["name"], list(row.seats),
+                                        int((row.table_options or {}).get("turn_clock", 0))))
+            except (TypeError, KeyError, ValueError) as error:
+                log.warning("game %s cannot be listed: %s", row.id, error)
+        return tables
 
     def rematch_of(self, game_id: str) -> str | None:
         with self.engine.connect() as connection:
@@ -286,7 +352,7 @@ class Storage:
         connection.execute(
             insert(games_table).values(
                 id=game_id, lang=lang, seats=seats, table_options=table_options or {}, finished=False,
-                created=now, updated=now, **header,
+                created=now, updated=now, seats_version=0, open_seats=_open_seats(seats), **header,
             )
         )
         if record["events"]:
@@ -301,6 +367,10 @@ class Storage:
     @staticmethod
     def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:
         return list(connection.scalars(_EVENTS_FROM, {"game_id": game_id, "first": first}))
+
+
+def _open_seats(seats: list[dict[str, Any]]) -> int:
+    return sum(1 for seat in seats if seat.get("open"))
 
 
 def _save_failed(error: SQLAlchemyError) -> SaveFailed:

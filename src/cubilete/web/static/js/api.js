@@ -79,6 +79,13 @@ export function seatTokens(gameId) {
   }
 }
 
+export function forgetSeat(gameId, seat) {
+  const tokens = seatTokens(gameId);
+  delete tokens[seat];
+  if (Object.keys(tokens).length === 0) forgetGame(gameId);
+  else localStorage.setItem(tokensKey(gameId), JSON.stringify(tokens));
+}
+
 export function rememberTokens(gameId, tokens) {
   localStorage.setItem(tokensKey(gameId), JSON.stringify({ ...seatTokens(gameId), ...tokens }));
 }

@@ -1,8 +1,9 @@
 // The game page: loads the game, sends this browser's seats' intentions, and plays back every step
 // the server pushes (its own, the bots', other devices') at a watchable pace. Only the seats whose
-// tokens this browser holds are played here; the others are followed live.
+// tokens this browser holds are played here; the others are followed live. With a turn clock, every
+// page counts down to the deadline the server sends, and asks the server to play the turn when it passes.
 
-import { ApiError, getJson, postJson, rememberTokens, seatTokens } from "./api.js";
+import { ApiError, forgetSeat, getJson, postJson, rememberTokens, seatTokens } from "./api.js";
 import { gameName, page, rulesName, startPage, t } from "./i18n.js";
 import { followGame } from "./live.js";
 import { loadSettings, settingsDialog } from "./settings.js";
@@ -14,13 +15,72 @@ import { showGameOver } from "./game_over.js";
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
 const gameId = page.id;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const CLOCK_TICK_MS = 250;
+const NOTICE_MS = 20_000;
 
-// A seat link (#seat=1&token=…) gives this browser that seat; the token leaves the address bar.
+// A seat link (#seat=1&token=…) gives this browser that seat; the token leaves the address bar. In a
+// public game the seat is then claimed: nobody else can take it from the open tables.
 function takeSeatFromLink() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.has("seat") && fragment.has("token")) {
-    rememberTokens(gameId, { [fragment.get("seat")]: fragment.get("token") });
+    const [seat, token] = [fragment.get("seat"), fragment.get("token")];
+    rememberTokens(gameId, { [seat]: token });
     history.replaceState(null, "", location.pathname + location.search);
+    postJson(`/api/games/${gameId}/seats/${seat}/claim`, { token }).catch(() => {});
+  }
+}
+
+// The turn clock: a countdown to the deadline of the latest view, by the server's time (the view
+// says what time it was there); at 0, this page asks the server to play the turn. Every page of the
+// game does so (players and spectators): one is accepted, the others refused and ignored.
+class TurnClock {
+  constructor(controller) {
+    this.controller = controller;
+    this.element = document.querySelector("[data-turn-clock-left]");
+    this.clock = null; // { deadline (ms, server time), offset (server minus this browser), events }
+    this.askedAt = null;
+    this.retryAt = 0;
+    setInterval(() => this.tick(), CLOCK_TICK_MS);
+  }
+
+  // A view from the server: its clock (if any) is the one to count down while its events are the latest.
+  follow(view) {
+    if (!view.clock || view.is_over) {
+      this.clock = null;
+    } else {
+      const offset = Date.parse(view.clock.now) - Date.now();
+      this.clock = { deadline: Date.parse(view.clock.deadline), offset, events: view.events, seat: view.current_player };
+    }
+    this.tick();
+  }
+
+  tick() {
+    const clock = this.clock;
+    const controller = this.controller;
+    if (clock === null || controller.received !== clock.events || controller.isBot(clock.seat)) {
+      this.element.hidden = true;
+      return;
+    }
+    const left = clock.deadline - (Date.now() + clock.offset);
+    const seconds = Math.max(0, Math.ceil(left / 1000));
+    this.element.hidden = false;
+    this.element.dataset.secondsLeft = String(seconds);
+    this.element.textContent = t("Time left for {name}: {seconds} s", { name: controller.seatName(clock.seat), seconds });
+    if (left <= 0 && this.askedAt !== clock.events && Date.now() >= this.retryAt) this.ranOut(clock.events);
+  }
+
+  async ranOut(events) {
+    this.askedAt = events;
+    try {
+      await this.controller.receive(await postJson(`/api/games/${gameId}/clock`, { at: events }));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === "clock_running" || error.status === 0 || error.status >= 500) {
+        // this browser's clock ran ahead of the server's, or the server was out of reach: ask again
+        this.retryAt = Date.now() + 1000 * (error.params?.seconds ?? 2);
+        this.askedAt = null;
+      } // any other refusal: another page was first, and its steps are on their way
+    }
   }
 }
 
@@ -40,11 +100,14 @@ class GameController {
     this.skipButton.addEventListener("click", () => {
       this.skipping = true;
     });
+    this.noticeElement = document.querySelector("[data-notice]");
+    this.turnClock = new TurnClock(this);
   }
 
   async start() {
     const view = await getJson(`/api/games/${gameId}`);
     this.seats = view.seats;
+    this.seatsVersion = view.seats_version;
     this.received = view.events;
     this.table = new TABLES[view.family](this.tableElement, this, view);
     document.title = `${gameName(view.game)} · cubilete`;
@@ -52,6 +115,7 @@ class GameController {
     document.querySelector("[data-rules-name]").textContent = rulesName(view.game, view.rules);
     document.querySelector("[data-rules-link]").href = `/rules/${view.game}`;
     this.render(view);
+    this.turnClock.follow(view);
     this.next();
     followGame(
       gameId,
@@ -102,6 +166,16 @@ class GameController {
     this.messageElement.dataset.tone = tone;
   }
 
+  // News about the table that the game's own messages would overwrite: shown for a while.
+  notify(text) {
+    this.noticeElement.textContent = text;
+    this.noticeElement.hidden = false;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => {
+      this.noticeElement.hidden = true;
+    }, NOTICE_MS);
+  }
+
   // A refusal or a lost connection: shown apart from the game's messages, for a few seconds.
   fail(text) {
     const toast = document.querySelector("[data-error]");
@@ -127,18 +201,49 @@ class GameController {
 
   // A view from the server (pushed, or the answer to a request): played back after those before it.
   receive(answer) {
-    this.received = Math.max(this.received, answer.events);
+    if (answer.events >= this.received) {
+      this.received = answer.events;
+      this.turnClock.follow(answer);
+    }
     this.arrivals = this.arrivals.then(() => this.absorb(answer)).catch((error) => this.fail(String(error)));
     return this.arrivals;
   }
 
   async absorb(answer) {
     const known = this.view.events;
-    if (answer.events < known || (answer.events === known && answer.rematch === this.view.rematch)) return;
+    const sameSeats = answer.seats_version === this.seatsVersion;
+    if (answer.events < known || (answer.events === known && answer.rematch === this.view.rematch && sameSeats)) {
+      return;
+    }
+    if (!sameSeats && answer.seats_version > this.seatsVersion) this.seatsChanged(answer);
     const steps = (answer.steps ?? []).filter((step) => step.index >= known);
     this.idle(); // the game moved on (maybe by another tab of this seat): nothing to click during the playback
     await this.playBack({ ...answer, steps });
+    const timedOut = steps.find((step) => step.by_clock);
+    if (timedOut) {
+      this.notify(t("Time ran out for {name}: the computer played their turn", { name: this.seatName(timedOut.seat) }));
+    }
     this.next();
+  }
+
+  // Seats handed to the computer, left, or joined: everyone is told, and this browser stops playing
+  // the seats that are no longer its own.
+  seatsChanged(answer) {
+    for (const [index, seat] of answer.seats.entries()) {
+      const before = this.seats[index];
+      if (seat.kind === "bot" && before.kind !== "bot") {
+        this.notify(
+          seat.left
+            ? t("{name} left: the computer plays their seat", { name: seat.name })
+            : t("{name} handed their seat to the computer", { name: seat.name }),
+        );
+        if (this.tokenFor(index) !== null) forgetSeat(gameId, index);
+      } else if (before.open && !seat.open && seat.name !== before.name) {
+        this.notify(t("{name} joined the game", { name: seat.name }));
+      }
+    }
+    this.seats = answer.seats;
+    this.seatsVersion = answer.seats_version;
   }
 
   // Send the current seat's intention; the answer carries every step since the view we had.
@@ -233,6 +338,24 @@ class GameController {
     }
   }
 
+  // From ⚙: this browser's seat is played by the computer from now on (leaving: and this page closes).
+  async giveUpSeat(seat, leave) {
+    try {
+      const answer = await postJson(`/api/games/${gameId}/seats/${seat}/${leave ? "leave" : "bot"}`, {
+        token: this.tokenFor(seat),
+      });
+      forgetSeat(gameId, seat);
+      if (leave) {
+        location.assign("/");
+        return;
+      }
+      await this.receive(answer);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.fail(error.message);
+    }
+  }
+
   async rematch() {
     const tokens = seatTokens(gameId);
     const [seat, token] = Object.entries(tokens)[0] ?? [null, null];
@@ -256,12 +379,49 @@ function showWatchLink(link) {
   link.textContent = link.href;
 }
 
+// The ⚙ dialog's controls for the seats this browser plays: hand one to the computer, or leave.
+function showMySeats(container, dialog) {
+  const mine = Object.keys(seatTokens(gameId))
+    .map(Number)
+    .filter((seat) => controller.seats[seat] && !controller.isBot(seat));
+  container.hidden = mine.length === 0 || controller.view?.is_over;
+  container.replaceChildren(
+    ...mine.map((seat) => {
+      const row = document.createElement("div");
+      row.className = "my-seat";
+      row.dataset.mySeat = String(seat);
+      const title = document.createElement("h3");
+      title.textContent = mine.length > 1 ? t("Seat of {name}", { name: controller.seatName(seat) }) : t("Your seat");
+      const button = (action, label, leave) => {
+        const element = document.createElement("button");
+        element.type = "button";
+        element.className = "secondary";
+        element.dataset.action = action;
+        element.dataset.seat = String(seat);
+        element.textContent = label;
+        element.addEventListener("click", () => {
+          dialog.close();
+          controller.giveUpSeat(seat, leave);
+        });
+        return element;
+      };
+      row.append(
+        title,
+        button("hand-to-bot", t("Hand my seat to the computer"), false),
+        button("leave", t("Leave"), true),
+      );
+      return row;
+    }),
+  );
+}
+
 startPage();
 takeSeatFromLink();
 const controller = new GameController();
 const openSettings = settingsDialog(document.querySelector("#settings"), () => controller.table?.settingsChanged?.());
 document.querySelector("[data-action='settings']").addEventListener("click", () => {
   showWatchLink(document.querySelector("#settings [data-watch-link]"));
+  showMySeats(document.querySelector("#settings [data-my-seats]"), document.querySelector("#settings"));
   openSettings();
 });
 controller.start().catch((error) => {

@@ -1,5 +1,5 @@
 // The home page: choose a game, its rules and the seats (on this device, a friend's, or bots), start
-// and invite the friends; resume or forget the games this browser plays in.
+// and invite the friends; resume or forget the games this browser plays in; join an open table.
 
 import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
 import { gameName, lang, levelName, rulesName, startPage, t, tn } from "./i18n.js";
@@ -15,6 +15,7 @@ const isPublic = document.querySelector("[data-public]");
 const errorBox = form.querySelector("[data-error]");
 const KINDS = ["here", "friend", "bot"];
 const TURN_CLOCKS = [0, 30, 60, 300];
+const NAME_KEY = "cubilete.name"; // the name this browser last joined an open table under
 
 let games = [];
 let game = null;
@@ -101,6 +102,19 @@ function drawSeats() {
     }),
   );
   addSeat.disabled = seats.length >= game.max_players;
+  drawTableOptions();
+}
+
+// A turn clock and a listing on the open tables are for games with friends on other devices: without
+// a friend's seat they are off (solo and hot-seat games wait for nobody).
+function drawTableOptions() {
+  const withFriends = seats.some((seat) => seat.kind === "friend");
+  turnClock.disabled = !withFriends;
+  isPublic.disabled = !withFriends;
+  if (!withFriends) {
+    turnClock.value = "0";
+    isPublic.checked = false;
+  }
 }
 
 function drawGameChoices() {
@@ -136,7 +150,9 @@ async function start(event) {
     const created = await postJson("/api/games", {
       game: game.id,
       rules: rulesSelect.value,
-      players: seats.map(({ name, kind, level }) => (kind === "bot" ? { name, kind, level } : { name, kind: "human" })),
+      players: seats.map(({ name, kind, level }) =>
+        kind === "bot" ? { name, kind, level } : { name, kind: "human", invited: kind === "friend" },
+      ),
       turn_clock: Number(turnClock.value),
       public: isPublic.checked,
       lang,
@@ -252,6 +268,57 @@ async function drawUnfinished() {
   document.querySelector("[data-unfinished-section]").hidden = unfinished.length === 0;
 }
 
+// Public games of this server with a free seat; Join takes the seat under the name written above.
+async function drawOpenTables() {
+  const tables = await getJson("/api/open-tables").catch(() => []);
+  const mine = new Set(knownGames());
+  const shown = tables.filter((table) => !mine.has(table.id));
+  document.querySelector("[data-open-tables]").replaceChildren(
+    ...shown.map((table) => {
+      const item = document.createElement("li");
+      item.dataset.openTable = table.id;
+      const title = document.createElement("strong");
+      title.textContent = gameName(table.game);
+      const players = document.createElement("span");
+      players.textContent = table.players.join(", ");
+      const join = document.createElement("button");
+      join.type = "button";
+      join.className = "primary";
+      join.dataset.action = "join";
+      join.dataset.seat = String(table.open_seats[0]);
+      join.textContent = t("Join");
+      join.addEventListener("click", () => joinTable(table.id, table.open_seats[0]));
+      item.append(title, players, join);
+      return item;
+    }),
+  );
+  document.querySelector("[data-open-tables-section]").hidden = shown.length === 0;
+}
+
+async function joinTable(gameId, seat) {
+  const nameInput = document.querySelector("[data-join-name]");
+  const error = document.querySelector("[data-join-error]");
+  const name = nameInput.value.trim();
+  error.hidden = true;
+  if (!name) {
+    error.textContent = t("Write your name to join");
+    error.hidden = false;
+    nameInput.focus();
+    return;
+  }
+  localStorage.setItem(NAME_KEY, name);
+  try {
+    const joined = await postJson(`/api/games/${gameId}/seats/${seat}/join`, { name });
+    rememberTokens(joined.id, { [joined.seat]: joined.token });
+    location.assign(joined.url);
+  } catch (failure) {
+    if (!(failure instanceof ApiError)) throw failure;
+    error.textContent = failure.message;
+    error.hidden = false;
+    drawOpenTables();
+  }
+}
+
 function drawRulesLinks() {
   document.querySelector("[data-rules-links]").replaceChildren(
     ...games.map((info) => {
@@ -284,3 +351,8 @@ drawGameChoices();
 drawRulesLinks();
 chooseGame(games[0].id);
 drawUnfinished();
+document.querySelector("[data-join-name]").value = localStorage.getItem(NAME_KEY) ?? "";
+drawOpenTables();
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") drawOpenTables();
+});

@@ -1,0 +1,87 @@
+"""A game never stalls, and the lobby, as people see it: Beto never opens his invite link, so when his
+turn clock runs out the computer plays his turn and every page says so; Ana hands her seat to the
+computer from ⚙; Carla finds a public game on the home page's open tables and joins it by name.
+
+The server runs with CUBILETE_CLOCK_SCALE=0.1 (a test hook): the form's 30 s clock lasts 3 s."""
+
+from __future__ import annotations
+
+import pytest
+from harness import Server, free_port
+from playwright.sync_api import expect
+from test_browser import ready, score_first_open_box
+from test_online import create_with_a_friend, held_tokens
+
+CLOCK_SCALE = "0.1"
+
+
+@pytest.fixture
+def server(tmp_path):
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log",
+        env={"CUBILETE_CLOCK_SCALE": CLOCK_SCALE},
+    ).start()
+    yield server
+    server.stop()
+
+
+def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(server, new_page):
+    ana = new_page(locale="es-ES")
+    links = create_with_a_friend(ana, server, "penta", "Ana", "Beto", clock="30")
+    spectator = new_page(locale="en-US")
+    spectator.goto(links["watch"])
+    ready(ana)
+    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Ana")  # her own clock counts down too
+    ana.click("[data-action='roll']")
+    ready(ana)
+    box = score_first_open_box(ana)
+    for page in (ana, spectator):
+        expect(page.locator(f"[data-box='{box}'][data-player='0'][data-score]")).to_have_count(1)
+        expect(page.locator("[data-turn-clock-left]")).to_contain_text("Beto")
+
+    # Beto never comes: after 3 s the computer plays his whole turn, and both pages say so.
+    expect(ana.locator("[data-notice]")).to_have_text("Se acabó el tiempo de Beto: la computadora jugó su turno")
+    expect(spectator.locator("[data-notice]")).to_have_text("Time ran out for Beto: the computer played their turn")
+    for page in (ana, spectator):
+        expect(page.locator("[data-player='1'][data-score]")).to_have_count(1)
+    ready(ana)
+    game_id = ana.url.rsplit("/", 1)[1]
+    steps = server.api("GET", f"/api/games/{game_id}?since=0")["steps"]
+    assert [step["seat"] for step in steps if step["by_clock"]] and all(
+        step["seat"] == 1 for step in steps if step["by_clock"]
+    )
+
+    # Ana hands her seat to the computer from ⚙: the spectator is told, and her phone plays it no more.
+    ana.click("[data-action='settings']")
+    ana.click("[data-action='hand-to-bot'][data-seat='0']")
+    expect(spectator.locator("[data-notice]")).to_have_text("Ana handed their seat to the computer")
+    expect(ana.locator("[data-notice]")).to_have_text("Ana dejó su asiento a la computadora")
+    assert ana.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')") is None
+    assert server.api("GET", f"/api/games/{game_id}")["seats"][0]["kind"] == "bot"
+
+
+def test_a_public_game_is_joined_from_the_open_tables(server, new_page):
+    ana = new_page(locale="es-ES")
+    create_with_a_friend(ana, server, "generala", "Ana", "Beto", clock="0", public=True)
+    ready(ana)
+    carla = new_page(locale="es-ES")
+    carla.goto(f"{server.url}/")
+    table = carla.locator("[data-open-table]")
+    expect(table).to_have_count(1)
+    expect(table).to_contain_text("Ana")
+    carla.click("[data-action='join']")
+    expect(carla.locator("[data-join-error]")).to_be_visible()  # no name yet
+    carla.fill("[data-join-name]", "Carla")
+    carla.click("[data-action='join']")
+    expect(carla.locator("[data-current-player]")).to_have_text("Turno de Ana")
+    assert list(held_tokens(carla)) == ["1"]
+    expect(ana.locator("[data-notice]")).to_have_text("Carla se unió a la partida")
+    ana.click("[data-action='roll']")
+    ready(ana)
+    score_first_open_box(ana)
+    ready(carla)  # Carla plays the seat that was Beto's
+    assert carla.evaluate("localStorage.getItem('cubilete.name')") == "Carla"
+    other = new_page(locale="es-ES")
+    other.goto(f"{server.url}/")
+    expect(other.locator("[data-unfinished-section]")).to_be_hidden()
+    expect(other.locator("[data-open-tables-section]")).to_be_hidden()  # nothing left to join
