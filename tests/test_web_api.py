@@ -163,7 +163,7 @@ def test_steps_since_an_event_show_each_state(client):
     [
         ({"type": "score", "box": "chance"}, 409, "roll the dice first"),
         ({"type": "bank"}, 409, "roll the dice first"),
-        ({"type": "dance"}, 400, "unknown action type"),
+        ({"type": "dance"}, 400, "type must be keep, score, roll, bank or set_aside"),
         ({"box": "chance"}, 400, "type"),
         ({"type": "auto"}, 409, "after the last roll"),
     ],
@@ -181,7 +181,7 @@ def test_illegal_actions_before_the_roll_change_nothing(client, action, status, 
     ("action", "status", "words"),
     [
         ({"type": "score", "box": "yahtzee"}, 400, "no box 'yahtzee'"),
-        ({"type": "keep", "held": [0, 9]}, 400, "die positions"),
+        ({"type": "keep", "held": [0, 9]}, 400, "die position"),
         ({"type": "keep", "held": [0, 1, 2, 3, 4]}, 409, "holding all five"),
         ({"type": "keep", "held": "all"}, 400, "held"),
         ({"type": "roll"}, 409, "not an action"),

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 REFUSALS: dict[str, str] = {
     "command_line": "{message}",
+    "invalid_record": "not a valid {what}: {detail}",
 }
 
 
