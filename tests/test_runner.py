@@ -7,9 +7,9 @@ import json
 import pytest
 
 from cubilete.engine.actions import Score
+from cubilete.engine.dice_seeds import ChosenSeed, LegacySeed, SecretSeed, hmac_dice
 from cubilete.engine.errors import IllegalAction, InvalidRecord, NotYourTurn, UnknownGame, UnknownVariant
 from cubilete.engine.games import GAMES, new_state, rules_for, state_from_json
-from cubilete.engine.dice_seeds import ChosenSeed, LegacySeed, SecretSeed, hmac_dice
 from cubilete.engine.runner import Match, play
 
 

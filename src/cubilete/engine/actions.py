@@ -64,8 +64,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 ACTION = Record("action")
-HELD_ACTIONS = {"keep": Keep, "set_aside": SetAside}
-PLAIN_ACTIONS = {"roll": Roll, "bank": Bank}
+HELD_ACTIONS: dict[str, type[Keep] | type[SetAside]] = {"keep": Keep, "set_aside": SetAside}
+PLAIN_ACTIONS: dict[str, type[Roll] | type[Bank]] = {"roll": Roll, "bank": Bank}
 
 
 def action_from_json(data: Any) -> Action:

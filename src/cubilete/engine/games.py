@@ -28,7 +28,7 @@ Rules = Union[SheetRules, FiveThousandRules]
 class GameInfo:
     id: str
     variants: Mapping[str, Rules]
-    rules_type: type
+    rules_type: type[SheetRules] | type[FiveThousandRules]
     new_state: Callable[[Any, int], GameState]
     state_from_json: Callable[[Any], GameState]
 
@@ -89,7 +89,7 @@ def rules_for(game: str, variant: str | None = None) -> Rules:
 def rules_from_json(game: str, data: Any) -> Rules:
     """A rule set of this game written by `to_json`; a record names the game it was played."""
     info = _recorded_game(game, "rule set")
-    rules: Rules = info.rules_type.from_json(data)
+    rules = info.rules_type.from_json(data)
     if rules.game != info.id:
         raise Record("rule set").refuse(f"these are rules of {rules.game!r}, not of {info.id!r}")
     return rules

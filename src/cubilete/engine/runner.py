@@ -92,6 +92,7 @@ class Match:
 
     def to_json(self) -> dict[str, Any]:
         """The record to store server-side: it holds a secret seed, so never send it to a client."""
+        seed_field: dict[str, Any]
         if isinstance(self.dice_seed, LegacySeed):
             version, seed_field = LEGACY_RECORD_FORMAT, {"seed": self.dice_seed.seed}
         else:
@@ -117,9 +118,8 @@ class Match:
         rules = rules_from_json(data["game"], data["rules"])
         names = [RECORD.text(name, "a player's name") for name in RECORD.array(data["players"], "players")]
         if not rules.min_players <= len(names) <= rules.max_players:
-            raise RECORD.refuse(
-                f"{rules.game} is played by {rules.min_players} to {rules.max_players} players, not {len(names)}"
-            )
+            allowed = f"{rules.min_players} to {rules.max_players}"
+            raise RECORD.refuse(f"{rules.game} is played by {allowed} players, not {len(names)}")
         match = cls(rules, names, dice_seed)
         for number, event in enumerate(RECORD.array(data["events"], "events")):
             match._replay(number, event)

@@ -233,9 +233,10 @@ class SheetState:
         rules = SheetRules.from_json(data["rules"])
         if data["game"] != rules.game:
             raise STATE.refuse(f"game must be its rules' game {rules.game!r}, not {describe(data['game'])}")
+        seats = STATE.array(data["sheets"], "sheets", rules.min_players, rules.max_players)
         sheets = tuple(
             sheet_from_json(rules, sheet["boxes"], sheet["bonus"])
-            for sheet in (STATE.fields(item, ("boxes", "bonus")) for item in STATE.array(data["sheets"], "sheets", rules.min_players, rules.max_players))
+            for sheet in (STATE.fields(seat, ("boxes", "bonus")) for seat in seats)
         )
         state = cls(
             rules,
@@ -261,7 +262,9 @@ class SheetState:
         rolls = self.rules.rolls_per_turn
         if not self.dice:
             if not self.awaiting_roll or self.held or self.rolls_left != rolls:
-                raise STATE.refuse(f"a turn without dice awaits its first roll, holds nothing, and has {rolls} rolls left")
+                raise STATE.refuse(
+                    f"a turn without dice awaits its first roll, holds nothing, and has {rolls} rolls left"
+                )
         elif len(self.dice) != DICE_COUNT or self.is_over:
             raise STATE.refuse(f"the table has no dice or {DICE_COUNT}, and none once the game is over")
         elif self.rolls_left == rolls:

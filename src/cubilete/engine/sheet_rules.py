@@ -7,7 +7,7 @@ fields; it never asks which game it is playing.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any
 
@@ -73,11 +73,15 @@ class SheetRules:
             ) from None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("box_ids")
+        # field by field: dataclasses.asdict deep-copies, and every stored state writes its rules
+        data = {name: getattr(self, name) for name in RULE_FIELDS}
         data["joker"] = self.joker.value
         data["boxes"] = [
-            {**asdict(box), "pattern": box.pattern.value, "runs": [list(r) for r in box.runs]}
+            {
+                **{name: getattr(box, name) for name in BOX_FIELDS},
+                "pattern": box.pattern.value,
+                "runs": [list(run) for run in box.runs],
+            }
             for box in self.boxes
         ]
         return data
@@ -101,7 +105,9 @@ class SheetRules:
             min_players=min_players,
             max_players=RULES.integer(data["max_players"], "max_players", min_players),
             rolls_per_turn=RULES.integer(data["rolls_per_turn"], "rolls_per_turn", 1),
-            upper_bonus_threshold=RULES.optional_integer(data["upper_bonus_threshold"], "upper_bonus_threshold", 0),
+            upper_bonus_threshold=RULES.optional_integer(
+                data["upper_bonus_threshold"], "upper_bonus_threshold", 0
+            ),
             upper_bonus_points=RULES.integer(data["upper_bonus_points"], "upper_bonus_points", 0),
             joker=RULES.choice(data["joker"], "joker", JokerRule),
             joker_box=joker_box,
@@ -133,7 +139,9 @@ def _box_from_json(data: Any) -> BoxRule:
             data["only_without_combination"], f"only_without_combination of {box_id}"
         ),
     )
-    used = {"face": box.face > 0, "count": box.count > 0, "runs": bool(box.runs), "points": box.points is not None}
+    used = {
+        "face": box.face > 0, "count": box.count > 0, "runs": bool(box.runs), "points": box.points is not None
+    }
     needs, may = PATTERN_FIELDS[pattern]
     if any(used[name] != (name in needs) for name in used if name not in may):
         rule = [f"sets {', '.join(needs)}"] if needs else []

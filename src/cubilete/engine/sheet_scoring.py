@@ -139,6 +139,12 @@ def possible_points(rules: SheetRules, box_index: int) -> frozenset[int]:
     return frozenset(values)
 
 
+@cache
+def _possible_points_by_box(rules: SheetRules) -> tuple[frozenset[int], ...]:
+    """possible_points of every box, hashing the rules once per sheet rather than once per box."""
+    return tuple(possible_points(rules, index) for index in range(len(rules.boxes)))
+
+
 SHEET = Record("score sheet")
 
 
@@ -147,9 +153,10 @@ def sheet_from_json(rules: SheetRules, filled: object, bonus: object = 0) -> She
     if not isinstance(filled, Mapping):
         raise SHEET.refuse('expected an object of filled boxes, e.g. {"ones": 3, "penta": 50}')
     boxes: list[int | None] = [None] * len(rules.boxes)
+    possible = _possible_points_by_box(rules)
     for box_id, points in filled.items():
         index = rules.box_index(box_id)
-        if SHEET.integer(points, f"box {box_id}") not in possible_points(rules, index):
+        if SHEET.integer(points, f"box {box_id}") not in possible[index]:
             raise SHEET.refuse(f"box {box_id} cannot hold {points} points")
         boxes[index] = points
     sheet = Sheet(tuple(boxes), SHEET.integer(bonus, "the five-equal bonus", 0))

@@ -8,9 +8,9 @@ separate bool and int in Python (`True` is an int), so integers here never accep
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
-from collections.abc import Collection
 from typing import Any, TypeVar
 
 from .dice import DICE_COUNT, FACES, Dice
@@ -44,11 +44,15 @@ class Record:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.refuse(f"{name} must be a whole number, not {describe(value)}")
         if (low is not None and value < low) or (high is not None and value > high):
-            bounds = f"at least {low}" if high is None else f"at most {high}" if low is None else f"{low} to {high}"
-            raise self.refuse(f"{name} must be {bounds}, not {value}")
+            bounds = f"{low} to {high}" if low is not None and high is not None else (
+                f"at least {low}" if high is None else f"at most {high}"
+            )
+            raise self.refuse(f"{name} must be {bounds}, not {describe(value)}")
         return value
 
-    def optional_integer(self, value: Any, name: str, low: int | None = None, high: int | None = None) -> int | None:
+    def optional_integer(
+        self, value: Any, name: str, low: int | None = None, high: int | None = None
+    ) -> int | None:
         return None if value is None else self.integer(value, name, low, high)
 
     def boolean(self, value: Any, name: str) -> bool:
