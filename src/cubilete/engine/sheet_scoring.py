@@ -166,7 +166,7 @@ def sheet_from_json(rules: SheetRules, filled: object, bonus: object = 0) -> She
     paid = sheet.bonus // step if step else 0
     if sheet.bonus and (not step or not joker_points or sheet.bonus % step or paid > len(filled) - 1):
         raise SHEET.refuse(
-            f"a five-equal bonus of {sheet.bonus} cannot occur: it is paid in steps of {step}, once per"
-            " other filled box, while the joker box holds points"
+            f"the five-equal bonus is a multiple of {step}, paid at most once per box filled while"
+            f" the joker box holds points, not {sheet.bonus}"
         )
     return sheet
