@@ -9,6 +9,7 @@ touches the user's real cache.
 import os
 
 import pytest
+from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
@@ -20,6 +21,12 @@ MAX_WORKERS = 4
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+
+
+# In CI (CI set) property tests run the same examples every time, so a red build is
+# reproducible and never flaky; elsewhere each run explores new ones.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,13 +1,16 @@
 """The runner owns the dice: same seed, same game; records replay exactly and refuse tampering."""
 
+import hashlib
+import hmac
 import json
 
 import pytest
 
 from cubilete.engine.actions import Score
+from cubilete.engine.dice_seeds import ChosenSeed, LegacySeed, SecretSeed, hmac_dice
 from cubilete.engine.errors import IllegalAction, InvalidRecord, NotYourTurn, UnknownGame, UnknownVariant
 from cubilete.engine.games import GAMES, new_state, rules_for, state_from_json
-from cubilete.engine.runner import Match, play, roll_dice
+from cubilete.engine.runner import Match, play
 
 
 class FirstLegal:
@@ -32,10 +35,103 @@ def test_same_seed_same_game_and_records_replay(game, seats):
     assert replayed.state == first.state and replayed.to_json() == record
 
 
-def test_roll_dice_is_a_pure_function_of_seed_and_roll_number():
-    assert roll_dice(7, 3, 5) == roll_dice(7, 3, 5)
-    assert {roll_dice(7, k, 5) for k in range(20)} != {roll_dice(7, 0, 5)}
-    assert all(1 <= d <= 6 for d in roll_dice(1, 0, 5))
+# The first rolls of a few seeds, pinned: the same on every Python version and forever.
+CHOSEN_GOLDEN = {
+    0: [(6, 5, 2, 5, 4), (6, 3, 3, 1, 3), (3, 5, 6, 2, 1)],
+    42: [(5, 6, 4, 4, 3), (4, 6, 2, 3, 6), (3, 5, 1, 4, 1)],
+    243: [(6, 4, 3, 5, 6), (6, 4, 1, 3, 5), (1, 4, 4, 4, 6)],
+    2**62 + 1: [(6, 1, 6, 6, 5), (5, 4, 3, 5, 4), (6, 5, 5, 4, 3)],
+}
+SECRET = bytes(range(32))
+SECRET_GOLDEN = [(4, 2, 4, 3, 2), (4, 2, 5, 4, 1), (6, 1, 6, 4, 3)]
+# Computed with the format-1 code before format 2 existed (random.Random("cubilete/<seed>/<k>")).
+LEGACY_GOLDEN = {
+    0: [(4, 6, 1, 4, 4), (3, 1, 2, 5, 5), (5, 4, 4, 4, 6)],
+    42: [(5, 6, 3, 1, 6), (1, 1, 1, 3, 3), (3, 6, 2, 1, 4)],
+    243: [(4, 4, 4, 4, 4), (1, 3, 3, 5, 2), (6, 3, 4, 6, 2)],
+    2**62 + 1: [(6, 3, 2, 1, 3), (2, 5, 3, 6, 1), (3, 5, 3, 4, 2)],
+}
+
+
+@pytest.mark.parametrize("seed", sorted(CHOSEN_GOLDEN))
+def test_golden_first_rolls_of_chosen_and_legacy_seeds(seed):
+    assert [ChosenSeed(seed).roll(k, 5) for k in range(3)] == CHOSEN_GOLDEN[seed]
+    assert [LegacySeed(seed).roll(k, 5) for k in range(3)] == LEGACY_GOLDEN[seed]
+    assert ChosenSeed(seed).roll(1, 2) == CHOSEN_GOLDEN[seed][1][:2]  # fewer dice: the same stream
+
+
+def test_golden_first_rolls_of_a_secret():
+    assert [SecretSeed(SECRET).roll(k, 5) for k in range(3)] == SECRET_GOLDEN
+
+
+def test_the_dice_follow_the_documented_derivation():
+    """Block j of roll k is HMAC-SHA256(key, "cubilete/roll/k/j"); bytes of 252 and up are skipped."""
+    def documented(key, k, count):
+        stream = b"".join(hmac.new(key, f"cubilete/roll/{k}/{j}".encode(), hashlib.sha256).digest() for j in range(4))
+        return tuple(1 + b % 6 for b in stream if b < 252)[:count]
+
+    for k in range(50):
+        assert hmac_dice(SECRET, k, 5) == documented(SECRET, k, 5)
+        assert ChosenSeed(7).roll(k, 5) == documented(b"cubilete/seed/7", k, 5)
+
+
+def test_every_face_is_equally_likely():
+    counts = [0] * 6
+    for k in range(3000):
+        for die in hmac_dice(SECRET, k, 5):
+            counts[die - 1] += 1
+    # 15,000 dice: each face 2,500 expected, SD 46; 6 SDs apart would flag a biased derivation
+    assert all(abs(count - 2500) < 280 for count in counts), counts
+
+
+def test_without_a_seed_a_match_draws_a_secret_that_only_its_record_holds():
+    match = Match(rules_for("penta"), ["Ana", "Bo"])
+    assert not match.seed_chosen_by_client and match.seed is None
+    secret = match.dice_seed.secret
+    assert len(secret) == 32 and secret != Match(rules_for("penta"), ["Ana"]).dice_seed.secret
+    assert secret.hex() not in repr(match.dice_seed)
+    match.roll()
+    match.act(Score("chance"), seat=0)
+    record = json.loads(json.dumps(match.to_json()))
+    assert record["format"] == 2 and record["dice"] == {"secret": secret.hex()}
+    resumed = Match.from_json(record)
+    assert resumed.dice_seed == match.dice_seed and resumed.roll() == match.roll()
+
+
+def test_a_chosen_seed_is_said_to_be_chosen():
+    match = Match(rules_for("5000"), ["Ana", "Bo"], seed=243)
+    assert match.seed_chosen_by_client and match.seed == 243
+    assert match.to_json()["dice"] == {"seed": 243}
+    match.roll()
+    assert match.events == [{"roll": list(CHOSEN_GOLDEN[243][0])}]
+    for bad in (-1, 2**63, True):
+        with pytest.raises(InvalidRecord, match="seed"):
+            Match(rules_for("5000"), ["Ana", "Bo"], seed=bad)
+
+
+# Stored by the format-1 code before format 2 existed; "rules" is the seed rules' JSON.
+FORMAT_1_RECORD = {
+    "format": 1, "game": "penta", "players": ["Ana", "Bo"], "seed": 243,
+    "events": [
+        {"roll": [4, 4, 4, 4, 4]},
+        {"seat": 0, "action": {"type": "keep", "held": [0, 1, 2]}},
+        {"roll": [1, 3]},
+        {"seat": 0, "action": {"type": "score", "box": "penta"}},
+        {"roll": [6, 3, 4, 6, 2]},
+    ],
+}
+
+
+def test_format_1_records_load_and_go_on_with_the_legacy_dice():
+    record = {**FORMAT_1_RECORD, "rules": rules_for("penta").to_json()}
+    match = Match.from_json(record)
+    assert match.seed_chosen_by_client and match.seed == 243
+    assert match.state.dice == (6, 3, 4, 6, 2) and match.state.current_player == 1
+    assert match.to_json() == record  # stays format 1: the game's remaining rolls keep their derivation
+    match.act(Score("chance"), seat=1)
+    match.roll()
+    assert match.events[-1] == {"roll": list(LegacySeed(243).roll(3, 5))}
+    assert Match.from_json(match.to_json()).state == match.state
 
 
 def test_a_resumed_match_rolls_what_the_original_would_have():
@@ -64,7 +160,7 @@ def test_humans_roll_themselves_and_bots_stop_at_human_seats():
     [
         (lambda r: r["events"][0].update(roll=[6, 6, 6, 6, 6]), "does not match the record's seed"),
         (lambda r: r.update(format=99), "format"),
-        (lambda r: r.pop("seed"), "missing or bad"),
+        (lambda r: r.pop("dice"), "missing dice"),
         (lambda r: r["events"].insert(1, {"seat": 1, "action": {"type": "score", "box": "ones"}}), "turn"),
     ],
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -178,7 +180,7 @@ def test_steps_since_an_event_show_each_state(client):
     [
         ({"type": "score", "box": "chance"}, 409, "roll the dice first"),
         ({"type": "bank"}, 409, "roll the dice first"),
-        ({"type": "dance"}, 400, "unknown action type"),
+        ({"type": "dance"}, 400, "type must be keep, score, roll, bank or set_aside"),
         ({"box": "chance"}, 400, "type"),
         ({"type": "auto"}, 409, "after the last roll"),
     ],
@@ -196,7 +198,7 @@ def test_illegal_actions_before_the_roll_change_nothing(client, action, status, 
     ("action", "status", "words"),
     [
         ({"type": "score", "box": "yahtzee"}, 400, "no box 'yahtzee'"),
-        ({"type": "keep", "held": [0, 9]}, 400, "die positions"),
+        ({"type": "keep", "held": [0, 9]}, 400, "die position"),
         ({"type": "keep", "held": [0, 1, 2, 3, 4]}, 409, "holding all five"),
         ({"type": "keep", "held": "all"}, 400, "held"),
         ({"type": "roll"}, 409, "not an action"),
@@ -691,3 +693,22 @@ def test_a_bot_level_refusal_names_the_levels_in_the_new_games_language(client):
     assert response.json()["message"] == (
         "un bot de Penta juega en uno de los niveles Principiante, Casual y Óptimo, no «genius»"
     )
+
+
+def test_a_client_chosen_seed_is_refused_when_a_friend_plays_on_another_device(client, database):
+    friend = {"name": "Beto", "kind": "human", "invited": True}
+    refused = client.post("/api/games", json={"game": "penta", "players": [ANA, friend], "seed": 243})
+    assert refused.status_code == 400 and refused.json()["code"] == "seed_one_device"
+    assert stored_ids(database) == []
+    assert client.post("/api/games", json={"game": "penta", "players": [ANA, friend]}).status_code == 201
+    assert client.post("/api/games", json={"game": "penta", "players": [ANA], "seed": 243}).status_code == 201
+
+
+def test_a_server_chosen_secret_keys_the_dice_and_never_leaves_the_server(client, database):
+    friend = {"name": "Beto", "kind": "human", "invited": True}
+    created = client.post("/api/games", json={"game": "penta", "players": [ANA, friend]}).json()
+    record = Storage(database).load(created["id"]).record
+    secret = record["dice"]["secret"]
+    assert record["format"] == 2 and len(secret) == 64
+    view = act(client, created, {"type": "roll"}).text
+    assert secret not in view and secret not in json.dumps(created)

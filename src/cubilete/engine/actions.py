@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from .errors import InvalidRecord
+from .validation import Record, describe
 
 
 @dataclass(frozen=True)
@@ -62,30 +63,20 @@ def action_to_json(action: Action) -> dict[str, Any]:
     raise InvalidRecord("invalid_record", what="action", detail=repr(action))
 
 
-def _positions(data: dict[str, Any]) -> tuple[int, ...]:
-    held = data.get("held")
-    if not isinstance(held, list) or not all(
-        isinstance(i, int) and not isinstance(i, bool) for i in held
-    ):
-        raise InvalidRecord("action_held")
-    return tuple(held)
+ACTION = Record("action")
+HELD_ACTIONS: dict[str, type[Keep] | type[SetAside]] = {"keep": Keep, "set_aside": SetAside}
+PLAIN_ACTIONS: dict[str, type[Roll] | type[Bank]] = {"roll": Roll, "bank": Bank}
 
 
 def action_from_json(data: Any) -> Action:
     """Parse an action; raises InvalidRecord with a clear message on malformed input."""
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise InvalidRecord("action_object")
-    kind = data["type"]
-    if kind == "keep":
-        return Keep(_positions(data))
-    if kind == "set_aside":
-        return SetAside(_positions(data))
+    kind = ACTION.text(ACTION.fields(data, ("type",), ("held", "box"))["type"], "type")
+    if kind in HELD_ACTIONS:
+        ACTION.fields(data, ("type", "held"))
+        return HELD_ACTIONS[kind](ACTION.positions(data["held"], "held"))
     if kind == "score":
-        if not isinstance(data.get("box"), str):
-            raise InvalidRecord("action_box")
-        return Score(data["box"])
-    if kind == "roll":
-        return Roll()
-    if kind == "bank":
-        return Bank()
-    raise InvalidRecord("action_type", type=kind)
+        return Score(ACTION.text(ACTION.fields(data, ("type", "box"))["box"], "the box"))
+    if kind in PLAIN_ACTIONS:
+        ACTION.fields(data, ("type",))
+        return PLAIN_ACTIONS[kind]()
+    raise ACTION.refuse(f"type must be keep, score, roll, bank or set_aside, not {describe(kind)}")

@@ -9,7 +9,7 @@ from typing import Any, NoReturn, Sequence
 
 from .actions import Action, Bank, Roll, SetAside
 from .dice import DICE_COUNT, Dice, roll_outcomes, validate_dice
-from .errors import IllegalAction, InvalidDice, InvalidRecord, NotYourTurn
+from .errors import IllegalAction, InvalidRecord, NotYourTurn
 from .five_thousand_scoring import (
     FIVE_THOUSAND_FREE_SET_ASIDE,
     FIVE_THOUSAND_SEED,
@@ -25,6 +25,7 @@ from .five_thousand_scoring import (
 )
 from .ranking import shared_places
 from .refusals import Refusal
+from .validation import Record, describe
 
 __all__ = [
     "FIVE_THOUSAND_FREE_SET_ASIDE",
@@ -85,19 +86,22 @@ class TurnEvent:
 
     @classmethod
     def from_json(cls, data: Any, num_players: int) -> TurnEvent:
-        data = _object(data, "5000 event", ("kind", "seat", "points", "receiver", "knocked"))
+        data = EVENT.fields(data, ("kind", "seat", "points", "receiver", "knocked"))
         if data["kind"] not in EVENT_KINDS:
-            raise InvalidRecord(
-                "invalid_record", what="5000 event", detail=f"its kind is one of {EVENT_KINDS}, not {data['kind']!r}"
-            )
-        if not isinstance(data["knocked"], list):
-            raise InvalidRecord("invalid_record", what="5000 event", detail="its knocked seats must be a list")
+            raise EVENT.refuse(f"kind must be one of {', '.join(EVENT_KINDS)}, not {describe(data['kind'])}")
+        last_seat = num_players - 1
+        points = EVENT.integer(data["points"], "points", 0)
+        if points % 50:
+            raise EVENT.refuse(f"points are a multiple of 50, not {points}")
         return cls(
             data["kind"],
-            _seat(data["seat"], num_players, "event seat"),
-            check_int(data["points"], "event points", 0),
-            None if data["receiver"] is None else _seat(data["receiver"], num_players, "gift receiver"),
-            tuple(_seat(seat, num_players, "knocked seat") for seat in data["knocked"]),
+            EVENT.integer(data["seat"], "seat", 0, last_seat),
+            points,
+            EVENT.optional_integer(data["receiver"], "the gift's receiver", 0, last_seat),
+            tuple(
+                EVENT.integer(seat, "a knocked seat", 0, last_seat)
+                for seat in EVENT.array(data["knocked"], "knocked", 0, last_seat)
+            ),
         )
 
 
@@ -344,41 +348,50 @@ class FiveThousandState:
     @classmethod
     def from_json(cls, data: Any) -> FiveThousandState:
         """Parse a state written by to_json; InvalidRecord says what is wrong otherwise."""
-        data = _object(data, "5000 state", STATE_KEYS)
-        if data["game"] != GAME or data["format"] != FORMAT:
-            raise InvalidRecord("invalid_record", what="5000 state", detail=f'it has "game": "{GAME}" and "format": {FORMAT}')
+        data = STATE.fields(data, STATE_KEYS)
+        if data["game"] != GAME:
+            raise STATE.refuse(f"game must be {GAME!r}, not {describe(data['game'])}")
+        STATE.integer(data["format"], "format", FORMAT, FORMAT)
         rules = FiveThousandRules.from_json(data["rules"])
-        phase = _phase(data["phase"])
-        if not isinstance(data["scores"], list):
-            raise InvalidRecord("invalid_record", what="5000 state", detail="scores must be a list with one score per seat")
-        n = len(data["scores"])
-        winner = None if data["winner"] is None else _seat(data["winner"], n, "winner")
+        phase = STATE.choice(data["phase"], "phase", Phase)
+        scores = STATE.array(data["scores"], "scores", rules.min_players, rules.max_players)
+        last_seat = len(scores) - 1
+        winner = STATE.optional_integer(data["winner"], "winner", 0, last_seat)
         if (winner is None) == (phase is Phase.OVER):
-            raise InvalidRecord("invalid_record", what="5000 state", detail='it has a winner exactly when its phase is "over"')
+            raise STATE.refuse('a state has a winner exactly when its phase is "over"')
+        for seat, score in enumerate(scores):
+            STATE.integer(score, f"seat {seat}'s score")
         state = cls(
             rules,
-            _checked_totals(rules, data["scores"], winner),
-            _seat(data["current"], n, "current seat"),
-            check_int(data["turn_points"], "turn points", 0),
-            check_int(data["dice_left"], "dice left", 1, DICE_COUNT),
-            _dice(data["last_roll"]),
+            _checked_totals(rules, scores, winner),
+            STATE.integer(data["current"], "current", 0, last_seat),
+            STATE.integer(data["turn_points"], "turn_points", 0),
+            STATE.integer(data["dice_left"], "dice_left", 1, DICE_COUNT),
+            STATE.dice(data["last_roll"], "last_roll"),
             phase,
             winner,
-            None if data["last_event"] is None else TurnEvent.from_json(data["last_event"], n),
+            None if data["last_event"] is None else TurnEvent.from_json(data["last_event"], len(scores)),
         )
         state._check_phase()
         return state
 
     def _check_phase(self) -> None:
         """Refuse phase data that the transitions could never produce and could not continue from."""
+        if self.turn_points % 50:
+            raise STATE.refuse(f"turn points are a multiple of 50, not {self.turn_points}")
+        if self.turn_points == 0 and self.dice_left != DICE_COUNT:
+            raise STATE.refuse(f"a turn without points has all {DICE_COUNT} dice to roll")
+        won = self.last_event is not None and self.last_event.kind == "win"
+        if won != self.is_over or (self.is_over and self.turn_points):
+            raise STATE.refuse('a game is "over" exactly after a win event, with no turn points left')
         if self.phase is Phase.DECIDE and self.turn_points == 0:
-            raise InvalidRecord("invalid_record", what="5000 state", detail='in phase "decide" the turn has points')
+            raise STATE.refuse('in phase "decide" the turn has points')
         if self.phase is Phase.SET_ASIDE:
             if not self.rules.free_set_aside:
-                raise InvalidRecord("invalid_record", what="5000 state", detail='phase "set_aside" needs rules with free_set_aside')
+                raise STATE.refuse('phase "set_aside" needs rules with free_set_aside')
             scores = score_roll(self.last_roll, self.rules).points > 0
             if len(self.last_roll) != self.dice_left or not scores:
-                raise InvalidRecord("invalid_record", what="5000 state", detail='in phase "set_aside" the last roll scores and has dice_left dice')
+                raise STATE.refuse('in phase "set_aside" the last roll scores and has dice_left dice')
 
 
 # --- validation helpers -----------------------------------------------------------
@@ -390,32 +403,12 @@ def _refuse(reason: Refusal | None) -> NoReturn:
     raise IllegalAction(reason.code, **reason.params)
 
 
-def _object(data: Any, what: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(data, dict) or set(data) != set(keys):
-        raise InvalidRecord(
-            "invalid_record", what=what, detail=f"it must be a JSON object with exactly the keys {', '.join(keys)}"
-        )
-    return data
+STATE = Record("5000 state")
+EVENT = Record("5000 event")
 
 
 def _seat(value: Any, num_players: int, what: str) -> int:
     return check_int(value, what, 0, num_players - 1)
-
-
-def _phase(value: Any) -> Phase:
-    try:
-        return Phase(value)
-    except ValueError:
-        raise InvalidRecord("invalid_record", what="5000 state", detail=f"phase must be one of {[p.value for p in Phase]}, not {value!r}") from None
-
-
-def _dice(value: Any) -> Dice:
-    if not isinstance(value, list) or len(value) > DICE_COUNT:
-        raise InvalidRecord("invalid_record", what="5000 state", detail=f"last_roll must be a list of at most {DICE_COUNT} dice")
-    try:
-        return validate_dice(value)
-    except InvalidDice as error:
-        raise InvalidRecord("invalid_record", what="5000 state", detail=f"last_roll: {error}") from None
 
 
 def _check_player_count(rules: FiveThousandRules, num_players: Any) -> None:

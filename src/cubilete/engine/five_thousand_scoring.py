@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from .dice import DICE_COUNT, FACES, Dice, face_counts, validate_dice
 from .errors import InvalidDice, InvalidRecord
+from .validation import Record
 
 GAME = "5000"
 STRAIGHTS = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))
@@ -84,25 +85,17 @@ class FiveThousandRules:
     @classmethod
     def from_json(cls, data: Any) -> FiveThousandRules:
         """Parse a rule set; every field is required so that a record never changes meaning."""
-        if not isinstance(data, dict):
-            raise InvalidRecord("invalid_record", what="5000 rule set", detail="it must be a JSON object")
-        names = {field.name for field in fields(cls)}
-        if set(data) != names:
-            missing, unknown = sorted(names - set(data)), sorted(set(data) - names)
-            raise InvalidRecord(
-                "invalid_record", what="5000 rule set", detail=f"missing fields {missing}, unknown fields {unknown}"
-            )
-        multipliers = data["of_a_kind_multiplier"]
-        if not isinstance(multipliers, dict) or not all(
-            isinstance(count, str) and count.isdigit() for count in multipliers
-        ):
-            raise InvalidRecord(
-                "invalid_record",
-                what="5000 rule set",
-                detail='of_a_kind_multiplier must be an object like {"3": 1, "4": 2, "5": 4}',
-            )
-        pairs = tuple((int(count), times) for count, times in multipliers.items())
+        data = RULES.fields(data, tuple(field.name for field in fields(cls)))
+        counts = tuple(str(count) for count in OF_A_KIND_COUNTS)
+        multipliers = RULES.fields(data["of_a_kind_multiplier"], counts)
+        pairs = tuple(
+            (int(count), RULES.integer(multipliers[count], f"the multiplier of {count} of a kind", 1))
+            for count in counts
+        )
         return cls(**{**data, "of_a_kind_multiplier": pairs})
+
+
+RULES = Record("5000 rule set")
 
 
 def _checked_multipliers(pairs: Any) -> tuple[tuple[int, int], ...]:

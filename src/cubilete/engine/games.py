@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Union
 
-from .errors import InvalidRecord, UnknownGame, UnknownVariant
+from .errors import UnknownGame, UnknownVariant
 from .five_thousand import FIVE_THOUSAND_VARIANTS, FiveThousandRules, FiveThousandState
 from .protocol import GameState
 from .sheet import SheetState
@@ -25,6 +25,7 @@ from .sheet_rules import (
     PENTA_SEED,
     SheetRules,
 )
+from .validation import Record, describe
 
 Rules = Union[SheetRules, FiveThousandRules]
 
@@ -34,7 +35,7 @@ class GameFamily:
     """What the games of one family share: their rules and state types and how states are made."""
 
     id: str
-    rules_type: type
+    rules_type: type[SheetRules] | type[FiveThousandRules]
     new_state: Callable[[Any, int], GameState]
     state_from_json: Callable[[Any], GameState]
 
@@ -93,7 +94,12 @@ def rules_for(game: str, variant: str | None = None) -> Rules:
 
 
 def rules_from_json(game: str, data: Any) -> Rules:
-    return game_info(game).family.rules_type.from_json(data)
+    """A rule set of this game written by `to_json`; a record names the game it was played."""
+    info = _recorded_game(game, "rule set")
+    rules = info.family.rules_type.from_json(data)
+    if rules.game != info.id:
+        raise Record("rule set").refuse(f"these are rules of {rules.game!r}, not of {info.id!r}")
+    return rules
 
 
 def new_state(rules: Rules, num_players: int) -> GameState:
@@ -103,5 +109,12 @@ def new_state(rules: Rules, num_players: int) -> GameState:
 def state_from_json(data: Any) -> GameState:
     """Any game's state from its JSON, dispatching on its "game" field."""
     if not isinstance(data, dict):
-        raise InvalidRecord("invalid_record", what="state", detail='it is a JSON object with a "game" field')
-    return game_info(str(data.get("game"))).family.state_from_json(data)
+        raise Record("state").refuse('expected a JSON object with a "game" field')
+    return _recorded_game(data.get("game"), "state").family.state_from_json(data)
+
+
+def _recorded_game(game: Any, what: str) -> GameInfo:
+    """The game a record names: a name cubilete does not know makes it an invalid record."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise Record(what).refuse(f"game must be one of {', '.join(GAMES)}, not {describe(game)}")
+    return GAMES[game]

@@ -21,8 +21,6 @@ REFUSALS: dict[str, str] = {
     "out_of_range": "{what} must be between {low} and {high}, not {value}",
     "turn_start_dice": "a turn starts by rolling all {dice} dice: with 0 turn points dice_left is {dice}, not {dice_left}",
     "score_below_entry": "no game reaches seat {seat}'s score of {score}: a player enters the game with at least {entry} points",
-    "bonus_without_joker_box": "no game reaches a bonus of {bonus}: it is only paid while the {box} box holds points",
-    "bonus_beyond_boxes": "no game reaches a bonus of {bonus}: its {count} bonuses each come with another filled box",
     "equal_scores": "no game reaches seats {first} and {second} both at {score}: reaching a player's score knocks that player out",
     # -- games, rule sets, players -----------------------------------------------------
     "unknown_game": "unknown game '{game}'; cubilete plays {games}",
@@ -64,11 +62,6 @@ REFUSALS: dict[str, str] = {
     "already_set_aside": "the scoring dice are already set aside: roll again or bank",
     "set_aside_scoring": "set aside a non-empty group of dice that all score together in this roll",
     "set_aside_twice": "a die can be set aside only once, got positions {positions}",
-    # -- actions sent as JSON ------------------------------------------------------------
-    "action_object": 'an action is an object with a "type": keep, score, roll, bank or set_aside',
-    "action_type": "unknown action type '{type}'",
-    "action_held": '"held" must be a list of die positions, e.g. [0, 2]',
-    "action_box": 'a score action needs a "box" name',
     # -- the command line ----------------------------------------------------------------
     "unknown_command": "unknown command '{command}': {help}",
     "dice_numbered": "the dice are numbered 1 to 5, not '{text}'",
@@ -101,6 +94,7 @@ REFUSALS: dict[str, str] = {
     "invalid_request": "The request is not valid: {detail}",
     "save_failed": "could not save the move, try again",
     "stale": "another move was made at the same moment: reload the game",
+    "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",
 }
 
 

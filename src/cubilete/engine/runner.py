@@ -1,23 +1,25 @@
 """Play a game: the runner owns the dice, drives players and keeps a replayable record.
 
-Randomness lives only here. Roll number k of a match is drawn from a generator
-seeded with (match seed, k), so a record needs only its seed and events to be
-replayed, and a match resumed from storage rolls exactly what it would have.
+Randomness lives only here. Roll number k of a match is a pure function of the
+match's dice seed and k (dice_seeds.py), so a record needs only its seed and events
+to be replayed, and a match resumed from storage rolls exactly what it would have.
 """
 
 from __future__ import annotations
 
-import random
-import secrets
 from typing import Any, Protocol, Sequence
 
 from .actions import Action, action_from_json, action_to_json
-from .dice import Dice, FACES
-from .errors import IllegalAction, InvalidRecord
+from .dice_seeds import ChosenSeed, DiceSeed, LegacySeed, SecretSeed, dice_seed_from_json
+from .errors import CubileteError, IllegalAction
 from .games import Rules, new_state, rules_from_json
 from .protocol import GameState
+from .validation import Record
 
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
+LEGACY_RECORD_FORMAT = 1  # the seed is an integer for Python's random (LegacySeed)
+RECORD = Record("game record")
+RECORD_FIELDS = ("format", "game", "rules", "players", "events")
 # Marks an app may add to an event without changing the game; a record keeps them through a replay.
 # "clock": the computer played this step for the seat because its turn clock ran out.
 EVENT_MARKS = ("clock",)
@@ -29,29 +31,39 @@ class Player(Protocol):
     def choose(self, state: GameState) -> Action: ...
 
 
-def roll_dice(seed: int, roll_number: int, count: int) -> Dice:
-    """The dice of roll `roll_number` in the match with this seed."""
-    generator = random.Random(f"cubilete/{seed}/{roll_number}")
-    return tuple(generator.choice(FACES) for _ in range(count))
-
-
 class Match:
-    """A game in progress: its state, its seed, and every event so far."""
+    """A game in progress: its state, its dice seed, and every event so far.
 
-    def __init__(self, rules: Rules, names: Sequence[str], seed: int | None = None) -> None:
+    `seed` is an integer a client chose (its dice replay, and anyone who knows it knows
+    them), a dice seed read from a record, or None for a fresh secret nobody can predict.
+    """
+
+    def __init__(self, rules: Rules, names: Sequence[str], seed: int | DiceSeed | None = None) -> None:
         self.rules = rules
         self.names = tuple(names)
-        self.seed = secrets.randbits(63) if seed is None else seed
+        self.dice_seed: DiceSeed = (
+            SecretSeed() if seed is None else ChosenSeed(seed) if isinstance(seed, int) else seed
+        )
         self.initial = new_state(rules, len(self.names))
         self.state: GameState = self.initial
         self.events: list[dict[str, Any]] = []
         self.rolls = 0
 
+    @property
+    def seed_chosen_by_client(self) -> bool:
+        """True when whoever chose the seed can predict the dice (replays); False for a secret."""
+        return self.dice_seed.chosen_by_client
+
+    @property
+    def seed(self) -> int | None:
+        """The integer seed a client chose, to replay the game; None when the dice are secret."""
+        return None if isinstance(self.dice_seed, SecretSeed) else self.dice_seed.seed
+
     def roll(self) -> GameState:
         """Resolve the pending roll with this match's dice."""
         if not self.state.is_chance:
             raise IllegalAction("no_roll_pending")
-        dice = roll_dice(self.seed, self.rolls, self.state.dice_to_roll)
+        dice = self.dice_seed.roll(self.rolls, self.state.dice_to_roll)
         self.state = self.state.apply_roll(dice)
         self.rolls += 1
         self.events.append({"roll": list(dice)})
@@ -82,35 +94,58 @@ class Match:
         return self.state
 
     def to_json(self) -> dict[str, Any]:
+        """The record to store server-side: it holds a secret seed, so never send it to a client."""
+        seed_field: dict[str, Any]
+        if isinstance(self.dice_seed, LegacySeed):
+            version, seed_field = LEGACY_RECORD_FORMAT, {"seed": self.dice_seed.seed}
+        else:
+            version, seed_field = RECORD_FORMAT, {"dice": self.dice_seed.to_json()}
         return {
-            "format": RECORD_FORMAT,
+            "format": version,
             "game": self.state.game,
             "rules": self.rules.to_json(),
             "players": list(self.names),
-            "seed": self.seed,
+            **seed_field,
             "events": list(self.events),
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "Match":
-        """Replay a record event by event; a record that breaks a rule is rejected."""
-        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise InvalidRecord("invalid_record", what="game record", detail=f"its format is {RECORD_FORMAT}")
-        try:
-            match = cls(rules_from_json(data["game"], data["rules"]), data["players"], data["seed"])
-            for event in data["events"]:
-                if "roll" in event:
-                    match.roll()
-                    if match.events[-1]["roll"] != event["roll"]:
-                        raise InvalidRecord(
-                            "invalid_record", what="game record", detail=f"roll {match.rolls} does not match the record's seed"
-                        )
-                else:
-                    match.act(action_from_json(event["action"]), event["seat"])
-                keep_marks(event, match.events[-1])
-        except (KeyError, TypeError) as error:
-            raise InvalidRecord("invalid_record", what="game record", detail=f"missing or bad {error}") from None
+    def from_json(cls, data: Any) -> Match:
+        """Replay a record event by event; a record that breaks a rule is an InvalidRecord."""
+        data = RECORD.fields(data, RECORD_FIELDS, ("seed", "dice"))
+        version = RECORD.integer(data["format"], "format", LEGACY_RECORD_FORMAT, RECORD_FORMAT)
+        if version == LEGACY_RECORD_FORMAT:
+            dice_seed: DiceSeed = LegacySeed(RECORD.fields(data, (*RECORD_FIELDS, "seed"))["seed"])
+        else:
+            dice_seed = dice_seed_from_json(RECORD.fields(data, (*RECORD_FIELDS, "dice"))["dice"])
+        rules = rules_from_json(data["game"], data["rules"])
+        names = [RECORD.text(name, "a player's name") for name in RECORD.array(data["players"], "players")]
+        if not rules.min_players <= len(names) <= rules.max_players:
+            allowed = f"{rules.min_players} to {rules.max_players}"
+            raise RECORD.refuse(f"{rules.game} is played by {allowed} players, not {len(names)}")
+        match = cls(rules, names, dice_seed)
+        for number, event in enumerate(RECORD.array(data["events"], "events")):
+            match._replay(number, event)
         return match
+
+    def _replay(self, number: int, event: Any) -> None:
+        """Apply one recorded event; any refusal makes the record invalid."""
+        is_roll = "roll" in RECORD.fields(event, (), ("roll", "seat", "action", *EVENT_MARKS))
+        event = RECORD.fields(event, ("roll",) if is_roll else ("seat", "action"), EVENT_MARKS)
+        for mark in EVENT_MARKS:
+            if mark in event:
+                RECORD.boolean(event[mark], mark)
+        try:
+            if is_roll:
+                recorded = list(RECORD.dice(event["roll"], "the dice"))
+                self.roll()
+            else:
+                self.act(action_from_json(event["action"]), RECORD.integer(event["seat"], "seat"))
+        except CubileteError as error:
+            raise RECORD.refuse(f"event {number}: {error}") from None
+        if is_roll and self.events[-1]["roll"] != recorded:
+            raise RECORD.refuse(f"roll {self.rolls} does not match the record's seed")
+        keep_marks(event, self.events[-1])
 
 
 def keep_marks(source: dict[str, Any], replayed: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ from .sheet_scoring import (
     sheet_from_json,
     sheet_total,
 )
+from .validation import Record, describe
 
 FORMAT = 1
 
@@ -227,22 +228,53 @@ class SheetState:
 
     @classmethod
     def from_json(cls, data: Any) -> "SheetState":
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InvalidRecord("invalid_record", what="score-sheet state", detail=f"its format is {FORMAT}")
-        rules = SheetRules.from_json(data.get("rules"))
-        try:
-            sheets = tuple(sheet_from_json(rules, s["boxes"], s["bonus"]) for s in data["sheets"])
-            state = cls(
-                rules,
-                sheets,
-                current=data["current"],
-                dice=validate_dice(data["dice"]),
-                held=tuple(data["held"]),
-                rolls_left=data["rolls_left"],
-                awaiting_roll=data["awaiting_roll"],
-            )
-        except (KeyError, TypeError) as error:
-            raise InvalidRecord("invalid_record", what="score-sheet state", detail=f"missing or bad {error}") from None
-        if not 0 <= state.current < len(sheets) or len(state.dice) not in (0, DICE_COUNT):
-            raise InvalidRecord("invalid_record", what="score-sheet state", detail="bad seat or dice")
+        """Parse a state written by to_json; InvalidRecord says what is wrong otherwise."""
+        data = STATE.fields(data, STATE_FIELDS)
+        STATE.integer(data["format"], "format", FORMAT, FORMAT)
+        rules = SheetRules.from_json(data["rules"])
+        if data["game"] != rules.game:
+            raise STATE.refuse(f"game must be its rules' game {rules.game!r}, not {describe(data['game'])}")
+        seats = STATE.array(data["sheets"], "sheets", rules.min_players, rules.max_players)
+        sheets = tuple(
+            sheet_from_json(rules, sheet["boxes"], sheet["bonus"])
+            for sheet in (STATE.fields(seat, ("boxes", "bonus")) for seat in seats)
+        )
+        state = cls(
+            rules,
+            sheets,
+            current=STATE.integer(data["current"], "current", 0, len(sheets) - 1),
+            dice=STATE.dice(data["dice"], "dice"),
+            held=STATE.positions(data["held"], "held"),
+            rolls_left=STATE.integer(data["rolls_left"], "rolls_left", 0, rules.rolls_per_turn),
+            awaiting_roll=STATE.boolean(data["awaiting_roll"], "awaiting_roll"),
+        )
+        state._check_turn()
         return state
+
+    def _check_turn(self) -> None:
+        """Refuse turn data that play could never produce: seats out of turn, dice and rolls out of step."""
+        filled = [sum(points is not None for points in sheet.boxes) for sheet in self.sheets]
+        behind = filled[self.current]
+        if any(count != behind + (seat < self.current) for seat, count in enumerate(filled)):
+            raise STATE.refuse(
+                f"the seats before seat {self.current} have filled one box more than the others,"
+                f" not {filled}"
+            )
+        rolls = self.rules.rolls_per_turn
+        if not self.dice:
+            if not self.awaiting_roll or self.held or self.rolls_left != rolls:
+                raise STATE.refuse(
+                    f"a turn without dice awaits its first roll, holds nothing, and has {rolls} rolls left"
+                )
+        elif len(self.dice) != DICE_COUNT or self.is_over:
+            raise STATE.refuse(f"the table has no dice or {DICE_COUNT}, and none once the game is over")
+        elif self.rolls_left == rolls:
+            raise STATE.refuse(f"after a roll fewer than {rolls} rolls are left")
+        elif not self.awaiting_roll and self.held:
+            raise STATE.refuse("held dice are only kept for a pending roll")
+        elif self.awaiting_roll and (self.rolls_left == 0 or len(self.held) == DICE_COUNT):
+            raise STATE.refuse("a pending roll needs a roll left and a die to roll")
+
+
+STATE = Record("score-sheet state")
+STATE_FIELDS = ("format", "game", "rules", "sheets", "current", "dice", "held", "rolls_left", "awaiting_roll")

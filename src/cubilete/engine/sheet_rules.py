@@ -8,11 +8,13 @@ the source each follows: docs/rules.md#penta and docs/rules.md#generala.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any
 
-from .errors import InvalidRecord, UnknownBox
+from .dice import DICE_COUNT, FACES
+from .errors import UnknownBox
+from .validation import Record, describe
 
 
 class Pattern(Enum):
@@ -71,31 +73,91 @@ class SheetRules:
             raise UnknownBox("unknown_box", game=self.game, box=box_id, boxes=list(self.box_ids)) from None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("box_ids")
+        # field by field: dataclasses.asdict deep-copies, and every stored state writes its rules
+        data = {name: getattr(self, name) for name in RULE_FIELDS}
         data["joker"] = self.joker.value
         data["boxes"] = [
-            {**asdict(box), "pattern": box.pattern.value, "runs": [list(r) for r in box.runs]}
+            {
+                **{name: getattr(box, name) for name in BOX_FIELDS},
+                "pattern": box.pattern.value,
+                "runs": [list(run) for run in box.runs],
+            }
             for box in self.boxes
         ]
         return data
 
     @classmethod
     def from_json(cls, data: Any) -> "SheetRules":
-        try:
-            boxes = tuple(
-                BoxRule(
-                    **{
-                        **box,
-                        "pattern": Pattern(box["pattern"]),
-                        "runs": tuple(tuple(r) for r in box.get("runs", ())),
-                    }
-                )
-                for box in data["boxes"]
-            )
-            return cls(**{**data, "boxes": boxes, "joker": JokerRule(data.get("joker", "none"))})
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise InvalidRecord("invalid_record", what="score-sheet rule set", detail=str(error)) from None
+        """Parse a rule set written by to_json; every field is required so a record never changes meaning."""
+        data = RULES.fields(data, RULE_FIELDS)
+        boxes = tuple(_box_from_json(box) for box in RULES.array(data["boxes"], "boxes", 1))
+        ids = [box.id for box in boxes]
+        if len(set(ids)) != len(ids):
+            raise RULES.refuse(f"box ids must be distinct: {', '.join(ids)}")
+        joker_box = data["joker_box"]
+        if joker_box is not None and joker_box not in ids:
+            raise RULES.refuse(f"joker_box must be one of the boxes or null, not {describe(joker_box)}")
+        min_players = RULES.integer(data["min_players"], "min_players", 1)
+        return cls(
+            game=RULES.text(data["game"], "game"),
+            name=RULES.text(data["name"], "name"),
+            boxes=boxes,
+            min_players=min_players,
+            max_players=RULES.integer(data["max_players"], "max_players", min_players),
+            rolls_per_turn=RULES.integer(data["rolls_per_turn"], "rolls_per_turn", 1),
+            upper_bonus_threshold=RULES.optional_integer(
+                data["upper_bonus_threshold"], "upper_bonus_threshold", 0
+            ),
+            upper_bonus_points=RULES.integer(data["upper_bonus_points"], "upper_bonus_points", 0),
+            joker=RULES.choice(data["joker"], "joker", JokerRule),
+            joker_box=joker_box,
+            five_equal_bonus=RULES.integer(data["five_equal_bonus"], "five_equal_bonus", 0),
+        )
+
+
+RULES = Record("score-sheet rule set")
+RULE_FIELDS = tuple(f.name for f in fields(SheetRules) if f.init)
+BOX_FIELDS = tuple(f.name for f in fields(BoxRule))
+
+
+def _box_from_json(data: Any) -> BoxRule:
+    """A box as to_json writes it; fields that its pattern does not use keep their defaults."""
+    data = RULES.fields(data, BOX_FIELDS)
+    box_id = RULES.text(data["id"], "a box id")
+    pattern = RULES.choice(data["pattern"], f"the pattern of {box_id}", Pattern)
+    box = BoxRule(
+        box_id,
+        pattern,
+        points=RULES.optional_integer(data["points"], f"the points of {box_id}", 0),
+        face=RULES.integer(data["face"], f"the face of {box_id}", 0, FACES[-1]),
+        count=RULES.integer(data["count"], f"the count of {box_id}", 0, DICE_COUNT),
+        runs=tuple(
+            RULES.dice(run, f"a run of {box_id}", 1)
+            for run in RULES.array(data["runs"], f"the runs of {box_id}")
+        ),
+        only_without_combination=RULES.boolean(
+            data["only_without_combination"], f"only_without_combination of {box_id}"
+        ),
+    )
+    used = {
+        "face": box.face > 0, "count": box.count > 0, "runs": bool(box.runs), "points": box.points is not None
+    }
+    needs, may = PATTERN_FIELDS[pattern]
+    if any(used[name] != (name in needs) for name in used if name not in may):
+        rule = [f"sets {', '.join(needs)}"] if needs else []
+        rule += [f"may set {', '.join(may)}"] if may else []
+        raise RULES.refuse(f"box {box_id}: a {pattern.value} box {', '.join(rule)} and nothing else")
+    return box
+
+
+# What each pattern reads (box_points): the fields it needs, and those it may leave unset.
+PATTERN_FIELDS: dict[Pattern, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    Pattern.FACE: (("face",), ()),
+    Pattern.OF_A_KIND: (("count",), ("points",)),
+    Pattern.FULL_HOUSE: ((), ("points",)),
+    Pattern.STRAIGHT: (("runs",), ("points",)),
+    Pattern.ANY: ((), ("points",)),
+}
 
 
 UPPER_BOXES = tuple(

@@ -7,8 +7,8 @@ from functools import cache
 from typing import Mapping, Sequence
 
 from .dice import face_counts, roll_outcomes, validate_dice, DICE_COUNT
-from .errors import InvalidRecord
 from .sheet_rules import BoxRule, JokerRule, Pattern, SheetRules
+from .validation import Record
 
 
 @dataclass(frozen=True)
@@ -147,33 +147,34 @@ def possible_points(rules: SheetRules, box_index: int) -> frozenset[int]:
     return frozenset(values)
 
 
+@cache
+def _possible_points_by_box(rules: SheetRules) -> tuple[frozenset[int], ...]:
+    """possible_points of every box, hashing the rules once per sheet rather than once per box."""
+    return tuple(possible_points(rules, index) for index in range(len(rules.boxes)))
+
+
+SHEET = Record("score sheet")
+
+
 def sheet_from_json(rules: SheetRules, filled: object, bonus: object = 0) -> Sheet:
     """Build a sheet from `{"ones": 3, "penta": 50}` and a bonus, rejecting what cannot occur."""
     if not isinstance(filled, Mapping):
-        raise InvalidRecord(
-            "invalid_record", what="sheet", detail='a sheet is an object of filled boxes, e.g. {"ones": 3, "penta": 50}'
-        )
+        raise SHEET.refuse('expected an object of filled boxes, e.g. {"ones": 3, "penta": 50}')
     boxes: list[int | None] = [None] * len(rules.boxes)
+    possible = _possible_points_by_box(rules)
     for box_id, points in filled.items():
         index = rules.box_index(box_id)
-        if isinstance(points, bool) or not isinstance(points, int):
-            raise InvalidRecord(
-                "invalid_record", what="sheet", detail=f"box {box_id!r} must hold a whole number of points, not {points!r}"
-            )
-        if points not in possible_points(rules, index):
-            raise InvalidRecord("invalid_record", what="sheet", detail=f"box {box_id!r} cannot hold {points} points")
+        if SHEET.integer(points, f"box {box_id}") not in possible[index]:
+            raise SHEET.refuse(f"box {box_id} cannot hold {points} points")
         boxes[index] = points
+    sheet = Sheet(tuple(boxes), SHEET.integer(bonus, "the five-equal bonus", 0))
+    # each bonus was paid with a roll scored in another box while the joker box held points
+    joker_points = _joker_box_points(rules, sheet)
     step = rules.five_equal_bonus
-    if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0 or (
-        bonus and (not step or bonus % step)
-    ):
-        raise InvalidRecord(
-            "invalid_record", what="sheet", detail=f"the five-equal bonus must be a multiple of {step or 0}, not {bonus!r}"
+    paid = sheet.bonus // step if step else 0
+    if sheet.bonus and (not step or not joker_points or sheet.bonus % step or paid > len(filled) - 1):
+        raise SHEET.refuse(
+            f"the five-equal bonus is a multiple of {step}, paid at most once per box filled while"
+            f" the joker box holds points, not {sheet.bonus}"
         )
-    sheet = Sheet(tuple(boxes), bonus)
-    # Each bonus is paid with the scoring of another box while the joker box holds points.
-    if bonus and not _joker_box_points(rules, sheet):
-        raise InvalidRecord("bonus_without_joker_box", box=rules.joker_box, bonus=bonus)
-    if bonus and bonus // step > sum(points is not None for points in boxes) - 1:
-        raise InvalidRecord("bonus_beyond_boxes", bonus=bonus, count=bonus // step)
     return sheet

@@ -356,6 +356,9 @@ class Games:
     ) -> tuple[LiveGame, list[str | None]]:
         """A new game and each seat's token (None for bots); nothing is stored on error."""
         rules = rules_for(game, rules_name)
+        if seed is not None and any(request.invited for request in seats):
+            # dice a client can choose are dice a client can foresee: only for games on one device
+            raise InvalidRecord("seed_one_device")
         levels = player_levels(game)
         for request in seats:
             if request.kind == BOT and request.level not in levels:

@@ -94,7 +94,8 @@ games_table = Table(
     Column("game", String(16)),
     Column("rules", JSON),
     Column("players", JSON),
-    Column("seed", BigInteger),
+    Column("seed", BigInteger),  # format-1 records: the integer seed of the legacy dice
+    Column("dice", JSON),  # format-2 records: the dice key, a client's seed or the server's secret
     Column("format", Integer),
     Column("table_options", JSON),
     Column("finished", Boolean, nullable=False, index=True),
@@ -113,7 +114,8 @@ events_table = Table(
     Column("created", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("game_id", "index", name="pk_events"),
 )
-HEADER = ("format", "game", "rules", "players", "seed")  # a record's fields besides its events
+# A record's fields besides its events: "seed" (format 1) or "dice" (format 2), never both.
+HEADER = ("format", "game", "rules", "players", "seed", "dice")
 
 # The statements of every action, built once (building them per call cost more than running them).
 _EVENTS_FROM = (
@@ -244,7 +246,8 @@ class Storage:
             if row is None:
                 return None
             events = self._events(connection, game_id, 0)
-        record = {field: getattr(row, field) for field in HEADER} | {"events": events}
+        header = {field: getattr(row, field) for field in HEADER}
+        record = {field: value for field, value in header.items() if value is not None} | {"events": events}
         return StoredGame(
             row.id, row.lang, row.seats, record, row.table_options or {}, row.finished, row.rematch, row.created,
             row.updated, row.seats_version,
@@ -348,7 +351,7 @@ class Storage:
         table_options: dict[str, Any] | None,
     ) -> None:
         now = _now()
-        header = {field: record[field] for field in HEADER}
+        header = {field: record.get(field) for field in HEADER}
         connection.execute(
             insert(games_table).values(
                 id=game_id, lang=lang, seats=seats, table_options=table_options or {}, finished=False,

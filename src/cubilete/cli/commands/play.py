@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 
 from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
 from ...engine.errors import CubileteError
@@ -36,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
         make_player(seat[4:], rules) if seat.startswith("bot:") else None for seat in seats
     ]
     names = [f"{seat[4:]} bot" if seat.startswith("bot:") else seat for seat in seats]
-    match = Match(rules, names, args.seed)
+    # every seat is at this terminal, so a seed anyone can replay is fine (and is printed)
+    match = Match(rules, names, secrets.randbits(63) if args.seed is None else args.seed)
     with ProgressBar() as progress:
         for seat in seats:
             if seat.startswith("bot:"):

@@ -1,0 +1,120 @@
+"""Where a match's dice come from: roll k of a match is a pure function of its seed and k.
+
+Records of format 2 derive every roll with HMAC-SHA256, the same on every Python version:
+
+    block j of roll k = HMAC-SHA256(key, b"cubilete/roll/<k>/<j>")   (k, j in decimal ASCII)
+
+and the dice are read from blocks 0, 1, ... byte by byte: a byte b below 252 gives the die
+1 + b % 6, a byte of 252 or more is skipped, so that each face is exactly equally likely
+(rejection sampling). The key is either
+
+- a 256-bit secret drawn from the operating system's CSPRNG (`secrets`), the default: kept
+  server-side, nobody can predict or steer the dice; or
+- `b"cubilete/seed/<seed>"` for an integer seed a client chose: replays, tests and
+  simulations, where anyone who knows the seed knows every roll.
+
+Records of format 1 (before the change) derive roll k from Python's `random` seeded with
+"cubilete/<seed>/<k>"; `LegacySeed` keeps that only so that those records still replay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from dataclasses import dataclass, field
+from itertools import count as count_from
+from typing import Any, ClassVar
+
+from .dice import FACES, Dice
+from .validation import Record
+
+SECRET_BYTES = 32
+MAX_CHOSEN_SEED = 2**63 - 1  # what a signed 64-bit integer column or a JavaScript client keeps
+ACCEPTED_BYTES = 256 - 256 % len(FACES)  # 252: bytes at or above it are skipped
+
+SEED = Record("dice seed")
+
+
+def hmac_dice(key: bytes, roll_number: int, count: int) -> Dice:
+    """The `count` dice of roll `roll_number` for this key (the format-2 derivation above)."""
+    dice: list[int] = []
+    for block in count_from():
+        digest = hmac.new(key, f"cubilete/roll/{roll_number}/{block}".encode(), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < ACCEPTED_BYTES:
+                dice.append(FACES[byte % len(FACES)])
+                if len(dice) == count:
+                    return tuple(dice)
+    raise AssertionError("unreachable: the blocks never end")
+
+
+@dataclass(frozen=True)
+class ChosenSeed:
+    """An integer seed a client chose: the dice replay exactly, and whoever knows it knows them."""
+
+    seed: int
+    chosen_by_client: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        SEED.integer(self.seed, "a chosen seed", 0, MAX_CHOSEN_SEED)
+
+    def roll(self, roll_number: int, count: int) -> Dice:
+        return hmac_dice(f"cubilete/seed/{self.seed}".encode(), roll_number, count)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed}
+
+
+@dataclass(frozen=True)
+class SecretSeed:
+    """A secret from the operating system's CSPRNG: dice nobody can predict, kept server-side."""
+
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(SECRET_BYTES), repr=False)
+    chosen_by_client: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.secret, bytes) or len(self.secret) != SECRET_BYTES:
+            raise SEED.refuse(f"a secret is {SECRET_BYTES} bytes")
+
+    def roll(self, roll_number: int, count: int) -> Dice:
+        return hmac_dice(self.secret, roll_number, count)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"secret": self.secret.hex()}
+
+
+@dataclass(frozen=True)
+class LegacySeed:
+    """Format-1 records only: Python's `random`, which a new match never uses.
+
+    Format 1 did not say who chose the seed, and its dice are a public function of it,
+    so it counts as chosen by a client.
+    """
+
+    seed: int
+    chosen_by_client: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        SEED.integer(self.seed, "a format-1 seed")
+
+    def roll(self, roll_number: int, count: int) -> Dice:
+        generator = random.Random(f"cubilete/{self.seed}/{roll_number}")
+        return tuple(generator.choice(FACES) for _ in range(count))
+
+
+DiceSeed = ChosenSeed | SecretSeed | LegacySeed
+
+
+def dice_seed_from_json(data: Any) -> ChosenSeed | SecretSeed:
+    """The "dice" field of a format-2 record: {"seed": <integer>} or {"secret": <64 hex digits>}."""
+    data = SEED.fields(data, (), ("seed", "secret"))
+    if len(data) != 1:
+        raise SEED.refuse('expected exactly one of "seed" and "secret"')
+    if "seed" in data:
+        return ChosenSeed(data["seed"])
+    secret = data["secret"]
+    if not isinstance(secret, str) or len(secret) != 2 * SECRET_BYTES or secret.strip("0123456789abcdef"):
+        raise SEED.refuse(f"a secret is {2 * SECRET_BYTES} lower-case hexadecimal digits")
+    return SecretSeed(bytes.fromhex(secret))
