@@ -220,9 +220,9 @@ def test_impossible_5000_situations_are_refused(capsys, tmp_path, change, messag
 @pytest.mark.parametrize(
     "sheet, bonus, message",
     [
-        ({"penta": 0, "ones": 5}, 100, "only paid while the penta box holds points"),
-        ({"ones": 5}, 100, "only paid while the penta box holds points"),
-        ({"penta": 50, "ones": 5}, 200, "each come with another filled box"),
+        ({"penta": 0, "ones": 5}, 100, "while the joker box holds points"),
+        ({"ones": 5}, 100, "while the joker box holds points"),
+        ({"penta": 50, "ones": 5}, 200, "paid at most once per box filled"),
     ],
 )
 def test_impossible_sheet_bonuses_are_refused(capsys, tmp_path, sheet, bonus, message):

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, inspect, text
 
 from cubilete.engine.games import rules_for
+from cubilete.engine.dice_seeds import LegacySeed
 from cubilete.engine.runner import Match
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
@@ -172,7 +173,7 @@ def old_database(path) -> str:
     )
     engine = create_engine(url)
     metadata.create_all(engine)
-    match = Match(rules_for("penta"), ["Ana"], seed=11)
+    match = Match(rules_for("penta"), ["Ana"], LegacySeed(11))  # a format-1 record, as stored then
     match.roll()
     match.act(match.state.keep_values([]))
     match.roll()
@@ -202,7 +203,7 @@ def test_an_old_database_keeps_its_games(tmp_path):
         ]
         view = client.get("/api/games/kept", params={"since": 0}).json()
         assert client.get("/api/games/broken").status_code == 400
-    match = Match(rules_for("penta"), ["Ana"], seed=11)
+    match = Match(rules_for("penta"), ["Ana"], LegacySeed(11))
     match.roll()
     match.act(match.state.keep_values([]))
     match.roll()

@@ -33,7 +33,7 @@ def client(database):
 
 
 def create(client, players=(ANA, LUIS), **extra) -> dict:
-    response = client.post("/api/games", json={"game": "penta", "players": list(players), "seed": 7, **extra})
+    response = client.post("/api/games", json={"game": "penta", "players": list(players), **extra})
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -245,7 +245,7 @@ def test_the_invited_friend_claims_the_seat_by_opening_the_link(client):
 def test_two_processes_joining_one_seat_at_once_give_it_to_one(database):
     games = [Games(Storage(database), WARMER, LocalBroker()) for _ in range(2)]  # they hear nothing of each other
     live, _tokens = games[0].create(
-        "penta", None, [SeatRequest("Ana", "human"), SeatRequest("Beto", "human", invited=True)], 7, "es",
+        "penta", None, [SeatRequest("Ana", "human"), SeatRequest("Beto", "human", invited=True)], None, "es",
         TableOptions(public=True),
     )
     for process in games:
@@ -282,7 +282,7 @@ def test_the_api_answers_json_for_the_seats_paths(client):
 
 
 def test_the_clock_plays_a_5000_turn_to_its_end(client):
-    response = client.post("/api/games", json={"game": "5000", "players": [ANA, LUIS], "seed": 11, "turn_clock": 30})
+    response = client.post("/api/games", json={"game": "5000", "players": [ANA, LUIS], "turn_clock": 30})
     created = response.json()
     later(client, 31)
     view = clock(client, created, 0).json()
