@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cubilete.cli.progress import ProgressBar
-from cubilete.players.matches import simulate
 from cubilete.engine.games import rules_for
+from cubilete.players.matches import simulate
 
 
 def test_the_bar_appears_only_when_the_work_takes_over_its_delay():

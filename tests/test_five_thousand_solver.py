@@ -21,7 +21,8 @@ from cubilete.engine.five_thousand import (
     FiveThousandState,
     Phase,
 )
-from cubilete.solvers import five_thousand_cache as cache, table_cache
+from cubilete.solvers import five_thousand_cache as cache
+from cubilete.solvers import table_cache
 from cubilete.solvers.five_thousand_exact import TOLERANCE, solve
 from cubilete.solvers.five_thousand_tables import UnsupportedRules, roll_table
 

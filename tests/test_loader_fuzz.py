@@ -38,6 +38,7 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import SheetRules
 from cubilete.engine.sheet_scoring import sheet_from_json
 
+
 def fuzz(examples):
     return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, inspect, text
 
-from cubilete.engine.games import rules_for
 from cubilete.engine.dice_seeds import LegacySeed
+from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
@@ -178,7 +178,7 @@ def old_database(path) -> str:
     match.act(match.state.keep_values([]))
     match.roll()
     seats = [{"name": "Ana", "kind": "human", "level": None, "token_sha256": "0" * 64}]
-    when = datetime(2025, 3, 1, 12, 30, tzinfo=timezone.utc)
+    when = datetime(2025, 3, 1, 12, 30, tzinfo=UTC)
     with engine.begin() as connection:
         connection.execute(
             games.insert(),
@@ -281,7 +281,7 @@ def test_times_are_stored_and_sent_in_utc_with_the_offset(database):
     sent = Storage(database).unfinished()[0].updated.isoformat()
     assert datetime.fromisoformat(sent).utcoffset().total_seconds() == 0 and sent.endswith("+00:00")
     stored = Storage(database).load(created["id"])
-    assert stored.created.tzinfo is timezone.utc and stored.updated >= stored.created
+    assert stored.created.tzinfo is UTC and stored.updated >= stored.created
     with pytest.raises(ValueError, match="zone"):
         UtcDateTime().process_bind_param(datetime(2025, 1, 1), None)
 

@@ -11,8 +11,9 @@ context "refusal", with its English template as the translators' comment.
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection, Iterator, Mapping
 from html.parser import HTMLParser
-from typing import IO, Any, Collection, Iterator, Mapping
+from typing import IO, Any
 
 Extracted = tuple[int, str | None, Any, list[str]]
 I18N_ATTRIBUTES = ("data-i18n", "data-i18n-label")

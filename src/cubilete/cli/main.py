@@ -6,7 +6,8 @@ import argparse
 import importlib
 import os
 import sys
-from typing import NoReturn, Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 from .. import __version__
 from ..engine.errors import CubileteError

@@ -54,7 +54,7 @@ class ProgressBar:
             if self.bar is not None:
                 self.bar.stop()
 
-    def __enter__(self) -> "ProgressBar":
+    def __enter__(self) -> ProgressBar:
         return self
 
     def __exit__(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .errors import InvalidRecord
 from .validation import Record, describe
@@ -46,7 +46,7 @@ class SetAside:
         object.__setattr__(self, "held", tuple(sorted(self.held)))
 
 
-Action = Union[Keep, Score, Roll, Bank, SetAside]
+Action = Keep | Score | Roll | Bank | SetAside
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from .actions import Action, Bank, Roll, SetAside
 from .dice import DICE_COUNT, Dice, roll_outcomes, validate_dice

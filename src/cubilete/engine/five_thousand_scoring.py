@@ -6,9 +6,10 @@ after two earlier 1s is a single 1, so every function here sees one roll.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any
 
 from .dice import DICE_COUNT, FACES, Dice, face_counts, validate_dice
 from .errors import InvalidDice, InvalidRecord

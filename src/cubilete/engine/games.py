@@ -8,8 +8,9 @@ per-family code keyed by `GameFamily.id` and finds a game's entry through
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Union
+from typing import Any
 
 from .errors import UnknownGame, UnknownVariant
 from .five_thousand import FIVE_THOUSAND_VARIANTS, FiveThousandRules, FiveThousandState
@@ -27,7 +28,7 @@ from .sheet_rules import (
 )
 from .validation import Record, describe
 
-Rules = Union[SheetRules, FiveThousandRules]
+Rules = SheetRules | FiveThousandRules
 
 
 @dataclass(frozen=True)

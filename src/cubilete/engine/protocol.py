@@ -9,8 +9,9 @@ request is not allowed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from .actions import Action
 from .dice import Dice
@@ -35,13 +36,13 @@ class GameState(Protocol):
     def chance_outcomes(self) -> tuple[tuple[Dice, Fraction], ...]:
         """Every possible roll (sorted values) with its exact probability."""
 
-    def apply_roll(self, dice: Sequence[int]) -> "GameState":
+    def apply_roll(self, dice: Sequence[int]) -> GameState:
         """The state after the pending roll shows these dice (in the order rolled)."""
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the current player, each distinct choice once."""
 
-    def apply(self, action: Action, seat: int | None = None) -> "GameState":
+    def apply(self, action: Action, seat: int | None = None) -> GameState:
         """The state after the action; with `seat`, refuse if that seat is not to move."""
 
     def scores(self) -> tuple[int, ...]:

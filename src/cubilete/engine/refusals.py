@@ -9,8 +9,9 @@ translation (game, box, rules, level, and their plurals) keep the stable id.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 REFUSALS: dict[str, str] = {
     # -- records and command lines ---------------------------------------------------

@@ -7,7 +7,8 @@ to be replayed, and a match resumed from storage rolls exactly what it would hav
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
 
 from .actions import Action, action_from_json, action_to_json
 from .dice_seeds import ChosenSeed, DiceSeed, LegacySeed, SecretSeed, dice_seed_from_json
@@ -25,10 +26,17 @@ RECORD_FIELDS = ("format", "game", "rules", "players", "events")
 EVENT_MARKS = ("clock",)
 
 
-class Player(Protocol):
-    """Anything that picks an action for the seat to move: bots, solvers, test scripts."""
+StateT = TypeVar("StateT", contravariant=True)
 
-    def choose(self, state: GameState) -> Action: ...
+
+class Player(Protocol[StateT]):
+    """Anything that picks an action for the seat to move: bots, solvers, test scripts.
+
+    A player knows the states of its game (`Player[SheetState]`); code that seats players of
+    whichever game it is given holds `Player[Any]`.
+    """
+
+    def choose(self, state: StateT) -> Action: ...
 
 
 class Match:
@@ -76,14 +84,15 @@ class Match:
         self.events.append({"seat": mover, "action": action_to_json(action)})
         return self.state
 
-    def advance(self, players: Sequence[Player | None], max_steps: int | None = None) -> GameState:
+    def advance(self, players: Sequence[Player[Any] | None], max_steps: int | None = None) -> GameState:
         """Roll and let bots act until a human seat (None) is to act or roll, or the game ends.
 
         Humans roll through `roll`, so that apps can show a roll button.
         """
         steps = 0
         while not self.state.is_over and (max_steps is None or steps < max_steps):
-            player = players[self.state.current_player]
+            seat = self.state.current_player
+            player = None if seat is None else players[seat]
             if player is None:
                 break
             if self.state.is_chance:
@@ -155,7 +164,7 @@ def keep_marks(source: dict[str, Any], replayed: dict[str, Any]) -> None:
             replayed[mark] = True
 
 
-def play(rules: Rules, players: Sequence[Player], seed: int | None = None) -> Match:
+def play(rules: Rules, players: Sequence[Player[Any]], seed: int | None = None) -> Match:
     """Play a whole game between bots and return the finished match."""
     match = Match(rules, [f"player {seat + 1}" for seat in range(len(players))], seed)
     match.advance(players)

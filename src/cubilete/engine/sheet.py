@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any
 
 from .actions import Action, Keep, Score
 from .dice import DICE_COUNT, Dice, is_submultiset, roll_outcomes, validate_dice
@@ -43,7 +44,7 @@ class SheetState:
     awaiting_roll: bool = True
 
     @classmethod
-    def new(cls, rules: SheetRules, num_players: int = 1) -> "SheetState":
+    def new(cls, rules: SheetRules, num_players: int = 1) -> SheetState:
         if not rules.min_players <= num_players <= rules.max_players:
             raise InvalidRecord(
                 "player_count", game=rules.game, low=rules.min_players, high=rules.max_players, count=num_players
@@ -53,7 +54,7 @@ class SheetState:
     @classmethod
     def situation(
         cls, rules: SheetRules, sheet: Sheet, dice: Sequence[int] = (), rolls_left: int = 0
-    ) -> "SheetState":
+    ) -> SheetState:
         """A one-player state mid-game: this sheet, and either a turn start or these dice."""
         if sheet.is_full:
             raise InvalidRecord("sheet_full")
@@ -95,7 +96,7 @@ class SheetState:
     def chance_outcomes(self) -> tuple[tuple[Dice, Fraction], ...]:
         return roll_outcomes(self.dice_to_roll)
 
-    def apply_roll(self, dice: Sequence[int]) -> "SheetState":
+    def apply_roll(self, dice: Sequence[int]) -> SheetState:
         if not self.is_chance:
             raise IllegalAction("no_roll_pending_keep_or_score")
         rolled = iter(validate_dice(dice, self.dice_to_roll))
@@ -111,7 +112,7 @@ class SheetState:
             return ()
         return self._keeps() + tuple(Score(option.box) for option in self.score_options())
 
-    def apply(self, action: Action, seat: int | None = None) -> "SheetState":
+    def apply(self, action: Action, seat: int | None = None) -> SheetState:
         if self.is_over:
             raise IllegalAction("game_over")
         if seat is not None and seat != self.current:
@@ -170,7 +171,7 @@ class SheetState:
         }
         return tuple(Keep(held) for _, held in sorted(distinct.items()))
 
-    def _keep(self, action: Keep) -> "SheetState":
+    def _keep(self, action: Keep) -> SheetState:
         if self.rolls_left == 0:
             raise IllegalAction("no_rolls_left")
         bad = [i for i in action.held if not 0 <= i < DICE_COUNT]
@@ -182,7 +183,7 @@ class SheetState:
             raise IllegalAction("hold_all")
         return replace(self, held=action.held, awaiting_roll=True)
 
-    def _score(self, box: str) -> "SheetState":
+    def _score(self, box: str) -> SheetState:
         self.rules.box_index(box)  # an unknown box name raises here, before "already used"
         option = next((o for o in self.score_options() if o.box == box), None)
         if option is None:
@@ -227,7 +228,7 @@ class SheetState:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "SheetState":
+    def from_json(cls, data: Any) -> SheetState:
         """Parse a state written by to_json; InvalidRecord says what is wrong otherwise."""
         data = STATE.fields(data, STATE_FIELDS)
         STATE.integer(data["format"], "format", FORMAT, FORMAT)

@@ -87,7 +87,7 @@ class SheetRules:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> "SheetRules":
+    def from_json(cls, data: Any) -> SheetRules:
         """Parse a rule set written by to_json; every field is required so a record never changes meaning."""
         data = RULES.fields(data, RULE_FIELDS)
         boxes = tuple(_box_from_json(box) for box in RULES.array(data["boxes"], "boxes", 1))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Mapping, Sequence
 
-from .dice import face_counts, roll_outcomes, validate_dice, DICE_COUNT
+from .dice import DICE_COUNT, face_counts, roll_outcomes, validate_dice
 from .sheet_rules import BoxRule, JokerRule, Pattern, SheetRules
 from .validation import Record
 
@@ -19,7 +19,7 @@ class Sheet:
     bonus: int = 0
 
     @classmethod
-    def empty(cls, rules: SheetRules) -> "Sheet":
+    def empty(cls, rules: SheetRules) -> Sheet:
         return cls((None,) * len(rules.boxes))
 
     def is_open(self, index: int) -> bool:
@@ -117,7 +117,7 @@ def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple
             legal, joker = open_boxes, False
         else:  # forced placement: the face's upper box, else a lower box, else any upper box
             lower = [i for i in open_boxes if not rules.boxes[i].upper]
-            legal = [face_box] if face_open else (lower or open_boxes)
+            legal = [face_box] if face_box is not None and face_open else (lower or open_boxes)
             joker = True
     # docs/rules.md#penta-bonus
     bonus = rules.five_equal_bonus if five_equal and joker_points else 0

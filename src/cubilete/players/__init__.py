@@ -22,7 +22,7 @@ class FamilyPlayers(Protocol):
 
     LEVELS: tuple[str, ...]
 
-    def make_player(self, level: str, rules: Any) -> Player | None:
+    def make_player(self, level: str, rules: Any) -> Player[Any] | None:
         """A player of this level, None for a name that is no level of the family."""
 
     def prepare(self, level: str, rules: Any, progress: Progress | None = None) -> None:
@@ -39,7 +39,7 @@ def player_levels(game: str) -> tuple[str, ...]:
     return family_players(game).LEVELS
 
 
-def make_player(level: str, rules: Rules) -> Player:
+def make_player(level: str, rules: Rules) -> Player[Any]:
     """A computer player of this level for this rule set."""
     players = family_players(rules.game)
     player = players.make_player(level, rules)

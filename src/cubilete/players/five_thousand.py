@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
 from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
@@ -115,7 +115,7 @@ def prepare(level: str, rules: FiveThousandRules, progress: Progress | None = No
         two_player_solution(rules, progress)
 
 
-def make_player(level: str, rules: FiveThousandRules) -> Player | None:
+def make_player(level: str, rules: FiveThousandRules) -> Player[FiveThousandState] | None:
     """A player of this level (LEVELS, or bankN), or None for a name that is neither."""
     if level == "beginner":
         return ThresholdPlayer(BEGINNER_THRESHOLD)

@@ -6,8 +6,8 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ..engine.games import Rules, new_state
 from ..engine.runner import Match

@@ -65,7 +65,7 @@ class BeginnerPlayer:
         return Keep(tuple(i for i, value in enumerate(state.dice) if value == face))
 
 
-def make_player(level: str, rules: SheetRules) -> Player | None:
+def make_player(level: str, rules: SheetRules) -> Player[SheetState] | None:
     """A player of this level, None for an unknown level. The solver's table of the rule set
     is loaded (or built) at the first move that needs it, not here."""
     players = {"beginner": BeginnerPlayer, "casual": CasualPlayer, "optimal": OptimalPlayer}

@@ -13,8 +13,9 @@ import json
 import os
 import re
 import threading
+from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Hashable, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from .cache_dir import cache_dir
 

@@ -64,7 +64,7 @@ def messages(lang: str) -> dict[str, Any]:
     for message in catalog:
         if not message.id or not message.string:
             continue
-        singular = message.id[0] if message.pluralizable else message.id
+        singular = str(message.id[0] if message.pluralizable else message.id)
         key = singular if message.context is None else f"{message.context}{CONTEXT_SEPARATOR}{singular}"
         if message.pluralizable:
             table[key] = dict(zip(plural_categories(lang), message.string))

@@ -181,7 +181,7 @@ class LiveGame:
     table: TableOptions = TableOptions()
     history: StateHistory = field(init=False)
     lock: threading.Lock = field(default_factory=threading.Lock)
-    players: tuple[Player | None, ...] = ()
+    players: tuple[Player[Any] | None, ...] = ()
     heard: int = 0  # the most events another process (or this one) announced for the game
     news: bool = False  # something was announced since this copy was last compared with the database
     unsubscribe: Callable[[], None] | None = None
@@ -197,7 +197,8 @@ class LiveGame:
     def set_seats(self, seats: tuple[Seat, ...], version: int) -> None:
         self.seats, self.seats_version = seats, version
         self.players = tuple(
-            make_player(seat.level, self.match.rules) if seat.kind == BOT else None for seat in seats
+            # a bot seat always names its level; "optimal" only stands in for a record without one
+            make_player(seat.level or "optimal", self.match.rules) if seat.kind == BOT else None for seat in seats
         )
 
     @property
@@ -209,9 +210,15 @@ class LiveGame:
         return any(seat.kind == BOT for seat in self.seats)
 
     @property
+    def seat_to_move(self) -> Seat:
+        """The seat to act or to roll; asked only while the game is on."""
+        seat = self.state.current_player
+        assert seat is not None, "the game is over"
+        return self.seats[seat]
+
+    @property
     def bot_to_move(self) -> bool:
-        state = self.state
-        return not state.is_over and self.seats[state.current_player].kind == BOT
+        return not self.state.is_over and self.seat_to_move.kind == BOT
 
     def mover(self, index: int) -> int | None:
         """The seat that made event `index` (the seat to move before it)."""
@@ -221,7 +228,7 @@ class LiveGame:
         self.check_seat(seat, token)
         state = self.state
         if not state.is_over and seat != state.current_player:
-            raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seats[state.current_player].name)
+            raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seat_to_move.name)
 
     def check_seat(self, seat: int, token: str) -> None:
         if not 0 <= seat < len(self.seats):
@@ -242,7 +249,7 @@ class LiveGame:
         if state.is_over:
             raise IllegalAction("game_over")
         if seat != state.current_player:
-            raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seats[state.current_player].name)
+            raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seat_to_move.name)
         action = self._action(intention, state)
         if isinstance(action, Roll) and state.is_chance:
             self._step(self.match.roll)

@@ -60,7 +60,7 @@ def clock_view(live: LiveGame) -> dict[str, Any] | None:
 
 def state_view(state: GameState, events: int, lang: str) -> dict[str, Any]:
     legal = state.legal_actions()
-    view = {
+    view: dict[str, Any] = {
         "events": events,
         "current_player": state.current_player,
         "is_over": state.is_over,

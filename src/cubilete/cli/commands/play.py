@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+from typing import Any
 
 from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
 from ...engine.errors import CubileteError
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_for(args.game, args.rules)
     family = cli_family(args.game)
     seats = [seat.strip() for seat in args.players.split(",")]
-    players: list[Player | None] = [
+    players: list[Player[Any] | None] = [
         make_player(seat[4:], rules) if seat.startswith("bot:") else None for seat in seats
     ]
     names = [f"{seat[4:]} bot" if seat.startswith("bot:") else seat for seat in seats]

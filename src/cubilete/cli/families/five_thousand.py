@@ -57,7 +57,8 @@ def advise(situation: dict[str, Any]) -> Report:
     Exact with two players; with more, the strong player's estimates ("estimate": true).
     """
     from ...players import prepare
-    from ...players.five_thousand_advice import rank_five_thousand, situation as five_thousand_situation
+    from ...players.five_thousand_advice import rank_five_thousand
+    from ...players.five_thousand_advice import situation as five_thousand_situation
     from ..progress import ProgressBar
 
     keys = set(situation) - {"rules"}

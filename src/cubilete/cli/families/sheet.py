@@ -10,8 +10,8 @@ import time
 from typing import TYPE_CHECKING, Any, cast
 
 from ...engine.dice import DICE_COUNT, Dice
-from ...engine.games import GAMES, rules_for
 from ...engine.errors import InvalidDice
+from ...engine.games import GAMES, rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ...engine.sheet import SheetState
@@ -50,7 +50,8 @@ def solve(args: argparse.Namespace) -> Report:
 
 def advise(situation: dict[str, Any]) -> Report:
     """Every legal action of a situation with the expected final total it leads to, best first."""
-    from ...solvers.sheet_advice import advise as rank_options, expected_value
+    from ...solvers.sheet_advice import advise as rank_options
+    from ...solvers.sheet_advice import expected_value
     from ...solvers.sheet_cache import solution
     from ..progress import ProgressBar
 
