@@ -175,6 +175,10 @@ class LiveGame:
     def has_bots(self) -> bool:
         return any(seat.kind == BOT for seat in self.seats)
 
+    def needs_solver(self, intention: Any) -> bool:
+        """Whether a human's action may wait for the solver's tables: bots answer it, or it is the auto-score."""
+        return self.has_bots or _is_auto_score(intention)
+
     @property
     def bot_to_move(self) -> bool:
         state = self.state
@@ -327,11 +331,12 @@ class Games:
 
     def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
         live = self.get(game_id)
-        if live.has_bots or _is_auto_score(intention):
+        if live.needs_solver(intention):
             self.warmer.wait(live.match.rules)
         with live.lock:
             live.check_seat(seat, token)
-            self._catch_up(live)
+            if at != len(live.match.events):  # the client may have seen events stored by another process
+                self._catch_up(live)
             if at is not None and at != len(live.match.events):
                 raise StaleRequest("stale_request", events=len(live.match.events), at=at)
 
@@ -402,6 +407,7 @@ class Games:
                 change()
                 self.storage.append(live.id, first, live.match.events[first:], live.state.is_over)
         except EventConflict:
+            self._catch_up(live)  # another process stored these events: the next request starts from them
             raise StaleRequest("stale") from None
         self._live.get(live.id)  # filed again among the finished games if it has ended
         self.broker.publish(live.id, len(live.match.events))

@@ -170,7 +170,8 @@ class Storage:
         self.url = database_url(url)
         upgrade_to_newest(self.url)
         self.engine = create_engine(self.url)
-        if self.engine.dialect.name == "sqlite":
+        self.is_local = self.engine.dialect.name == "sqlite"  # a file on this machine, no network between
+        if self.is_local:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
     def insert(
