@@ -16,10 +16,11 @@ Sections, each printed as table rows:
 - closed loop: N games played flat out (no think time), for N in --levels;
 - baseline: a bare FastAPI endpoint of the same shape (the action route's pydantic body
   in, a real action answer of the same game out, annotated `-> dict`) under the same
-  uvicorn, driven the same way. The goal compares actions per server CPU-second with
-  this endpoint's requests per server CPU-second (goal: ratio >= 0.5). The endpoint is
-  `async def`, the framework's floor; one more row at saturation gives the same endpoint
-  as a plain `def` (run in a worker thread, as the app's routes are today);
+  uvicorn with the settings of `cubilete serve` (serve.server_settings: its HTTP parser,
+  no proxy headers), driven the same way. The goal compares actions per server CPU-second
+  with this endpoint's requests per server CPU-second (goal: ratio >= 0.5). The endpoint
+  is `async def`, the framework's floor; one more row at saturation gives the same
+  endpoint as a plain `def` (run in a worker thread: what the hop to a thread costs);
 - open loop: --open-games games whose players think --think seconds on average
   (exponential) before each action, for --open-seconds (goal: p99 < 20 ms);
 - two processes on PostgreSQL + Redis (a fresh schema, dropped at the end), games
@@ -453,7 +454,9 @@ def serve_baseline(port: int, view_file: str) -> None:
     def act_in_a_worker_thread(game_id: str, body: BaselineAction) -> dict[str, Any]:
         return {**answer, "id": game_id, "events": (body.at or 0) + 1}
 
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    from cubilete.cli.commands.serve import server_settings  # imported from this tree's src (python_env)
+
+    uvicorn.run(app, host="127.0.0.1", port=port, **server_settings(behind_proxy=False))
 
 
 async def sample_answer(server: Server, game: str) -> dict[str, Any]:

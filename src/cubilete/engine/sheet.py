@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
@@ -77,7 +78,7 @@ class SheetState:
     def num_players(self) -> int:
         return len(self.sheets)
 
-    @property
+    @cached_property  # asked many times of each state (every view and move): computed once
     def is_over(self) -> bool:
         return all(sheet.is_full for sheet in self.sheets)
 
@@ -108,6 +109,10 @@ class SheetState:
         )
 
     def legal_actions(self) -> tuple[Action, ...]:
+        return self._legal
+
+    @cached_property
+    def _legal(self) -> tuple[Action, ...]:
         if self.is_over or self.awaiting_roll:
             return ()
         return self._keeps() + tuple(Score(option.box) for option in self.score_options())
@@ -126,6 +131,10 @@ class SheetState:
         raise IllegalAction("wrong_action", action=type(action).__name__, game=self.game)
 
     def scores(self) -> tuple[int, ...]:
+        return self._totals
+
+    @cached_property
+    def _totals(self) -> tuple[int, ...]:
         return tuple(sheet_total(self.rules, sheet) for sheet in self.sheets)
 
     def ranking(self) -> tuple[int, ...]:
@@ -140,6 +149,10 @@ class SheetState:
 
     def score_options(self) -> tuple[ScoreOption, ...]:
         """The legal boxes for the dice on the table, with what each would score now."""
+        return self._options
+
+    @cached_property
+    def _options(self) -> tuple[ScoreOption, ...]:
         if self.awaiting_roll or self.is_over:
             return ()
         return score_options(self.rules, self.sheet, self.dice)

@@ -7,8 +7,9 @@ them, hints on the dice on the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..engine.actions import Action
 from ..engine.games import family_of

@@ -20,9 +20,10 @@ Python sources to Babel's extractors), then update the catalogs:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.resources import files
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from babel import Locale
 from babel.lists import format_list

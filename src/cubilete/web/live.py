@@ -12,6 +12,7 @@ import asyncio
 import json
 from typing import Any
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
 from .broker import Broker
@@ -41,7 +42,7 @@ async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_i
     try:
         while True:
             view = await asyncio.to_thread(_view, games, game_id, lang, seen)
-            await websocket.send_json(view)
+            await websocket.send_text(orjson.dumps(view).decode())
             seen = view["events"]
             pending = [await wakes.get()]
             while not wakes.empty():  # several changes at once: one view covers them

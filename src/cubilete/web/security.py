@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -29,14 +30,18 @@ _DOCS_POLICY = (
 _DOCS_PATHS = ("/docs", "/redoc")
 
 
-def _headers(path: str) -> list[tuple[bytes, bytes]]:
-    policy = _DOCS_POLICY if path.startswith(_DOCS_PATHS) else _PAGE_POLICY
-    return [
+def _headers(policy: str) -> tuple[tuple[bytes, bytes], ...]:
+    return (
         (b"content-security-policy", policy.encode()),
         (b"x-frame-options", b"DENY"),
         (b"referrer-policy", b"no-referrer"),
         (b"x-content-type-options", b"nosniff"),
-    ]
+    )
+
+
+# Built once: every response carries them.
+_PAGE_HEADERS = _headers(_PAGE_POLICY)
+_DOCS_HEADERS = _headers(_DOCS_POLICY)
 
 
 class _BodyRefused(Exception):
@@ -68,12 +73,13 @@ class Protections:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = _headers(scope["path"])
+        extra = _DOCS_HEADERS if scope["path"].startswith(_DOCS_PATHS) else _PAGE_HEADERS
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {name.lower() for name, _ in message.get("headers", [])}
-                message = {**message, "headers": [*message.get("headers", []), *(h for h in extra if h[0] not in names)]}
+                headers = message.get("headers", [])
+                names = {name.lower() for name, _ in headers}
+                message = {**message, "headers": [*headers, *(h for h in extra if h[0] not in names)]}
             await send(message)
 
         declared = dict(scope.get("headers", [])).get(b"content-length")
@@ -88,21 +94,22 @@ class Protections:
         await self.app(scope, _replay(body, receive), send_with_headers)
 
     async def _read_body(self, receive: Receive) -> bytes:
-        """The whole body, refused once it grows past the bound or stalls."""
+        """The whole body, refused once it grows past the bound or has not arrived in time."""
         chunks, size, more = [], 0, True
-        while more:
-            try:
-                message = await asyncio.wait_for(receive(), self.body_timeout)
-            except asyncio.TimeoutError:
-                raise _BodyRefused(408, f"the request body did not arrive within {self.body_timeout:g} s") from None
-            if message["type"] != "http.request":
-                raise _BodyRefused(400, "the client left before sending the whole body")
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                raise _BodyRefused(413, self._too_large())
-            chunks.append(chunk)
-            more = message.get("more_body", False)
+        try:
+            async with asyncio.timeout(self.body_timeout):  # a timer, not a task per message as wait_for makes
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        raise _BodyRefused(400, "the client left before sending the whole body")
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > self.max_body:
+                        raise _BodyRefused(413, self._too_large())
+                    chunks.append(chunk)
+                    more = message.get("more_body", False)
+        except TimeoutError:
+            raise _BodyRefused(408, f"the request body did not arrive within {self.body_timeout:g} s") from None
         return b"".join(chunks)
 
     def _too_large(self) -> str:

@@ -23,11 +23,12 @@ import hashlib
 import hmac
 import secrets
 import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from math import ceil
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from ..engine.actions import Action, Keep, Roll, Score, action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
@@ -208,6 +209,10 @@ class LiveGame:
     @property
     def has_bots(self) -> bool:
         return any(seat.kind == BOT for seat in self.seats)
+
+    def needs_solver(self, intention: Any) -> bool:
+        """Whether a human's action may wait for the solver's tables: bots answer it, or it is the auto-score."""
+        return self.has_bots or _is_auto_score(intention)
 
     @property
     def seat_to_move(self) -> Seat:
@@ -400,11 +405,12 @@ class Games:
 
     def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
         live = self.get(game_id)
-        if live.has_bots or _is_auto_score(intention):
+        if live.needs_solver(intention):
             self.warmer.wait(live.match.rules)
         with live.lock:
             live.check_seat(seat, token)
-            self._catch_up(live)
+            if at != len(live.match.events):  # the client may have seen events stored by another process
+                self._catch_up(live)
             if at is not None and at != len(live.match.events):
                 raise StaleRequest("stale_request", events=len(live.match.events), at=at)
 
@@ -555,6 +561,7 @@ class Games:
                 change()
                 stored = self.storage.append(live.id, first, live.match.events[first:], live.state.is_over)
         except EventConflict:
+            self._catch_up(live)  # another process stored these events: the next request starts from them
             raise StaleRequest("stale") from None
         self._time_turn(live, first, stored)
         self._live.get(live.id)  # filed again among the finished games if it has ended

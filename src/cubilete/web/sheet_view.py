@@ -6,7 +6,7 @@ from typing import Any
 
 from ..engine.actions import Action, Keep
 from ..engine.sheet import SheetState
-from ..engine.sheet_scoring import upper_bonus, upper_total
+from ..engine.sheet_scoring import no_open_box_scores, upper_bonus, upper_total
 from ..solvers.sheet_advice import advise
 
 HINT_OPTIONS = 3
@@ -15,6 +15,7 @@ HINT_OPTIONS = 3
 def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, Any]:
     """The sheets, the dice and what can be done with them."""
     rules = state.rules
+    options = state.score_options()
     return {
         "boxes": [{"id": box.id, "upper": box.upper} for box in rules.boxes],
         "upper_bonus_threshold": rules.upper_bonus_threshold,
@@ -36,9 +37,9 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
         "can_reroll": any(isinstance(action, Keep) for action in legal),
         "options": [
             {"box": option.box, "points": option.points, "bonus": option.bonus}
-            for option in state.score_options()
+            for option in options
         ],
-        "must_sacrifice": state.no_open_box_scores(),
+        "must_sacrifice": bool(options) and no_open_box_scores(options),
     }
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import platformdirs
 from sqlalchemy import (
@@ -75,12 +76,12 @@ class UtcDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
         if value is not None and value.tzinfo is None:
             raise ValueError("a stored time must carry its zone")
-        return None if value is None else value.astimezone(timezone.utc)
+        return None if value is None else value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 # The schema as the newest migration leaves it (migrations/versions/); used to query, not to create.
@@ -176,7 +177,7 @@ class GameSummary:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Storage:
@@ -186,7 +187,8 @@ class Storage:
         self.url = database_url(url)
         upgrade_to_newest(self.url)
         self.engine = create_engine(self.url)
-        if self.engine.dialect.name == "sqlite":
+        self.is_local = self.engine.dialect.name == "sqlite"  # a file on this machine, no network between
+        if self.is_local:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
     def insert(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,12 +12,13 @@ from ..engine.protocol import GameState
 from .families import web_family
 from .sessions import LiveGame
 
-
 MAX_STEPS = 100  # a client further behind gets the game as it is, not its whole history
+KEPT_STATE_VIEWS = 1024  # every browser of a game asks for the same few states: each is drawn once
 
 
 def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, Any]:
     """The game now, and with `since` every step after that event index (the last MAX_STEPS at most)."""
+    events = len(live.match.events)
     view = {
         "id": live.id,
         "game": live.match.rules.game,
@@ -29,7 +32,7 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
         "seats_version": live.seats_version,
         "rematch": live.rematch,
         "clock": clock_view(live),
-        **state_view(live.state, len(live.match.events), lang),
+        **STATE_VIEWS.view(live.state, events, lang),
     }
     if since is not None:
         view["steps"] = [
@@ -37,10 +40,10 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
                 "index": index,
                 "seat": live.mover(index),
                 "event": live.match.events[index],
-                "by_clock": live.match.events[index].get("clock") is True,
-                **state_view(live.history[index + 1], index + 1, lang),
+        "clock": clock_view(live),
+                **STATE_VIEWS.view(live.history[index + 1], index + 1, lang),
             }
-            for index in range(max(since, len(live.match.events) - MAX_STEPS, 0), len(live.match.events))
+            for index in range(max(since, events - MAX_STEPS, 0), events)
         ]
     return view
 
@@ -60,7 +63,7 @@ def clock_view(live: LiveGame) -> dict[str, Any] | None:
 
 def state_view(state: GameState, events: int, lang: str) -> dict[str, Any]:
     legal = state.legal_actions()
-    view: dict[str, Any] = {
+    return {
         "events": events,
         "current_player": state.current_player,
         "is_over": state.is_over,
@@ -68,6 +71,35 @@ def state_view(state: GameState, events: int, lang: str) -> dict[str, Any]:
         "ranking": list(state.ranking()),
         "to_roll": state.is_chance,
         "must_score": bool(legal) and all(isinstance(action, Score) for action in legal),
+        "table": web_family(state.game).table(state, legal, lang),
     }
-    view["table"] = web_family(state.game).table(state, legal, lang)
-    return view
+
+
+class StateViews:
+    """The latest state views drawn, by state (states are immutable: a view never goes stale).
+
+    A state is known by its identity, and kept with its view so that the identity cannot be reused.
+    The views are shared: callers copy them into their answers and change nothing in them.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._views: OrderedDict[tuple[int, int, str], tuple[GameState, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def view(self, state: GameState, events: int, lang: str) -> dict[str, Any]:
+        key = (id(state), events, lang)
+        with self._lock:
+            kept = self._views.get(key)
+            if kept is not None and kept[0] is state:
+                self._views.move_to_end(key)
+                return kept[1]
+        drawn = state_view(state, events, lang)
+        with self._lock:
+            self._views[key] = (state, drawn)
+            if len(self._views) > self._capacity:
+                self._views.popitem(last=False)
+        return drawn
+
+
+STATE_VIEWS = StateViews(KEPT_STATE_VIEWS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import threading
 import webbrowser
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,12 +60,16 @@ def run(args: argparse.Namespace) -> int:
     print("Press Ctrl+C to stop.", flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(urls[0],)).start()
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        timeout_keep_alive=5,  # idle connections are closed soon
-        h11_max_incomplete_event_size=16 * 1024,  # request line and headers are bounded
-    )
+    uvicorn.run(app, host=args.host, port=args.port, **server_settings(behind_proxy=args.public_url is not None))
     return 0
+
+
+def server_settings(behind_proxy: bool) -> dict[str, Any]:
+    """uvicorn's settings for the app (benchmarks/web_load.py runs its baseline under the same)."""
+    return {
+        "log_level": "warning",
+        "timeout_keep_alive": 5,  # idle connections are closed soon
+        "http": "h11",  # rather than httptools, which would be faster but bounds no request head
+        "h11_max_incomplete_event_size": 16 * 1024,  # request line and headers are bounded
+        "proxy_headers": behind_proxy,  # X-Forwarded-* are read only behind a proxy (--public-url)
+    }
