@@ -115,7 +115,7 @@ class ReviewPage {
         ? t("The dice gave you {luck}; your decisions cost {skill}", params)
         : t("The dice gave {name} {luck}; their decisions cost {skill}", params));
     }
-    if (player.others) {
+    if (player.others && /[1-9]/.test(units.signed(player.others))) {
       const others = { name: player.name, others: units.signed(player.others) };
       line("others", you
         ? t("Your opponent's decisions gave you {others}", others)
