@@ -554,8 +554,9 @@ def profile(servers: list[Server], args: argparse.Namespace, folder: Path) -> No
     games = 50 if 50 in args.levels else max(args.levels)
     output = folder / f"server-{games}-games.txt"
     section(f"profile: py-spy, {games} games, {args.seconds:.0f} s, into {output} (figures perturbed)")
+    py_spy = shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}") or "py-spy"
     spy = subprocess.Popen(
-        [shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}") or "py-spy", "record", "--pid", str(servers[0].process.pid), "--format", "raw", "--gil", "--nonblocking",
+        [py_spy, "record", "--pid", str(servers[0].process.pid), "--format", "raw", "--gil", "--nonblocking",
          "--rate", "250", "--duration", str(int(args.seconds) + 1), "--output", str(output)],
         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
     )

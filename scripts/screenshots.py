@@ -1,8 +1,10 @@
-"""Take the README's screenshots: the Penta, Generala and 5000 tables on a 375x667 phone screen.
+"""Take the README's screenshots: the Penta, Generala and 5000 tables and a game's review on a
+375x667 phone screen.
 
 Starts `cubilete serve` on a free port with a temporary database, plays a few turns of each game
 through the API (fixed seeds, so the pictures are reproducible), opens each table in headless
-Chromium and saves docs/screenshots/{penta,generala,5000}.png.
+Chromium and saves docs/screenshots/{penta,generala,5000}.png; then plays a whole Penta game (one
+bad choice on purpose), opens its review, taps that decision and saves docs/screenshots/review.png.
 
     .venv/bin/python scripts/screenshots.py [--chromium /usr/bin/chromium]
 """
@@ -80,6 +82,48 @@ def five_thousand(api: Api) -> tuple[str, dict]:
     return "5000", created
 
 
+def reviewed_penta(api: Api) -> dict:
+    """A whole Penta game against the bot, Ana playing the hints' best choice but twice: the chance
+    box on the first roll, and three sixes rolled again in a later turn."""
+    human, bot = {"name": "Ana", "kind": "human"}, {"name": "Robot", "kind": "bot", "level": "optimal"}
+    created = api("POST", "/api/games", {"game": "penta", "players": [human, bot], "seed": 11, "lang": "es"})
+    api.play(created, {"type": "roll"})
+    view = api.play(created, {"type": "score", "box": "chance"})
+    seat = {"seat": 0, "token": created["seats"][0]["token"]}
+    slipped = False
+    while not view["is_over"]:
+        if view["to_roll"]:
+            view = api.play(created, {"type": "roll"})
+            continue
+        best = api("POST", f"/api/games/{created['id']}/hint", seat)["options"][0]
+        if not slipped and view["table"]["dice"].count(6) >= 3 and view["table"]["can_reroll"]:
+            best, slipped = {"kind": "keep", "keep": []}, True
+        if best["kind"] == "score":
+            action = {"type": "score", "box": best["box"]}
+        else:
+            dice, held = view["table"]["dice"], []
+            for value in best["keep"]:
+                held.append(next(i for i, die in enumerate(dice) if die == value and i not in held))
+            action = {"type": "keep", "held": sorted(held)}
+        view = api.play(created, action)
+    return created
+
+
+def review_screenshot(browser, server: Server, created: dict) -> None:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    context.add_init_script(f"localStorage.setItem('cubilete.tokens.{created['id']}', "
+                            f"'{json.dumps({'0': created['seats'][0]['token']})}')")
+    page = context.new_page()
+    page.goto(f"{server.url}/game/{created['id']}/review?lang=es")
+    page.click(".costliest [data-decision='1']")
+    page.wait_for_selector("[data-position] .options")
+    page.wait_for_timeout(600)  # the end of the smooth scroll
+    page.evaluate("window.scrollTo(0, 0)")  # the top bar at the top of the whole page
+    page.screenshot(path=OUTPUT / "review.png", full_page=True)
+    print(OUTPUT / "review.png")
+    context.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chromium", default=chromium_path())
@@ -91,6 +135,7 @@ def main() -> int:
         try:
             api = Api(server)
             tables = [penta(api), generala(api), five_thousand(api)]
+            reviewed = reviewed_penta(api)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
                 for name, created in tables:
@@ -106,6 +151,7 @@ def main() -> int:
                     page.screenshot(path=OUTPUT / f"{name}.png")
                     print(OUTPUT / f"{name}.png")
                     context.close()
+                review_screenshot(browser, server, reviewed)
                 browser.close()
         finally:
             server.stop()

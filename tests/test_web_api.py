@@ -324,12 +324,6 @@ def test_hints_rank_the_choices_by_expected_final_total(client):
     values = [option["value"] for option in options]
     assert values == sorted(values, reverse=True)
     assert all(option["kind"] in ("score", "keep") for option in options)
-    five_thousand = create(client, game="5000", players=(ANA, LUIS))
-    act(client, five_thousand, {"type": "roll"})
-    refused = client.post(
-        f"/api/games/{five_thousand['id']}/hint", json={"seat": 0, "token": five_thousand["seats"][0]["token"]}
-    )
-    assert refused.status_code == 409 and "Penta and Generala" in refused.json()["detail"]
 
 
 def test_five_thousand_refuses_a_bank_with_the_rules_reason_translated(client):

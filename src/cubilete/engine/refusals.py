@@ -78,12 +78,12 @@ REFUSALS: dict[str, str] = {
     "bot_level": "a {game} bot plays at one of the levels {levels}, not '{level}'",
     "auto_score_last_roll": "the computer scores for you only after the last roll of a turn",
     "rematch_not_over": "a rematch starts once the game is over",
-    "hints_sheet_only": "hints are given in Penta and Generala",
     "hint_roll_first": "roll the dice first: a hint is about the dice on the table",
     "no_turn_clock": "this game has no turn clock",
     "clock_running": "the turn clock still has {seconds} s left",
     "game_not_open": "this game is not open to join: ask its players for an invite link",
     "seat_taken": "seat {seat} was taken by someone else",
+    "review_no_decision": "event {index} is not a decision made so far (the game has {events} events)",
     # -- web requests that are not what the API expects (HTTP 422) ----------------------------
     "blank_name": "Every player needs a name",
     "name_too_long": "A player's name has at most {most} characters",

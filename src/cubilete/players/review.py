@@ -264,7 +264,7 @@ class _SheetWalk(_Walk):
 
         def values() -> tuple[float, float, Action, int]:
             options = self.options or advise(state)
-            chosen = next(option for option in options if _same_choice(state, option, action))
+            chosen = next(option for option in options if same_choice(state, option, action))
             return chosen.value, options[0].value, options[0].action, len(options)
 
         tally.value = self.decide(index, state, action, values, chosen_by_seat)
@@ -276,7 +276,7 @@ class _SheetWalk(_Walk):
         return Review(rules.game, rules.name, self.unit, False, state.is_over, players, tuple(self.decisions))
 
 
-def _same_choice(state: SheetState, option: RankedOption, action: Action) -> bool:
+def same_choice(state: SheetState, option: RankedOption, action: Action) -> bool:
     """Whether the option is the action: keeps by the values held, whatever their positions."""
     if isinstance(action, Keep):
         return option.keep == tuple(sorted(state.dice[i] for i in action.held))

@@ -542,13 +542,10 @@ class Games:
         live = self.get(game_id)
         live.check_seat_to_move(seat, token)
         state = live.state
-        hint = web_family(state.game).hint
-        if hint is None:
-            raise IllegalAction("hints_sheet_only")
         if state.is_over or state.is_chance:
             raise IllegalAction("hint_roll_first")
         self.warmer.wait(live.match.rules)
-        return hint(state)
+        return web_family(state.game).hint(state)
 
     def _change(self, live: LiveGame, change: Callable[[], object]) -> None:
         """Make a change (holding the game's lock) and store its events; on any error the game is as before.
@@ -617,8 +614,7 @@ class Games:
             live.set_seats(tuple(Seat(**seat) for seat in seats), version)
 
     def _remember(self, live: LiveGame) -> LiveGame:
-        if live.has_bots or web_family(live.match.rules.game).hint is not None:  # bots, hints, auto-scores
-            self.warmer.start(live.match.rules)
+        self.warmer.start(live.match.rules)  # for bots, hints, auto-scores and reviews
         live.unsubscribe = self.broker.subscribe(live.id, live.hear)
         kept = self._live.add(live.id, live)
         if kept is not live:  # another request loaded it first

@@ -7,6 +7,7 @@ from typing import Any
 from ..engine.actions import Action, Keep
 from ..engine.sheet import SheetState
 from ..engine.sheet_scoring import no_open_box_scores, upper_bonus, upper_total
+from ..players.review import same_choice
 from ..solvers.sheet_advice import advise
 
 HINT_OPTIONS = 3
@@ -45,17 +46,27 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
 
 def hint(state: SheetState, limit: int = HINT_OPTIONS) -> dict[str, Any]:
     """The solver's best options for the dice on the table, best first."""
-    options = advise(state)
-    return {
-        "options": [
-            {
-                "kind": "score" if option.box is not None else "keep",
-                "box": option.box,
-                "keep": None if option.keep is None else list(option.keep),
-                "points": option.points,
-                "bonus": option.bonus,
-                "value": option.value,
-            }
-            for option in options[:limit]
-        ]
-    }
+    return {"unit": "points", "options": rank(state)[:limit]}
+
+
+def rank(state: SheetState, chosen: Action | None = None) -> list[dict[str, Any]]:
+    """Every option of the seat to move, best first, with its expected final total and its loss
+    beside the best; `chosen` (an action taken there) is marked, a keep known by the values held."""
+    return [
+        {
+            "kind": "score" if option.box is not None else "keep",
+            "box": option.box,
+            "keep": None if option.keep is None else list(option.keep),
+            "points": option.points,
+            "bonus": option.bonus,
+            "value": option.value,
+            "loss": option.regret,
+            "chosen": chosen is not None and same_choice(state, option, chosen),
+        }
+        for option in advise(state)
+    ]
+
+
+def turn_start(state: SheetState) -> bool:
+    """Whether a seat's turn begins here: the first roll is pending."""
+    return state.is_chance and state.rolls_left == state.rules.rolls_per_turn

@@ -1,9 +1,12 @@
 // 5000: every player's score and whether they are in the game, the turn's points, the last roll
 // with its scoring dice, roll and bank (bank disabled with the reason when a roll is forced), and
-// what the last turn did: a bust, a bank, a knock-out, a gift, a win.
+// what the last turn did: a bust, a bank, a knock-out, a gift, a win; and hints: each option with
+// its chance to win.
 
+import { ApiError, postJson } from "./api.js";
 import { makeTray, showDie } from "./dice.js";
-import { t, tn } from "./i18n.js";
+import { page, t, tn } from "./i18n.js";
+import { chanceText, optionText } from "./options.js";
 
 export class FiveThousandTable {
   constructor(root, controller, view) {
@@ -11,6 +14,7 @@ export class FiveThousandTable {
     this.view = view;
     this.interactive = false;
     this.choosing = new Set();
+    this.hints = root.querySelector("[data-hints]");
     root.classList.add("five-thousand-game");
 
     const board = root.querySelector("[data-board]");
@@ -48,6 +52,9 @@ export class FiveThousandTable {
 
     this.dice = makeTray(root.querySelector("[data-dice]"), (index) => this.toggle(index));
     const buttons = root.querySelector("[data-buttons]");
+    this.hintButton = makeButton("hint", () => this.showHints());
+    this.hintButton.textContent = t("Hint");
+    this.hintButton.classList.add("secondary");
     this.rollButton = makeButton("roll", () => this.act({ type: "roll" }));
     this.bankButton = makeButton("bank", () => this.act({ type: "bank" }));
     this.setAsideButton = makeButton("set-aside", () =>
@@ -59,7 +66,7 @@ export class FiveThousandTable {
     this.reason.id = "bank-reason";
     this.reason.dataset.bankReason = "";
     this.bankButton.setAttribute("aria-describedby", this.reason.id);
-    buttons.append(this.rollButton, this.setAsideButton, this.bankButton);
+    buttons.append(this.hintButton, this.rollButton, this.setAsideButton, this.bankButton);
     buttons.after(this.reason);
   }
 
@@ -72,6 +79,7 @@ export class FiveThousandTable {
     this.view = view;
     const table = view.table;
     if (table.phase !== "set_aside") this.choosing.clear();
+    this.hideHints();
     const current = view.is_over ? null : view.current_player;
     this.rows.forEach((row, seat) => {
       const score = view.scores[seat];
@@ -103,6 +111,7 @@ export class FiveThousandTable {
       table.turn_points > 0 ? t("Bank {points}", { points: table.turn_points }) : t("Bank");
     this.rollButton.disabled = !this.interactive || !table.can_roll;
     this.bankButton.disabled = !this.interactive || !table.can_bank;
+    this.hintButton.disabled = !this.interactive || table.phase === "roll";
     this.setAsideButton.hidden = table.phase !== "set_aside";
     this.setAsideButton.disabled = !choosing || !this.validChoice();
     this.reason.textContent = this.mine && table.must_roll_reason ? table.must_roll_reason.message : "";
@@ -185,6 +194,62 @@ export class FiveThousandTable {
 
   act(action) {
     this.controller.send(action);
+  }
+
+  // Roll or bank (with free set-aside, each choice of dice), best first, with the chance to win after
+  // each; a tap on a set-aside choice picks its dice.
+  async showHints() {
+    if (this.hintButton.disabled) return;
+    if (!this.hints.hidden) {
+      this.hideHints();
+      return;
+    }
+    const events = this.view.events;
+    let hint;
+    try {
+      hint = await postJson(`/api/games/${page.id}/hint`, this.controller.credentials(this.view.current_player));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.controller.fail(error.message);
+      return;
+    }
+    if (events !== this.view.events) return;
+    const title = document.createElement("p");
+    title.className = "hints-title";
+    title.textContent = hint.estimate
+      ? t("Best choices, with the chance to win (the computer's estimate)")
+      : t("Best choices, with the chance to win");
+    const list = document.createElement("ol");
+    for (const option of hint.options) {
+      const item = document.createElement("li");
+      const choice = document.createElement(option.kind === "set_aside" ? "button" : "p");
+      choice.className = "hint";
+      choice.dataset.hint = option.kind;
+      choice.textContent = `${optionText(this.view.game, option)} → ${chanceText(option.value)}`;
+      if (option.kind === "set_aside") {
+        choice.type = "button";
+        choice.addEventListener("click", () => this.takeHint(option.keep));
+      }
+      item.append(choice);
+      list.append(item);
+    }
+    this.hints.replaceChildren(title, list);
+    this.hints.hidden = false;
+  }
+
+  // Pick the dice showing these values (each position once).
+  takeHint(values) {
+    const free = [...this.view.table.last_roll.keys()];
+    this.choosing = new Set();
+    for (const value of values) {
+      const position = free.find((index) => this.view.table.last_roll[index] === value && !this.choosing.has(index));
+      if (position !== undefined) this.choosing.add(position);
+    }
+    this.render(this.view, null);
+  }
+
+  hideHints() {
+    this.hints.hidden = true;
   }
 
   ready() {

@@ -1,6 +1,7 @@
-// The end of a game: the ranking (equal scores share a place) and a rematch button.
+// The end of a game: the ranking (equal scores share a place), a rematch button and a link to the
+// review. The dialog closes (× or Escape) to show the finished table, which keeps the review link.
 
-import { t } from "./i18n.js";
+import { page, t } from "./i18n.js";
 
 export function showGameOver(view, controller) {
   const panel = document.querySelector("[data-game-over]");
@@ -33,6 +34,21 @@ export function showGameOver(view, controller) {
       : t("{name} wins!", { name: winners[0] });
   const rematch = panel.querySelector("[data-action='rematch']");
   rematch.onclick = () => controller.rematch();
+  for (const link of document.querySelectorAll("[data-review-link]")) {
+    link.href = `/game/${page.id}/review`;
+    link.hidden = false;
+  }
+  const close = panel.querySelector("[data-action='close-game-over']");
+  const hide = () => {
+    panel.hidden = true;
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (event) => {
+    if (event.key === "Escape") hide();
+  };
+  close.onclick = hide;
+  if (panel.hidden) document.addEventListener("keydown", onKey);
   panel.hidden = false;
+  close.focus();
   controller.say(t("Game over"));
 }

@@ -305,6 +305,7 @@ export class SheetTable {
         option.kind === "score"
           ? tn("{box}: {points} point → {expected}", "{box}: {points} points → {expected}", points, {
               box: boxName(this.game, option.box),
+              points,
               expected,
             })
           : t("Keep {dice} and roll → {expected}", { dice: kept, expected });

@@ -1,0 +1,56 @@
+"""The review's routes: its page, the review of a game's human seats, and a past position ranked.
+
+Any reader of a game (players and spectators) may see its review. The handlers are plain
+functions, run in worker threads: a review may wait for the solver's tables and takes a
+moment to compute (then it is cached until the game moves on).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import HTMLResponse
+
+from .i18n import negotiate
+from .pages import render_page
+from .reviews import ReviewCache, position
+from .sessions import GameNotFound, Games
+
+
+def review_router(games: Games) -> APIRouter:
+    router = APIRouter()
+    reviews = ReviewCache()
+
+    def reader_language(request: Request) -> str:
+        """The reader's language, as on the game page (a spectator's may differ from the game's)."""
+        return negotiate(
+            (request.query_params.get("lang"), request.cookies.get("lang")), request.headers.get("accept-language")
+        )
+
+    @router.get("/game/{game_id}/review", response_class=HTMLResponse, include_in_schema=False)
+    def review_page(request: Request, game_id: str) -> HTMLResponse:
+        lang = reader_language(request)
+        try:
+            games.get(game_id)
+        except GameNotFound:
+            return HTMLResponse(render_page("missing", lang, {}), status_code=404)
+        return HTMLResponse(render_page("review", lang, {"id": game_id}))
+
+    @router.get("/api/games/{game_id}/review", summary="Every decision of the human seats beside the best one")
+    def review(game_id: str) -> dict[str, Any]:
+        """players/review.py's review (finished or not: the decisions so far), with each decision's
+        turn number (`turn`), the game's events and its seats."""
+        live = games.get(game_id)
+        games.warmer.wait(live.match.rules)
+        return reviews.review(live)
+
+    @router.get("/api/games/{game_id}/review/{index}", summary="A past decision's position with its options ranked")
+    def review_position(request: Request, game_id: str, index: int = Path(ge=0)) -> dict[str, Any]:
+        """The position before event `index` (an action), every option best first with its value
+        (expected final total, or chance to win) and loss, the one chosen marked."""
+        live = games.get(game_id)
+        games.warmer.wait(live.match.rules)
+        return position(live, index, reader_language(request))
+
+    return router
