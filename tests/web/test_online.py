@@ -51,6 +51,15 @@ def held_tokens(page) -> dict:
     return json.loads(page.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')"))
 
 
+def mark_unreloaded(page) -> None:
+    """Mark the page's window: a reload or navigation would lose the mark (see still_unreloaded)."""
+    page.evaluate("window.notReloaded = true")
+
+
+def still_unreloaded(page) -> bool:
+    return page.evaluate("window.notReloaded === true")
+
+
 def game_id_of(page) -> str:
     return page.url.rsplit("/", 1)[1].split("#")[0]
 
@@ -75,6 +84,8 @@ def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectato
     expect(spectator.locator("[data-current-player]")).to_have_text("Ana's turn")
     second_tab = ana.context.new_page()  # Ana's same game in another tab stays live too
     second_tab.goto(ana.url)
+    for page in (ana, beto, spectator, second_tab):
+        mark_unreloaded(page)
 
     phones = ((ana, beto, 0), (beto, ana, 1))
     for turn in range(13):
@@ -107,6 +118,7 @@ def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectato
         expect(page.locator("[data-game-over]")).to_be_visible()
         totals.append([page.get_attribute(f"[data-total][data-player='{seat}']", "data-total") for seat in (0, 1)])
     assert totals[0] == totals[1] == totals[2] == totals[3]
+    assert all(still_unreloaded(page) for page in (ana, beto, spectator, second_tab))  # every move was pushed
     for server in {topology.host, topology.friend}:
         assert [str(score) for score in server.api("GET", f"/api/games/{game_id_of(ana)}")["scores"]] == totals[0]
     second_tab.close()
@@ -133,6 +145,8 @@ def test_two_phones_play_a_whole_5000_game(topology, new_page):
     beto = new_page(locale="en-US")
     beto.goto(topology.for_friend(links["invite"]))
     phones = {0: ana, 1: beto}
+    for phone in phones.values():
+        mark_unreloaded(phone)
     game_over = ana.locator("[data-game-over]")
     turns, banks, mover = 0, 0, 0
     for _step in range(1000):
@@ -164,6 +178,7 @@ def test_two_phones_play_a_whole_5000_game(topology, new_page):
         cells = page.locator(".scoreboard [data-total]").all()
         totals.append([int(cell.get_attribute("data-total")) for cell in cells])
     assert totals[0] == totals[1] and 5000 in totals[0]
+    assert all(still_unreloaded(phone) for phone in phones.values())
     for server in {topology.host, topology.friend}:
         assert server.api("GET", f"/api/games/{game_id_of(ana)}")["scores"] == totals[0]
 
