@@ -1,12 +1,24 @@
 """Browser tests: a real `cubilete serve` on a free port with a temporary database, driven by
-Playwright in headless Chromium (Debian's /usr/bin/chromium or any chromium on PATH)."""
+Playwright in headless Chromium (Debian's /usr/bin/chromium or any chromium on PATH).
+
+Online tests run on each `topology`: one process on SQLite, and two processes sharing one
+PostgreSQL database and one Redis broker, the host's browser on the first, everyone else's on
+the second. The PostgreSQL and Redis tests skip, saying why, when those services are unreachable
+(CUBILETE_TEST_POSTGRES and CUBILETE_TEST_REDIS name others than the local ones)."""
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port
+
+POSTGRES = os.environ.get("CUBILETE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("CUBILETE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture(scope="session")
@@ -37,10 +49,99 @@ def solved_tables(solver_cache_dir):
 
 
 @pytest.fixture
-def server(tmp_path, solved_tables):
-    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log").start()
-    yield server
+def server_env() -> dict[str, str]:
+    """Environment variables of the test's servers (a test file may override it, e.g. the clock's scale)."""
+    return {}
+
+
+@pytest.fixture
+def server(tmp_path, solved_tables, server_env):
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log", env=server_env)
+    yield server.start()
     server.stop()
+
+
+@pytest.fixture
+def start_server(tmp_path):
+    """Start `cubilete serve` processes (on `database`, with `broker`), each stopped after the test."""
+    servers = []
+
+    def start(database: str, broker: str | None = None) -> Server:
+        server = Server(database, free_port(), tmp_path / f"server{len(servers)}.log", broker).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url():
+    """A URL whose tables live in a schema of their own, dropped afterwards."""
+    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
+    try:
+        admin = psycopg.connect(POSTGRES, connect_timeout=3, autocommit=True)
+    except psycopg.OperationalError as error:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES}: {error}")
+    schema = f"cubilete_test_{secrets.token_hex(6)}"
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield POSTGRES.replace("postgresql://", "postgresql+psycopg://", 1) + "?options=" + quote(
+            f"-csearch_path={schema}"
+        )
+    finally:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()
+
+
+@pytest.fixture
+def redis_url():
+    redis = pytest.importorskip("redis", reason="redis-py is not installed (pip install -e .[servers])")
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
+    return REDIS
+
+
+@dataclass(frozen=True)
+class Topology:
+    """Where the browsers of an online game connect: the host (who creates the game) to `host`,
+    the friends and spectators to `friend`, the same server or another process of the same games."""
+
+    host: Server
+    friend: Server
+
+    def for_friend(self, link: str) -> str:
+        """A link the host's page shows, opened on the friend's process.
+
+        Links point at the address the host browsed (process A); behind one public address a
+        load balancer would send the friend to any process, which the test does by changing the
+        link's host:port to the friend's process (B)."""
+        parts = urlsplit(link)
+        return urlunsplit(parts._replace(netloc=urlsplit(self.friend.url).netloc))
+
+
+@pytest.fixture(params=["one-process-sqlite", "two-processes-postgresql-redis"])
+def topology(request, tmp_path, solved_tables, server_env):
+    """One process on SQLite, or two processes on one PostgreSQL database and one Redis broker."""
+    if request.param == "one-process-sqlite":
+        server = request.getfixturevalue("server")
+        yield Topology(server, server)
+        return
+    database, broker = request.getfixturevalue("postgres_url"), request.getfixturevalue("redis_url")
+    servers = [
+        Server(database, free_port(), tmp_path / f"server-{name}.log", broker=broker, env=server_env)
+        for name in ("a", "b")
+    ]
+    try:
+        for server in servers:
+            server.start()
+        yield Topology(*servers)
+    finally:
+        for server in servers:
+            server.stop()
 
 
 @pytest.fixture

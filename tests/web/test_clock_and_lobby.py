@@ -2,34 +2,31 @@
 turn clock runs out the computer plays his turn and every page says so; Ana hands her seat to the
 computer from ⚙; Carla finds a public game on the home page's open tables and joins it by name.
 
-The server runs with CUBILETE_CLOCK_SCALE=0.3 (a test hook): the form's 30 s clock lasts 9 s."""
+The servers run with CUBILETE_CLOCK_SCALE=0.3 (a test hook): the form's 30 s clock lasts 9 s, time
+enough for Ana's page to play her turn on a busy machine, where 3 s ran out before she scored. Each test
+runs on each topology (conftest.py): Ana's browser on the first process, the others' on the second."""
 
 from __future__ import annotations
 
 import pytest
-from harness import Server, free_port
 from playwright.sync_api import expect
 from test_browser import ready, score_first_open_box
 from test_online import create_with_a_friend, held_tokens
 
-CLOCK_SCALE = "0.3"  # 9 s: time enough for Ana's own turn on a busy machine
+CLOCK_SCALE = "0.3"
+CLOCK_RUNS_OUT_MS = 20_000  # the longest wait for a 9 s clock to run out and its turn to be shown
 
 
 @pytest.fixture
-def server(tmp_path):
-    server = Server(
-        f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log",
-        env={"CUBILETE_CLOCK_SCALE": CLOCK_SCALE},
-    ).start()
-    yield server
-    server.stop()
+def server_env() -> dict[str, str]:
+    return {"CUBILETE_CLOCK_SCALE": CLOCK_SCALE}
 
 
-def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(server, new_page):
+def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(topology, new_page):
     ana = new_page(locale="es-ES")
-    links = create_with_a_friend(ana, server, "penta", "Ana", "Beto", clock="30")
+    links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto", clock="30")
     spectator = new_page(locale="en-US")
-    spectator.goto(links["watch"])
+    spectator.goto(topology.for_friend(links["watch"]))
     ready(ana)
     expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Ana")  # her own clock counts down too
     ana.click("[data-action='roll']")
@@ -41,16 +38,16 @@ def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(server, new_p
 
     # Beto never comes: after 9 s the computer plays his whole turn, and both pages say so.
     expect(ana.locator("[data-notice]")).to_have_text(
-        "Se acabó el tiempo de Beto: la computadora jugó su turno", timeout=20_000
+        "Se acabó el tiempo de Beto: la computadora jugó su turno", timeout=CLOCK_RUNS_OUT_MS
     )
     expect(spectator.locator("[data-notice]")).to_have_text(
-        "Time ran out for Beto: the computer played their turn", timeout=20_000
+        "Time ran out for Beto: the computer played their turn", timeout=CLOCK_RUNS_OUT_MS
     )
     for page in (ana, spectator):
         expect(page.locator("[data-player='1'][data-score]")).to_have_count(1)
     ready(ana)
     game_id = ana.url.rsplit("/", 1)[1]
-    steps = server.api("GET", f"/api/games/{game_id}?since=0")["steps"]
+    steps = topology.friend.api("GET", f"/api/games/{game_id}?since=0")["steps"]
     assert [step["seat"] for step in steps if step["by_clock"]] and all(
         step["seat"] == 1 for step in steps if step["by_clock"]
     )
@@ -61,15 +58,16 @@ def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(server, new_p
     expect(spectator.locator("[data-notice]")).to_have_text("Ana handed their seat to the computer")
     expect(ana.locator("[data-notice]")).to_have_text("Ana dejó su asiento a la computadora")
     assert ana.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')") is None
-    assert server.api("GET", f"/api/games/{game_id}")["seats"][0]["kind"] == "bot"
+    for server in {topology.host, topology.friend}:
+        assert server.api("GET", f"/api/games/{game_id}")["seats"][0]["kind"] == "bot"
 
 
-def test_a_public_game_is_joined_from_the_open_tables(server, new_page):
+def test_a_public_game_is_joined_from_the_open_tables(topology, new_page):
     ana = new_page(locale="es-ES")
-    create_with_a_friend(ana, server, "generala", "Ana", "Beto", clock="0", public=True)
+    create_with_a_friend(ana, topology.host, "generala", "Ana", "Beto", clock="0", public=True)
     ready(ana)
     carla = new_page(locale="es-ES")
-    carla.goto(f"{server.url}/")
+    carla.goto(f"{topology.friend.url}/")
     table = carla.locator("[data-open-table]")
     expect(table).to_have_count(1)
     expect(table).to_contain_text("Ana")
@@ -86,6 +84,6 @@ def test_a_public_game_is_joined_from_the_open_tables(server, new_page):
     ready(carla)  # Carla plays the seat that was Beto's
     assert carla.evaluate("localStorage.getItem('cubilete.name')") == "Carla"
     other = new_page(locale="es-ES")
-    other.goto(f"{server.url}/")
+    other.goto(f"{topology.friend.url}/")
     expect(other.locator("[data-unfinished-section]")).to_be_hidden()
     expect(other.locator("[data-open-tables-section]")).to_be_hidden()  # nothing left to join

@@ -1,15 +1,22 @@
 """Online play as people do it: Ana fills in the new-game form, sends Beto his invite link, and each
 plays on their own phone (a browser context each); a spectator follows the watch link. Every move
-reaches the other pages pushed over the WebSocket, without reload, also after a dropped connection."""
+reaches the other pages pushed over the WebSocket, without reload, also after a dropped connection.
+
+Each test runs on each topology (conftest.py): one process on SQLite, and two processes on one
+PostgreSQL database and one Redis broker, Ana's browser on the first and everyone else's on the
+second, so that what Ana's page shows of Beto's moves was pushed from one process to the other."""
 
 from __future__ import annotations
 
 import json
+import time
 
 from playwright.sync_api import expect
 from test_browser import ready, score_first_open_box
 
 ROLL = "[data-action='roll']"
+BANK = "[data-action='bank']"
+READY = "#table[data-ready]"
 
 
 def create_with_a_friend(
@@ -44,25 +51,41 @@ def held_tokens(page) -> dict:
     return json.loads(page.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')"))
 
 
-def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(server, new_page):
+def mark_unreloaded(page) -> None:
+    """Mark the page's window: a reload or navigation would lose the mark (see still_unreloaded)."""
+    page.evaluate("window.notReloaded = true")
+
+
+def still_unreloaded(page) -> bool:
+    return page.evaluate("window.notReloaded === true")
+
+
+def game_id_of(page) -> str:
+    return page.url.rsplit("/", 1)[1].split("#")[0]
+
+
+def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(topology, new_page):
     ana = new_page(locale="es-ES")
-    links = create_with_a_friend(ana, server, "penta", "Ana", "Beto")
-    assert links["invite"].startswith(f"{server.url}/game/") and "#seat=1&token=" in links["invite"]
+    links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto")
+    assert links["invite"].startswith(f"{topology.host.url}/game/") and "#seat=1&token=" in links["invite"]
     assert links["watch"] == links["invite"].split("#")[0]
     ready(ana)
     assert list(held_tokens(ana)) == ["0"]  # Ana's phone never holds Beto's seat
 
     beto = new_page(locale="id-ID")
-    beto.goto(links["invite"])
+    beto.goto(topology.for_friend(links["invite"]))
+    assert beto.url.startswith(f"{topology.friend.url}/game/")
     expect(beto.locator("html")).to_have_attribute("lang", "id")  # his language, not Ana's
     expect(beto.locator("[data-current-player]")).to_have_text("Giliran Ana")
     expect(beto.locator(ROLL)).to_be_disabled()
     assert "token" not in beto.url and list(held_tokens(beto)) == ["1"]
     spectator = new_page(locale="en-US")
-    spectator.goto(links["watch"])
+    spectator.goto(topology.for_friend(links["watch"]))
     expect(spectator.locator("[data-current-player]")).to_have_text("Ana's turn")
     second_tab = ana.context.new_page()  # Ana's same game in another tab stays live too
     second_tab.goto(ana.url)
+    for page in (ana, beto, spectator, second_tab):
+        mark_unreloaded(page)
 
     phones = ((ana, beto, 0), (beto, ana, 1))
     for turn in range(13):
@@ -95,22 +118,82 @@ def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectato
         expect(page.locator("[data-game-over]")).to_be_visible()
         totals.append([page.get_attribute(f"[data-total][data-player='{seat}']", "data-total") for seat in (0, 1)])
     assert totals[0] == totals[1] == totals[2] == totals[3]
-    game_id = ana.url.rsplit("/", 1)[1]
-    assert [str(score) for score in server.api("GET", f"/api/games/{game_id}")["scores"]] == totals[0]
+    assert all(still_unreloaded(page) for page in (ana, beto, spectator, second_tab))  # every move was pushed
+    for server in {topology.host, topology.friend}:
+        assert [str(score) for score in server.api("GET", f"/api/games/{game_id_of(ana)}")["scores"]] == totals[0]
     second_tab.close()
 
 
-def test_a_page_reconnects_by_itself_after_the_server_restarts(server, new_page):
-    ana = new_page(locale="en-US")
-    links = create_with_a_friend(ana, server, "generala", "Ana", "Beto")
+def next_mover(phones: dict, game_over) -> int | None:
+    """The seat whose phone waits for its player now, or None once the game is over."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        for seat, phone in phones.items():
+            if phone.locator(READY).count():
+                return seat
+        if game_over.is_visible():
+            return None
+        time.sleep(0.02)
+    raise AssertionError("no phone became ready within 20 s")
+
+
+def test_two_phones_play_a_whole_5000_game(topology, new_page):
+    """Each player banks as soon as the rules allow; each phone shows the other's rolls and banks as they happen."""
+    ana = new_page(locale="es-ES")
+    links = create_with_a_friend(ana, topology.host, "5000", "Ana", "Beto", clock="0")
     ready(ana)
     beto = new_page(locale="en-US")
-    beto.goto(links["invite"])
+    beto.goto(topology.for_friend(links["invite"]))
+    phones = {0: ana, 1: beto}
+    for phone in phones.values():
+        mark_unreloaded(phone)
+    game_over = ana.locator("[data-game-over]")
+    turns, banks, mover = 0, 0, 0
+    for _step in range(1000):
+        seat = next_mover(phones, game_over)
+        if seat is None:
+            break
+        player, other = phones[seat], phones[1 - seat]
+        # What the mover's phone shows, the other phone shows too, pushed: every score and the turn's points.
+        for total in player.locator(".scoreboard [data-total]").all():
+            cell = f".scoreboard [data-total][data-player='{total.get_attribute('data-player')}']"
+            expect(other.locator(cell)).to_have_attribute("data-total", total.get_attribute("data-total"))
+        points = player.get_attribute("[data-turn-points]", "data-turn-points")
+        expect(other.locator("[data-turn-points]")).to_have_attribute("data-turn-points", points)
+        expect(other.locator(ROLL)).to_be_disabled()
+        turns += seat != mover
+        mover = seat
+        if player.locator(BANK).is_enabled():
+            player.click(BANK)
+            banks += 1
+        else:
+            player.click(ROLL)
+    else:
+        raise AssertionError("the game did not end within 1000 steps")
+
+    assert turns > 2 and banks > 2
+    totals = []
+    for page in phones.values():
+        expect(page.locator("[data-game-over]")).to_be_visible()
+        cells = page.locator(".scoreboard [data-total]").all()
+        totals.append([int(cell.get_attribute("data-total")) for cell in cells])
+    assert totals[0] == totals[1] and 5000 in totals[0]
+    assert all(still_unreloaded(phone) for phone in phones.values())
+    for server in {topology.host, topology.friend}:
+        assert server.api("GET", f"/api/games/{game_id_of(ana)}")["scores"] == totals[0]
+
+
+def test_a_page_reconnects_by_itself_after_its_server_restarts(topology, new_page):
+    ana = new_page(locale="en-US")
+    links = create_with_a_friend(ana, topology.host, "generala", "Ana", "Beto")
+    ready(ana)
+    beto = new_page(locale="en-US")
+    beto.goto(topology.for_friend(links["invite"]))
     expect(beto.locator("[data-message]")).to_have_text("Waiting for Ana, who plays on another device")
 
-    server.stop()
+    topology.friend.stop()  # Beto's server; with two processes, Ana's stays up
     expect(beto.locator("[data-connection]")).to_be_visible()
-    server.start()
+    topology.friend.start()
     ana.click(ROLL)
     ready(ana)
     box = score_first_open_box(ana)

@@ -1,74 +1,23 @@
 """Real `cubilete serve` processes: two on one PostgreSQL database with a Redis broker serve the same
-games, and a process killed with SIGKILL under load loses no acknowledged move.
+games (a process killed under load: test_kill_under_load.py).
 
-The PostgreSQL and Redis tests skip, saying why, when those services are unreachable
-(CUBILETE_TEST_POSTGRES and CUBILETE_TEST_REDIS name others than the local ones)."""
+The PostgreSQL and Redis tests skip, saying why, when those services are unreachable (conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import random
-import secrets
 import threading
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import quote
 
-import pytest
-from harness import Server, free_port
+from harness import Server
 
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.web.storage import EventConflict, Storage
 
-POSTGRES = os.environ.get("CUBILETE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS = os.environ.get("CUBILETE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
-
-
-@pytest.fixture
-def postgres_url():
-    """A URL whose tables live in a schema of their own, dropped afterwards."""
-    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
-    try:
-        admin = psycopg.connect(POSTGRES, connect_timeout=3, autocommit=True)
-    except psycopg.OperationalError as error:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES}: {error}")
-    schema = f"cubilete_test_{secrets.token_hex(6)}"
-    admin.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield POSTGRES.replace("postgresql://", "postgresql+psycopg://", 1) + "?options=" + quote(
-            f"-csearch_path={schema}"
-        )
-    finally:
-        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.close()
-
-
-@pytest.fixture
-def redis_url():
-    redis = pytest.importorskip("redis", reason="redis-py is not installed (pip install -e .[servers])")
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except redis.RedisError as error:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
-    return REDIS
-
-
-@pytest.fixture
-def start_server(tmp_path):
-    servers = []
-
-    def start(database: str, broker: str | None = None) -> Server:
-        server = Server(database, free_port(), tmp_path / f"server{len(servers)}.log", broker).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
 
 
 def call(server: Server, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
@@ -147,7 +96,7 @@ def test_of_two_moves_for_the_same_moment_on_two_processes_one_is_accepted(postg
             options = view["table"]["options"]
             actions = [{"type": "score", "box": options[0]["box"]}, {"type": "score", "box": options[-1]["box"]}]
         answers = send_at_once(
-            [(server, created, action, view["events"]) for server, action in zip(servers, actions)]
+            [(server, created, action, view["events"]) for server, action in zip(servers, actions, strict=True)]
         )
         assert sorted(status for status, _ in answers) == [200, 409], answers
         view = next(answer for status, answer in answers if status == 200)
@@ -247,64 +196,3 @@ def test_two_processes_give_an_open_seat_to_one_joiner_and_share_seat_changes(po
     assert seats[1]["left"] and seats[1]["kind"] == "bot"
     status, refused = call(other, "POST", f"{path}/actions", {"seat": 1, "token": token, "action": {"type": "roll"}})
     assert status == 403 and refused["code"] == "bot_seat"
-
-
-# -- SIGKILL under load ------------------------------------------------------------------------
-
-
-def any_legal_action(view: dict) -> dict:
-    if view["to_roll"]:
-        return {"type": "roll"}
-    if view["table"]["can_reroll"]:
-        return {"type": "keep", "held": []}
-    return {"type": "score", "box": view["table"]["options"][0]["box"]}
-
-
-def play_until_stopped(server: Server, created: dict, seed: int, acknowledged: list[tuple[int, list[int]]]) -> str:
-    """Random legal play; every acknowledged move's event count and dice go to `acknowledged`."""
-    choose = random.Random(seed)
-    view = server.api("GET", f"/api/games/{created['id']}")
-    while not view["is_over"]:
-        if view["to_roll"]:
-            action = {"type": "roll"}
-        elif view["table"]["can_reroll"] and choose.random() < 0.5:
-            action = {"type": "keep", "held": sorted(choose.sample(range(5), choose.randint(0, 4)))}
-        else:
-            action = {"type": "score", "box": choose.choice(view["table"]["options"])["box"]}
-        try:
-            status, view = act(server, created, action, at=view["events"])
-        except OSError:  # the server is gone
-            return "stopped"
-        assert status == 200, view
-        acknowledged.append((view["events"], view["table"]["dice"]))
-    return "finished"
-
-
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_a_killed_process_loses_no_acknowledged_move(kind, tmp_path, start_server, request):
-    database = f"sqlite:///{tmp_path / 'games.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("postgres_url")
-    server = start_server(database)
-    games = [
-        server.api("POST", "/api/games", {"game": "penta", "players": [ANA], "seed": seed}) for seed in range(6)
-    ]
-    acknowledged: list[list[tuple[int, list[int]]]] = [[] for _ in games]
-    endings: list[str] = []
-    players = [
-        threading.Thread(target=lambda i=i: endings.append(play_until_stopped(server, games[i], i, acknowledged[i])))
-        for i in range(len(games))
-    ]
-    for player in players:
-        player.start()
-    eventually(lambda: sum(map(len, acknowledged)), lambda count: count >= 60, seconds=60)
-    server.process.kill()  # SIGKILL: no shutdown, no flush
-    for player in players:
-        player.join()
-    assert endings == ["stopped"] * len(games)  # killed in the middle of every game
-
-    server.start()
-    for created, moves in zip(games, acknowledged):
-        view = server.api("GET", f"/api/games/{created['id']}?since=0")
-        assert moves and view["events"] >= moves[-1][0]
-        for events, dice in moves:
-            assert view["steps"][events - 1]["table"]["dice"] == dice
-        assert act(server, created, any_legal_action(view), at=view["events"])[0] == 200
