@@ -39,3 +39,20 @@ def solver_cache_dir(tmp_path_factory: pytest.TempPathFactory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_DIR_ENV, str(path))
         yield path
+
+
+@pytest.fixture
+def database(tmp_path) -> str:
+    """A new SQLite database for one test's app."""
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture
+def client(database: str):
+    """The web app on that database, spoken to in-process."""
+    from fastapi.testclient import TestClient
+
+    from cubilete.web import create_app
+
+    with TestClient(create_app(database)) as client:
+        yield client

@@ -32,11 +32,6 @@ class NoWarmer:
         pass
 
 
-@pytest.fixture
-def database(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-
-
 def create(client, players=(ANA,), **extra) -> dict:
     response = client.post("/api/games", json={"game": "penta", "players": list(players), "seed": 7, **extra})
     assert response.status_code == 201, response.text

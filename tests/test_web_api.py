@@ -21,17 +21,6 @@ def bot(game: str) -> dict:
     return {"name": "Bot", "kind": "bot", "level": player_levels(game)[-1]}
 
 
-@pytest.fixture
-def database(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-
-
-@pytest.fixture
-def client(database):
-    with TestClient(create_app(database)) as client:
-        yield client
-
-
 def stored_ids(database) -> list[str]:
     storage = Storage(database)
     try:

@@ -7,7 +7,6 @@ import json
 import threading
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from fastapi.testclient import TestClient
 
 from cubilete.web import create_app
@@ -19,17 +18,6 @@ from cubilete.web.warmup import WARMER
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human", "invited": True}
 BOT = {"name": "Bot", "kind": "bot", "level": "optimal"}
-
-
-@pytest.fixture
-def database(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-
-
-@pytest.fixture
-def client(database):
-    with TestClient(create_app(database)) as client:
-        yield client
 
 
 def create(client, players=(ANA, LUIS), **extra) -> dict:

@@ -4,25 +4,17 @@ bad choice shows with the solver's loss, any reader sees it, and 5000 hints rank
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
 from cubilete.engine.actions import Bank, Roll, SetAside
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.players.five_thousand_advice import rank_five_thousand
 from cubilete.solvers.sheet_advice import advise
-from cubilete.web import create_app
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
 OPTIMAL = {"name": "Bot", "kind": "bot", "level": "optimal"}
 SEED = 7
-
-
-@pytest.fixture
-def client(tmp_path):
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")) as client:
-        yield client
 
 
 def create(client, game="penta", players=(ANA,), **extra) -> dict:

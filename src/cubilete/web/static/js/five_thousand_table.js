@@ -3,9 +3,8 @@
 // what the last turn did: a bust, a bank, a knock-out, a gift, a win; and hints: each option with
 // its chance to win.
 
-import { ApiError, postJson } from "./api.js";
 import { makeTray, showDie } from "./dice.js";
-import { page, t, tn } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { chanceText, optionText } from "./options.js";
 
 export class FiveThousandTable {
@@ -204,16 +203,8 @@ export class FiveThousandTable {
       this.hideHints();
       return;
     }
-    const events = this.view.events;
-    let hint;
-    try {
-      hint = await postJson(`/api/games/${page.id}/hint`, this.controller.credentials(this.view.current_player));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      this.controller.fail(error.message);
-      return;
-    }
-    if (events !== this.view.events) return;
+    const hint = await this.controller.fetchHint();
+    if (hint === null) return;
     const title = document.createElement("p");
     title.className = "hints-title";
     title.textContent = hint.estimate

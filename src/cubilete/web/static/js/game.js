@@ -150,6 +150,20 @@ class GameController {
     return { seat: chosen, token: tokens[chosen] };
   }
 
+  // The hint for the dice on the table, or null when it was refused (said as a failure) or the
+  // game moved on while it was asked for.
+  async fetchHint() {
+    const events = this.view.events;
+    try {
+      const hint = await postJson(`/api/games/${gameId}/hint`, this.credentials(this.view.current_player));
+      return events === this.view.events ? hint : null;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.fail(error.message);
+      return null;
+    }
+  }
+
   // True when this browser plays the seat to move now.
   get myTurn() {
     const view = this.view;

@@ -1,9 +1,8 @@
 // Penta and Generala: five dice to hold and roll, every player's sheet with what each open box
 // would score now, the countdown that scores for the player after the last roll, and hints.
 
-import { postJson, ApiError } from "./api.js";
 import { DICE, makeTray, showDie } from "./dice.js";
-import { boxName, page, t, tn } from "./i18n.js";
+import { boxName, t, tn } from "./i18n.js";
 
 
 export class SheetTable {
@@ -279,16 +278,8 @@ export class SheetTable {
       this.hideHints();
       return;
     }
-    const events = this.view.events;
-    let hint;
-    try {
-      hint = await postJson(`/api/games/${page.id}/hint`, this.controller.credentials(this.view.current_player));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      this.controller.fail(error.message);
-      return;
-    }
-    if (events !== this.view.events) return;
+    const hint = await this.controller.fetchHint();
+    if (hint === null) return;
     const title = document.createElement("p");
     title.className = "hints-title";
     title.textContent = t("Best choices, with the expected final total");
