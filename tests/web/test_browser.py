@@ -265,3 +265,19 @@ def test_a_server_restart_in_the_middle_of_a_game_resumes_it(server, new_page):
     box = score_first_open_box(page)
     ready(page)
     expect(page.locator(f"[data-box='{box}'][data-player='0']")).to_have_attribute("data-score", re.compile(r"\d+"))
+
+
+def test_the_penta_hint_lists_the_best_choices_with_their_expected_totals(server, new_page):
+    page = new_page()
+    start_from_home(page, server, "penta")
+    page.click("[data-action='start']")
+    ready(page)
+    page.click("[data-action='roll']")
+    ready(page)
+    page.click("[data-action='hint']")
+    choices = page.locator("[data-hints] button.hint")
+    expect(choices.first).to_be_visible()
+    texts = choices.all_inner_texts()
+    assert 1 <= len(texts) <= 3 and all("{" not in text and "→" in text for text in texts), texts
+    expected = [float(text.rsplit("→", 1)[1].replace(",", ".")) for text in texts]
+    assert expected == sorted(expected, reverse=True) and 150 < expected[0] < 400
