@@ -123,7 +123,11 @@ class Topology:
         return urlunsplit(parts._replace(netloc=urlsplit(self.friend.url).netloc))
 
 
-@pytest.fixture(params=["one-process-sqlite", "two-processes-postgresql-redis"])
+# The two-process variants replay the one-process scenarios over PostgreSQL and Redis; they take
+# a few minutes in all, so they run in the slow step with the statistical checks.
+@pytest.fixture(
+    params=["one-process-sqlite", pytest.param("two-processes-postgresql-redis", marks=pytest.mark.slow)]
+)
 def topology(request, tmp_path, solved_tables, server_env):
     """One process on SQLite, or two processes on one PostgreSQL database and one Redis broker."""
     if request.param == "one-process-sqlite":

@@ -71,7 +71,7 @@ def play(base_url: str, client: Client, choose: random.Random) -> None:
     client.ending = "finished"
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def test_a_process_killed_under_load_keeps_every_acknowledged_move_with_its_dice(kind, tmp_path, start_server, request):
     if kind == "sqlite":
         database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
