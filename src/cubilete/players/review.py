@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from ..engine.actions import Action, Keep, action_from_json, action_to_json
 from ..engine.five_thousand import FiveThousandState
+from ..engine.games import family_of
 from ..engine.runner import Match
 from ..engine.sheet import SheetState
 from ..solvers.five_thousand_cache import two_player_solution
@@ -157,11 +158,7 @@ def review_record(record: Any, seats: Iterable[int] | None = None) -> Review:
 def review(match: Match, seats: Iterable[int] | None = None) -> Review:
     """Review the decisions of these seats (all seats by default) of a match, finished or not."""
     reviewed = sorted(set(range(match.initial.num_players) if seats is None else seats))
-    walk: _Walk
-    if isinstance(match.initial, SheetState):
-        walk = _SheetWalk(match.initial, reviewed)
-    else:
-        walk = _FiveThousandWalk(cast(FiveThousandState, match.initial), reviewed)
+    walk: _Walk = WALKS[family_of(match.rules.game).id](match.initial, reviewed)
     state: Any = match.initial  # a SheetState or a FiveThousandState, as the walk expects
     for index, event in enumerate(match.events):
         if "roll" in event:
@@ -209,6 +206,11 @@ class _Walk:
     def result(self, match: Match, state: Any) -> Review:
         raise NotImplementedError
 
+    @staticmethod
+    def dice(state: Any) -> tuple[int, ...]:
+        """The dice on the table when the decision is made."""
+        raise NotImplementedError
+
     def decide(self, index: int, state: Any, action: Action,
                values: Callable[[], tuple[float, float, Action, int]], chosen_by_seat: bool) -> float:
         """Record the decision of the reviewed mover (if it chose); return the chosen option's value.
@@ -220,7 +222,7 @@ class _Walk:
         if options > 1 and chosen_by_seat:
             loss = max(0.0, best - chosen)
             loss = 0.0 if loss < LOSS_EPSILON else loss
-            dice = state.dice if isinstance(state, SheetState) else state.last_roll
+            dice = self.dice(state)
             self.decisions.append(ReviewedDecision(
                 index, seat, dice, action, best_action, chosen, best, loss, loss_class(loss, self.unit)))
             tally = self.tallies[seat]
@@ -248,6 +250,10 @@ class _SheetWalk(_Walk):
         start = solution(initial.rules).start_value
         self.tallies = {seat: _Tally(start, start) for seat in reviewed}
         self.options: tuple[RankedOption, ...] = ()  # the advice of the decision about to be made
+
+    @staticmethod
+    def dice(state: SheetState) -> tuple[int, ...]:
+        return state.dice
 
     def rolled(self, before: SheetState, after: SheetState) -> None:
         tally = self.tallies.get(before.current)
@@ -287,6 +293,10 @@ class _FiveThousandWalk(_Walk):
     """5000: each seat's chance to win, exact with two players, estimated with more."""
 
     unit = "win_probability"
+
+    @staticmethod
+    def dice(state: FiveThousandState) -> tuple[int, ...]:
+        return state.last_roll
 
     def __init__(self, initial: FiveThousandState, reviewed: Sequence[int]) -> None:
         super().__init__(reviewed)
@@ -345,3 +355,7 @@ class _FiveThousandWalk(_Walk):
         players = self.seat_reviews(match, lambda seat: final[seat], others=self.exact)
         return Review(rules.game, rules.name, self.unit, self.estimate, state.is_over, players,
                       tuple(self.decisions))
+
+
+# The walk of each game family (engine/games.py family ids).
+WALKS: dict[str, Callable[[Any, Sequence[int]], _Walk]] = {"sheet": _SheetWalk, "five_thousand": _FiveThousandWalk}
