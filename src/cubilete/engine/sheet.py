@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import combinations
 from typing import Any
 
@@ -25,6 +25,17 @@ from .sheet_scoring import (
 from .validation import Record, describe
 
 FORMAT = 1
+
+
+@cache  # 7,776 tables of dice at most, and every roll of every game asks
+def distinct_keeps(dice: Dice) -> tuple[Keep, ...]:
+    """One Keep per distinct multiset of held values (not all five), ordered by those values."""
+    distinct = {
+        tuple(sorted(dice[i] for i in held)): held
+        for size in range(DICE_COUNT)
+        for held in reversed(list(combinations(range(DICE_COUNT), size)))
+    }
+    return tuple(Keep(held) for _, held in sorted(distinct.items()))
 
 
 @dataclass(frozen=True)
@@ -175,14 +186,7 @@ class SheetState:
         return Keep(tuple(held))
 
     def _keeps(self) -> tuple[Keep, ...]:
-        if self.rolls_left == 0:
-            return ()
-        distinct = {
-            tuple(sorted(self.dice[i] for i in held)): held
-            for size in range(DICE_COUNT)
-            for held in reversed(list(combinations(range(DICE_COUNT), size)))
-        }
-        return tuple(Keep(held) for _, held in sorted(distinct.items()))
+        return distinct_keeps(self.dice) if self.rolls_left else ()
 
     def _keep(self, action: Keep) -> SheetState:
         if self.rolls_left == 0:

@@ -62,9 +62,11 @@ class SheetRules:
     joker_box: str | None = None  # the five-equal box whose points enable the joker and bonus
     five_equal_bonus: int = 0  # paid for each further five-equal roll while joker_box holds points
     box_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    upper_indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "box_ids", tuple(box.id for box in self.boxes))
+        object.__setattr__(self, "upper_indices", tuple(i for i, box in enumerate(self.boxes) if box.upper))
 
     def box_index(self, box_id: str) -> int:
         try:

@@ -74,7 +74,7 @@ def box_points(rules: SheetRules, box: BoxRule, counts: tuple[int, ...], joker: 
 
 
 def upper_total(rules: SheetRules, sheet: Sheet) -> int:
-    return sum(pts or 0 for box, pts in zip(rules.boxes, sheet.boxes) if box.upper)
+    return sum(sheet.boxes[i] or 0 for i in rules.upper_indices)
 
 
 def upper_bonus(rules: SheetRules, sheet: Sheet) -> int:
@@ -121,10 +121,14 @@ def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple
             joker = True
     # docs/rules.md#penta-bonus
     bonus = rules.five_equal_bonus if five_equal and joker_points else 0
-    return tuple(
-        ScoreOption(rules.boxes[i].id, box_points(rules, rules.boxes[i], counts, joker), bonus)
-        for i in legal
-    )
+    points = _points_by_box(rules, counts, joker)
+    return tuple(ScoreOption(rules.box_ids[i], points[i], bonus) for i in legal)
+
+
+@cache
+def _points_by_box(rules: SheetRules, counts: tuple[int, ...], joker: bool) -> tuple[int, ...]:
+    """box_points of every box: a few rule sets times 252 face counts, asked for at every roll of every game."""
+    return tuple(box_points(rules, box, counts, joker) for box in rules.boxes)
 
 
 def no_open_box_scores(options: Sequence[ScoreOption]) -> bool:
