@@ -10,6 +10,7 @@ SQLite under the user's data directory unless another URL is given.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Iterator, Sequence
@@ -42,7 +43,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..engine.errors import CubileteError
@@ -124,7 +125,7 @@ _EVENTS_FROM = (
     .where(events_table.c.game_id == bindparam("game_id"), events_table.c["index"] >= bindparam("first"))
     .order_by(events_table.c["index"])
 )
-_INSERT_EVENTS = insert(events_table)
+_INSERT_EVENTS = insert(events_table).values({column.name: bindparam(column.name) for column in events_table.c})
 _TOUCH_GAME = (
     update(games_table)
     .where(games_table.c.id == bindparam("game_id"))
@@ -190,6 +191,7 @@ class Storage:
         self.is_local = self.engine.dialect.name == "sqlite"  # a file on this machine, no network between
         if self.is_local:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._appender = _Appender(self.engine)
 
     def insert(
         self,
@@ -236,10 +238,7 @@ class Storage:
             {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
             for offset, event_ in enumerate(events)
         ]
-        with self._writing() as connection:
-            if rows:
-                connection.execute(_INSERT_EVENTS, rows)
-            connection.execute(_TOUCH_GAME, {"game_id": game_id, "finished": finished, "updated": now})
+        self._appender.append(rows, {"game_id": game_id, "finished": finished, "updated": now})
         return now
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -374,11 +373,72 @@ class Storage:
         return list(connection.scalars(_EVENTS_FROM, {"game_id": game_id, "first": first}))
 
 
+class _DriverStatement:
+    """A statement compiled once for the database's dialect, run on the driver's own cursor with
+    the column types' bind conversions (JSON, UTC times) applied as SQLAlchemy would apply them."""
+
+    def __init__(self, statement: Any, engine: Engine) -> None:
+        dialect = engine.dialect
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.order = tuple(compiled.positiontup or ()) if compiled.positional else None
+        self.conversions = {
+            name: converter
+            for name, bind in compiled.binds.items()
+            if (converter := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        }
+
+    def parameters(self, values: dict[str, Any]) -> Any:
+        converted = {name: self.conversions[name](value) if name in self.conversions else value
+                     for name, value in values.items()}
+        return converted if self.order is None else tuple(converted[name] for name in self.order)
+
+
+class _Appender:
+    """Appends an action's events and touches its game in one transaction on the driver's
+    connection: SQLAlchemy Core's work per execution cost more than the two writes themselves,
+    and every action of every game comes through here (benchmarks/web_load.py)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.insert = _DriverStatement(_INSERT_EVENTS, engine)
+        self.touch = _DriverStatement(_TOUCH_GAME, engine)
+        driver = engine.dialect.loaded_dbapi
+        self.conflict, self.failure = driver.IntegrityError, driver.Error
+
+    def append(self, rows: list[dict[str, Any]], game: dict[str, Any]) -> None:
+        try:
+            connection = self.engine.raw_connection()
+        except SQLAlchemyError as error:
+            raise _save_failed(error) from error
+        try:
+            cursor = connection.cursor()
+            if rows:
+                cursor.executemany(self.insert.sql, [self.insert.parameters(row) for row in rows])
+            cursor.execute(self.touch.sql, self.touch.parameters(game))
+            cursor.close()
+            connection.commit()
+        except self.conflict as error:
+            _roll_back_quietly(connection)
+            raise EventConflict() from error
+        except self.failure as error:
+            _roll_back_quietly(connection)
+            raise _save_failed(error) from error
+        finally:
+            connection.close()
+
+
+def _roll_back_quietly(connection: Any) -> None:
+    """A connection whose write failed (disk full, server gone) may fail its rollback too."""
+    with contextlib.suppress(Exception):
+        connection.rollback()
+
+
 def _open_seats(seats: list[dict[str, Any]]) -> int:
     return sum(1 for seat in seats if seat.get("open"))
 
 
-def _save_failed(error: SQLAlchemyError) -> SaveFailed:
+def _save_failed(error: Exception) -> SaveFailed:
     log.warning("could not save a change: %s", error)
     return SaveFailed("save_failed")
 
