@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 import platformdirs
 from sqlalchemy import (
     JSON,
@@ -187,7 +188,8 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         upgrade_to_newest(self.url)
-        self.engine = create_engine(self.url)
+        # orjson for the JSON columns: several times faster than the standard library, and every action writes one
+        self.engine = create_engine(self.url, json_serializer=_json_text, json_deserializer=_json_value)
         self.is_local = self.engine.dialect.name == "sqlite"  # a file on this machine, no network between
         if self.is_local:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -432,6 +434,16 @@ def _roll_back_quietly(connection: Any) -> None:
     """A connection whose write failed (disk full, server gone) may fail its rollback too."""
     with contextlib.suppress(Exception):
         connection.rollback()
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _json_value(stored: Any) -> Any:
+    if isinstance(stored, (int, float)):  # SQLite answers a stored JSON number as a number (numeric affinity)
+        return stored
+    return orjson.loads(stored)
 
 
 def _open_seats(seats: list[dict[str, Any]]) -> int:
