@@ -6,6 +6,7 @@ Several processes serve the same games when they share a PostgreSQL database and
 from __future__ import annotations
 
 import argparse
+import gc
 import threading
 import webbrowser
 from typing import Any
@@ -60,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
     print("Press Ctrl+C to stop.", flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(urls[0],)).start()
+    # What exists now (modules, routes, schemas) lives as long as the process: leave it out of the
+    # collector's full passes, which otherwise walk it again and again while games are played.
+    gc.freeze()
     uvicorn.run(app, host=args.host, port=args.port, **server_settings(behind_proxy=args.public_url is not None))
     return 0
 
