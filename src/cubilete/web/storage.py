@@ -11,7 +11,6 @@ SQLite under the user's data directory unless another URL is given.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -34,10 +33,8 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
-    Text,
     TypeDecorator,
     bindparam,
-    cast,
     create_engine,
     event,
     insert,
@@ -165,17 +162,6 @@ class OpenTable:
     rules: str
     seats: list[dict[str, Any]]
     turn_clock: int
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """What a list of games shows of one game."""
-
-    id: str
-    game: str
-    rules: str
-    players: list[str]
-    updated: datetime
 
 
 def _now() -> datetime:
@@ -316,19 +302,6 @@ class Storage:
         with self.engine.connect() as connection:
             return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
 
-    def unfinished(self, limit: int = 50) -> list[GameSummary]:
-        """The most recently played unfinished games first; a row that cannot be read is logged and left out."""
-        columns = games_table.c
-        query = (
-            select(columns.id, columns.game, cast(columns.rules, Text), cast(columns.players, Text), columns.updated)
-            .where(columns.finished.is_(False))
-            .order_by(columns.updated.desc())
-            .limit(limit)
-        )
-        with self.engine.connect() as connection:
-            rows = connection.execute(query).all()
-        return list(_summaries(rows))
-
     def close(self) -> None:
         self.engine.dispose()
 
@@ -453,18 +426,6 @@ def _open_seats(seats: list[dict[str, Any]]) -> int:
 def _save_failed(error: Exception) -> SaveFailed:
     log.warning("could not save a change: %s", error)
     return SaveFailed("save_failed")
-
-
-def _summaries(rows: Sequence[Any]) -> Iterator[GameSummary]:
-    for game_id, game, rules, players, updated in rows:
-        try:
-            rules_name, names = json.loads(rules)["name"], json.loads(players)
-            if not (isinstance(game, str) and isinstance(rules_name, str) and isinstance(names, list)):
-                raise TypeError("a game, a rule set and players")
-        except (TypeError, ValueError, KeyError) as error:
-            log.warning("game %s cannot be listed: %s", game_id, error)
-            continue
-        yield GameSummary(game_id, game, rules_name, [str(name) for name in names], updated)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
