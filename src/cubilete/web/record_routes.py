@@ -43,7 +43,7 @@ def record_router(games: Games) -> APIRouter:
     @router.get("/player/{name}", response_class=HTMLResponse, include_in_schema=False)
     def player_page(request: Request, name: str) -> str:
         """The page asks its browser's seats for the record: the server knows nothing of who reads it."""
-        return render_page("player", reader_language(request), {"name": name})
+        return render_page("player", reader_language(request), {"name": name, "max_seats": MAX_PROOFS})
 
     @router.post("/api/players/record", summary="A player's record over the seats the browser proves it holds")
     def record(request: Request, body: RecordIn) -> dict[str, Any]:

@@ -6,7 +6,6 @@ import { knownGames, seatTokens } from "./api.js";
 
 const MY_NAME_KEY = "cubilete.name";
 const SEAT_NAMES_KEY = "cubilete.seat-names";
-const MAX_PROOFS = 500; // as many seats as the server reads for one record (web/records.py)
 
 export const myName = () => localStorage.getItem(MY_NAME_KEY) ?? "";
 
@@ -32,12 +31,12 @@ export function rememberSeatNames(names) {
 
 export const playerUrl = (name) => `/player/${encodeURIComponent(name.trim())}`;
 
-// Every seat this browser holds, as the server's record asks for it: { game, seat, token }.
-export function heldSeats() {
+// The seats this browser holds, as the server's record asks for them ({ game, seat, token }), at most `limit`.
+export function heldSeats(limit) {
   const seats = knownGames().flatMap((game) =>
     Object.entries(seatTokens(game))
       .filter(([seat, token]) => Number.isInteger(Number(seat)) && typeof token === "string")
       .map(([seat, token]) => ({ game, seat: Number(seat), token })),
   );
-  return seats.slice(-MAX_PROOFS);
+  return seats.slice(-limit);
 }

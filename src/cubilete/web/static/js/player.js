@@ -203,7 +203,7 @@ startPage();
 document.title = `${page.name} · cubilete`;
 document.querySelector("[data-player-title]").textContent = page.name;
 document.querySelector("[data-player-name]").textContent = page.name;
-postJson("/api/players/record", { name: page.name, seats: heldSeats() })
+postJson("/api/players/record", { name: page.name, seats: heldSeats(page.max_seats) })
   .then((record) => {
     showSummary(record);
     showRuleSets(record.rule_sets);
