@@ -84,6 +84,7 @@ REFUSALS: dict[str, str] = {
     "game_not_open": "this game is not open to join: ask its players for an invite link",
     "seat_taken": "seat {seat} was taken by someone else",
     "review_no_decision": "event {index} is not a decision made so far (the game has {events} events)",
+    "record_too_many_seats": "a player's record is built from at most {most} seats at once, not {count}",
     # -- web requests that are not what the API expects (HTTP 422) ----------------------------
     "blank_name": "Every player needs a name",
     "name_too_long": "A player's name has at most {most} characters",

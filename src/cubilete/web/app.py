@@ -34,6 +34,7 @@ from .broker import open_broker
 from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .live import follow_game
 from .pages import render_page, rules_html
+from .record_routes import record_router
 from .review_routes import review_router
 from .security import Protections
 from .sessions import GameNotFound, Games, LiveGame, SeatRefused, SeatRequest, SeatTaken, StaleRequest, TableOptions
@@ -210,6 +211,7 @@ def create_app(
     app.state.games = games
     app.add_middleware(Protections)
     app.include_router(review_router(games))
+    app.include_router(record_router(games))
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
     def request_language(request: Request, *preferred: str | None) -> str:

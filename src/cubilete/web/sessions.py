@@ -113,6 +113,17 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def check_seat_token(seats: Sequence[Seat], seat: int, token: str) -> None:
+    """Refuse (SeatRefused) unless `token` is the token of the human seat `seat`."""
+    if not 0 <= seat < len(seats):
+        raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
+    expected = seats[seat].token_sha256
+    if expected is None:
+        raise SeatRefused("bot_seat", seat=seat, name=seats[seat].name)
+    if not hmac.compare_digest(expected, _digest(token)):
+        raise SeatRefused("wrong_token", seat=seat, name=seats[seat].name)
+
+
 def _replay(initial: GameState, events: Sequence[dict[str, Any]]) -> list[GameState]:
     """The state before the first of these events and after each one."""
     states = [initial]
@@ -236,13 +247,7 @@ class LiveGame:
             raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seat_to_move.name)
 
     def check_seat(self, seat: int, token: str) -> None:
-        if not 0 <= seat < len(self.seats):
-            raise SeatRefused("seat_range", last=len(self.seats) - 1, seat=seat)
-        expected = self.seats[seat].token_sha256
-        if expected is None:
-            raise SeatRefused("bot_seat", seat=seat, name=self.seats[seat].name)
-        if not hmac.compare_digest(expected, _digest(token)):
-            raise SeatRefused("wrong_token", seat=seat, name=self.seats[seat].name)
+        check_seat_token(self.seats, seat, token)
 
     def play(self, seat: int, intention: Any) -> None:
         """A human seat's intention: an engine action, or the auto-score after the last roll.

@@ -1,4 +1,4 @@
-"""`cubilete stats GAME [--rules VARIANT]`: exact statistics of optimal play."""
+"""`cubilete stats GAME [--rules VARIANT] [--plot FILE]`: exact statistics of optimal play."""
 
 from __future__ import annotations
 
@@ -20,9 +20,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
     parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
     parser.add_argument("--json", action="store_true", help="print JSON (with the whole distribution)")
+    parser.add_argument(
+        "--plot", metavar="FILE", help="also draw the distribution into FILE, a .png or .svg (needs the extra 'plots')"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    emit(cli_family(args.game).stats(args), args.json)
+    if args.plot is None:
+        emit(cli_family(args.game).stats(args), args.json)
+        return 0
+    from ..plots import matplotlib_figure, plot_format, write_distribution_plot
+
+    plot_format(args.plot)  # a wrong extension or a missing extra is said before the computation
+    matplotlib_figure()
+    report = cli_family(args.game).stats(args)
+    write_distribution_plot(args.plot, report.data)
+    emit(report, args.json)
     return 0

@@ -1,7 +1,10 @@
-// The end of a game: the ranking (equal scores share a place), a rematch button and a link to the
-// review. The dialog closes (× or Escape) to show the finished table, which keeps the review link.
+// The end of a game: the ranking (equal scores share a place), a rematch button, a link to the
+// review and, on a device that holds a seat, to that player's record. The dialog closes (× or Escape)
+// to show the finished table, which keeps the review link.
 
+import { seatTokens } from "./api.js";
 import { page, t } from "./i18n.js";
+import { myName, playerUrl } from "./my_player.js";
 
 export function showGameOver(view, controller) {
   const panel = document.querySelector("[data-game-over]");
@@ -38,6 +41,10 @@ export function showGameOver(view, controller) {
     link.href = `/game/${page.id}/review`;
     link.hidden = false;
   }
+  const held = Object.keys(seatTokens(page.id)).map((seat) => view.seats[Number(seat)]?.name).filter(Boolean);
+  const record = panel.querySelector("[data-record-link]");
+  record.hidden = held.length === 0;
+  if (held.length) record.href = playerUrl(held.find((name) => name === myName()) ?? held[0]);
   const close = panel.querySelector("[data-action='close-game-over']");
   const hide = () => {
     panel.hidden = true;

@@ -1,8 +1,10 @@
 // The home page: choose a game, its rules and the seats (on this device, a friend's, or bots), start
-// and invite the friends; resume or forget the games this browser plays in; join an open table.
+// and invite the friends; resume or forget the games this browser plays in; join an open table; the
+// player's name on this device and the link to their record.
 
 import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
 import { gameName, lang, levelName, rulesName, startPage, t, tn } from "./i18n.js";
+import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 
 startPage();
 
@@ -15,13 +17,15 @@ const isPublic = document.querySelector("[data-public]");
 const errorBox = form.querySelector("[data-error]");
 const KINDS = ["here", "friend", "bot"];
 const TURN_CLOCKS = [0, 30, 60, 300];
-const NAME_KEY = "cubilete.name"; // the name this browser last joined an open table under
 
 let games = [];
 let game = null;
 let seats = [];
 
-const defaultName = (kind, number) => (kind === "bot" ? t("Bot {n}", { n: number }) : t("Player {n}", { n: number }));
+// A seat's name until someone writes one: a person's is the name last written for that seat on this device.
+const rememberedNames = lastSeatNames();
+const defaultName = (kind, number) =>
+  kind === "bot" ? t("Bot {n}", { n: number }) : rememberedNames[number - 1] || t("Player {n}", { n: number });
 const kindName = { here: () => t("On this device"), friend: () => t("A friend"), bot: () => t("Bot") };
 
 function defaultSeats(info) {
@@ -159,6 +163,8 @@ async function start(event) {
     });
     const onThisDevice = created.seats.filter((seat) => seats[seat.seat].kind === "here");
     rememberTokens(created.id, Object.fromEntries(onThisDevice.map((seat) => [seat.seat, seat.token])));
+    rememberSeatNames(created.seats.map((seat) => (seat.kind === "bot" ? null : seat.name)));
+    if (!myName() && onThisDevice.length) setMyName(onThisDevice[0].name);
     const friends = created.seats.filter((seat) => seats[seat.seat].kind === "friend");
     if (friends.length === 0) location.assign(created.url);
     else showInvites(created, friends);
@@ -306,7 +312,7 @@ async function joinTable(gameId, seat) {
     nameInput.focus();
     return;
   }
-  localStorage.setItem(NAME_KEY, name);
+  setMyName(name);
   try {
     const joined = await postJson(`/api/games/${gameId}/seats/${seat}/join`, { name });
     rememberTokens(joined.id, { [joined.seat]: joined.token });
@@ -317,6 +323,22 @@ async function joinTable(gameId, seat) {
     error.hidden = false;
     drawOpenTables();
   }
+}
+
+// The player's name on this device (the first seat created here, or as changed here) and their record.
+function drawMyRecord() {
+  const input = document.querySelector("[data-my-name]");
+  const link = document.querySelector("[data-my-record-link]");
+  const show = () => {
+    link.hidden = !myName();
+    link.href = playerUrl(myName());
+  };
+  input.value = myName();
+  input.addEventListener("input", () => {
+    setMyName(input.value);
+    show();
+  });
+  show();
 }
 
 function drawRulesLinks() {
@@ -351,7 +373,8 @@ drawGameChoices();
 drawRulesLinks();
 chooseGame(games[0].id);
 drawUnfinished();
-document.querySelector("[data-join-name]").value = localStorage.getItem(NAME_KEY) ?? "";
+document.querySelector("[data-join-name]").value = myName();
+drawMyRecord();
 drawOpenTables();
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") drawOpenTables();

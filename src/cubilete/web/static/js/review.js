@@ -6,6 +6,7 @@
 import { ApiError, getJson, seatTokens } from "./api.js";
 import { makeTray, showDie } from "./dice.js";
 import { boxName, gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
+import { playerUrl } from "./my_player.js";
 import { actionText, chanceText, optionText } from "./options.js";
 
 const gameId = page.id;
@@ -125,6 +126,12 @@ class ReviewPage {
       start: units.amount(player.start),
       final: units.amount(player.final),
     }), "small");
+    if (you) {
+      const record = element("a", null, t("Record of {name}", { name: player.name }));
+      record.href = playerUrl(player.name);
+      record.dataset.recordLink = "";
+      line("record", "").append(record);
+    }
     const costliest = this.review.decisions
       .filter((decision) => decision.seat === player.seat && decision.loss > 0)
       .sort((a, b) => b.loss - a.loss)

@@ -1,0 +1,81 @@
+"""A player's record in a phone-sized Chromium: two Penta games played to the end by clicking, the
+second with the name the form remembered; the game-over dialog links to the record, whose page shows
+the figures, a loss chart with a point per reviewed game (each opening its review), in light and dark."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+from test_browser import ready, score_first_open_box, start_from_home
+
+TURNS = 13
+DARK_BACKGROUND = "rgb(18, 22, 28)"  # app.css's --bg in dark mode
+
+
+def play_to_the_end(page) -> int:
+    """Roll once each turn and score the first open box the table offers; answers the final score."""
+    for _ in range(TURNS):
+        ready(page)
+        page.click("[data-action='roll']")
+        ready(page)
+        score_first_open_box(page)
+    dialog = page.locator("[data-game-over]")
+    expect(dialog).to_be_visible()
+    return int(dialog.locator("[data-player='0'] .score").inner_text())
+
+
+def test_two_finished_games_make_a_record_with_a_point_per_reviewed_game(server, new_page):
+    page = new_page(auto_score=False)  # every box chosen by a tap
+    page.goto(f"{server.url}/")
+    expect(page.locator("[data-my-record-link]")).to_be_hidden()  # no name on this device yet
+    start_from_home(page, server, "penta")
+    page.fill("[name='name-0']", "Ana")
+    page.click("[data-action='start']")
+    scores = [play_to_the_end(page)]
+    record_link = page.locator("[data-game-over] [data-record-link]")
+    expect(record_link).to_be_visible()
+    expect(record_link).to_have_attribute("href", "/player/Ana")
+
+    start_from_home(page, server, "penta")
+    expect(page.locator("[name='name-0']")).to_have_value("Ana")  # the name last used for the seat
+    my_name = page.locator("[data-my-name]")
+    expect(my_name).to_have_value("Ana")  # the first seat created on this device
+    my_name.fill("Bea")
+    expect(page.locator("[data-my-record-link]")).to_have_attribute("href", "/player/Bea")
+    assert page.evaluate("localStorage.getItem('cubilete.name')") == "Bea"
+    my_name.fill("Ana")
+    page.click("[data-action='start']")
+    scores.append(play_to_the_end(page))
+    newest_game = page.url.rsplit("/", 1)[1]
+
+    page.click("[data-game-over] [data-record-link]")
+    expect(page).to_have_url(f"{server.url}/player/Ana")
+    expect(page.locator("[data-headline]")).to_have_text("2 partidas terminadas")
+    penta = page.locator("[data-rule-set='penta:seed']")
+    expect(penta.locator("h3")).to_have_text("Penta · Reglas de la app")
+    expect(penta.locator("[data-figure='games'] dd")).to_have_text("2")
+    expect(penta.locator("[data-figure='wins'] dd")).to_have_text("—")  # solo games: nobody to beat
+    expect(penta.locator("[data-figure='best-score'] dd")).to_have_text(str(max(scores)))
+    average = f"{sum(scores) / 2:.1f}".replace(".", ",")
+    expect(penta.locator("[data-figure='mean-score'] dd")).to_have_text(average)
+    expect(penta.locator("[data-figure='mean-loss'] dd")).to_have_text(re.compile(r"^\d+,\d\d$"))
+
+    chart = page.locator("[data-progress-game='penta'] svg")
+    expect(chart).to_be_visible()
+    points = chart.locator(".point")
+    expect(points).to_have_count(2)  # one per reviewed game
+    expect(page.locator("[data-record-games] li")).to_have_count(2)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375  # nothing wider than the phone
+    box = chart.bounding_box()
+    assert box["width"] <= 375 and box["height"] > 100
+
+    light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == DARK_BACKGROUND != light
+    dot = points.first.locator(".dot")
+    assert dot.evaluate("(dot) => getComputedStyle(dot).fill") == "rgb(240, 96, 77)"  # the dark accent
+
+    points.last.click()  # the newest game
+    expect(page).to_have_url(f"{server.url}/game/{newest_game}/review")
+    expect(page.locator("[data-seat-review='0'] [data-record-link]")).to_have_attribute("href", "/player/Ana")
