@@ -109,7 +109,11 @@ class PlayApp(App[None]):
             self.table.ready()
         else:
             self.query_one("#status", Static).update(t("{name} is playing", name=session.names[seat]))
-            self.set_timer(self.bot_pace_seconds, lambda: self.perform(session.bot_step))
+            self.say("")
+            if self.bot_pace_seconds:
+                self.set_timer(self.bot_pace_seconds, lambda: self.perform(session.bot_step))
+            else:
+                self.call_later(self.perform, session.bot_step)
 
     def perform(self, step: Callable[[], str | list[str]]) -> bool:
         """Run a step of the game and tell it; a refusal is said and changes nothing."""
@@ -165,6 +169,7 @@ class PlayApp(App[None]):
             Option(f"{number}. {option.text}", id=f"hint-{number}", disabled=not option.preselect)
             for number, option in enumerate(hint.options, start=1)
         )
+        hints.highlighted = 0
         hints.add_class("-shown")
         hints.focus()
         self.say(hint.title + " · " + self.texts.t("Enter or a click takes a choice, Escape closes"))
