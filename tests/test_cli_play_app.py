@@ -154,6 +154,21 @@ def test_after_the_last_roll_the_computer_scores_in_the_optimal_box():
     play(PlayApp(game, auto_score_seconds=0.1), scenario)
 
 
+def test_a_whole_game_scored_by_the_computer_ends_with_the_total():
+    game = session(game="generala")
+
+    async def scenario(pilot, app):
+        for turn in range(13):
+            await pilot.press("r", "r", "r")
+            await until(pilot, lambda left=12 - turn: game.state.sheets[0].boxes.count(None) == left)
+        assert game.state.is_over and text(app, "#status") == "Game over"
+        assert log_lines(app)[-1] == f"1. Ana: {game.state.scores()[0]}"
+        await pilot.press("r")
+        assert text(app, "#prompt") == "Game over"
+
+    play(PlayApp(game, auto_score_seconds=0.01), scenario)
+
+
 def test_the_countdown_waits_while_a_box_is_chosen_and_restarts_when_it_is_dropped():
     game = session()
 

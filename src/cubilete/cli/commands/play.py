@@ -66,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
     from ..tui.app import PlayApp
 
     PlayApp(session, auto_score_seconds=args.auto_score).run()
-    for line in session.standings():
-        print(line)
+    if session.state.is_over:
+        for line in session.standings():
+            print(line)
     return 0
 
 
