@@ -236,3 +236,24 @@ def test_5000_rolls_and_refuses_a_bank_before_entering_the_game():
         assert game.match.events[-2]["action"] == {"type": "roll"}
 
     play(PlayApp(game, bot_pace_seconds=0), scenario)
+
+
+def test_l_switches_the_language_keeping_the_held_dice_and_the_chosen_box():
+    game = session()
+
+    async def scenario(pilot, app):
+        await pilot.press("r", "2", "down")
+        assert text(app, "#box-small_straight").strip().startswith("Small straight")
+        await pilot.press("l")
+        assert app.texts.lang == "es"
+        assert text(app, "#box-small_straight").strip().startswith("Escalera pequeña")
+        assert text(app, "#box-ones").startswith("▶ Ases")  # still chosen
+        assert app.table.holding == {1} and app.query_one("#die-2").has_class("-marked")
+        assert {binding.binding.description for binding in app.active_bindings.values()} >= {"Lanzar", "Idioma"}
+        assert app.title == "Penta (Reglas de la app)"
+        await pilot.press("l")
+        assert text(app, "#box-small_straight").strip().startswith("Straight kecil")
+        await pilot.press("l", "enter")  # back to English, and the chosen box is scored
+        assert log_lines(app)[-1].startswith("Ana scores ") and log_lines(app)[-1].endswith(" in Ones")
+
+    play(PlayApp(game), scenario)

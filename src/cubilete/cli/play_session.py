@@ -6,6 +6,7 @@ Both faces of the command play through it: the Textual app in a terminal, the li
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,11 +30,13 @@ class Seat:
 
 def parse_seats(text: str, texts: Texts) -> list[Seat]:
     """Comma-separated seats: a name for a human, bot:LEVEL for a computer player. A blank name is refused."""
-    seats = []
+    seats: list[Seat] = []
     for number, word in enumerate((word.strip() for word in text.split(",")), start=1):
         if word.startswith(BOT_PREFIX):
             level = word[len(BOT_PREFIX):].strip()
-            seats.append(Seat(texts.t("Bot ({level})", level=texts.level(level)), level))
+            name = texts.t("Bot ({level})", level=texts.level(level))
+            twins = sum(seat.name.startswith(name) for seat in seats)
+            seats.append(Seat(f"{name} {twins + 1}" if twins else name, level))  # two bots of a level: numbered
         elif word:
             seats.append(Seat(word, None))
         else:
@@ -126,7 +129,7 @@ class PlaySession:
         state = self.state
         return [f"{place}. {name}: {score}" for place, name, score in sorted(zip(state.ranking(), self.names, state.scores()))]
 
-    def _told(self, step: Any) -> str:
+    def _told(self, step: Callable[[], object]) -> str:
         before = self.match.state
         step()
         return self.family.describe(self.match, before, self.texts)

@@ -6,7 +6,7 @@ actions do with the dice, boxes and buttons.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ...engine.games import family_of
 from ..families import HintOption
@@ -49,6 +49,9 @@ class Table(Protocol):
 
     def idle(self) -> None:
         """The state is about to change: stop what waits for the human."""
+
+    def take_over(self, old: Any) -> None:
+        """Keep the player's picks (held dice, a chosen box) of the table this one replaces."""
 
     def take_hint(self, option: HintOption) -> None:
         """Pick the hint's dice or box for the player to confirm."""

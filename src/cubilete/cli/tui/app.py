@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from ...engine.errors import CubileteError
 from ..families import HintOption
+from ..language import LANGUAGES
 from ..play_session import PlaySession
 from . import make_table
 
@@ -39,7 +40,6 @@ class PlayApp(App[None]):
     #buttons { height: auto; margin: 0 0 1 0; }
     #buttons > Button { margin-right: 1; min-width: 0; }
     #buttons > Button.-unavailable { text-style: dim; }
-    #held { height: 1; color: $foreground 80%; }
     #hints { height: auto; max-height: 8; display: none; }
     #hints.-shown { display: block; }
     #log { height: 1fr; min-height: 4; border-top: solid $foreground 30%; }
@@ -55,13 +55,22 @@ class PlayApp(App[None]):
         self.bot_pace_seconds = bot_pace_seconds
         self.hint_options: list[HintOption] = []
         self.table = make_table(session, self)
+        self.class_bindings = self._bindings.copy()
+        self.bind_keys()
+
+    def bind_keys(self) -> None:
+        """The table's keys and the app's, described in the player's language. App.bind adds and
+        never replaces, so a language switch starts again from the app class's own bindings."""
+        self._bindings = self.class_bindings.copy()
         t = self.texts.t
         for key in self.table.keys():
             self.bind(key.key, f"table({key.action!r}, {key.argument!r})", description=key.description,
                       show=bool(key.description), key_display=key.display)
         self.bind("h", "hint", description=t("Hint"))
+        self.bind("l", "language", description=t("Language"))
         self.bind("escape", "cancel", show=False)
         self.bind("q", "quit", description=t("Quit"))
+        self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -77,9 +86,27 @@ class PlayApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#log", Log).can_focus = False  # it scrolls with the mouse wheel; the arrows choose boxes
+        self.name_game()
+        self.advance()
+        self.call_after_refresh(self.fit)
+
+    def name_game(self) -> None:
         rules, texts = self.session.rules, self.texts
         self.title = f"{texts.game(rules.game)} ({texts.rules(rules.game, rules.name)})"
         self.sub_title = texts.t("seed {seed}", seed=self.session.match.seed)
+
+    async def action_language(self) -> None:
+        """The next language (es, id, en): the table is drawn again in it, with the player's picks."""
+        self.texts.lang = LANGUAGES[(LANGUAGES.index(self.texts.lang) + 1) % len(LANGUAGES)]
+        old, self.table = self.table, make_table(self.session, self)
+        old.idle()
+        self.table.take_over(old)
+        await old.board.remove()
+        await old.controls.remove()
+        await self.query_one("#main").mount(self.table.board, before="#side")
+        await self.query_one("#side").mount(self.table.controls, after="#status")
+        self.bind_keys()
+        self.name_game()
         self.advance()
         self.call_after_refresh(self.fit)
 
@@ -111,9 +138,19 @@ class PlayApp(App[None]):
             self.query_one("#status", Static).update(t("{name} is playing", name=session.names[seat]))
             self.say("")
             if self.bot_pace_seconds:
-                self.set_timer(self.bot_pace_seconds, lambda: self.perform(session.bot_step))
+                self.set_timer(self.bot_pace_seconds, self.bot_step_after(len(session.match.events)))
             else:
-                self.call_later(self.perform, session.bot_step)
+                self.call_later(self.bot_step_after(len(session.match.events)))
+
+    def bot_step_after(self, events: int) -> Callable[[], None]:
+        """The bot's next step, taken only if nothing else was played meanwhile (a redraw in another
+        language asks again)."""
+
+        def step() -> None:
+            if len(self.session.match.events) == events:
+                self.perform(self.session.bot_step)
+
+        return step
 
     def perform(self, step: Callable[[], str | list[str]]) -> bool:
         """Run a step of the game and tell it; a refusal is said and changes nothing."""

@@ -160,6 +160,9 @@ class FamilyTable:
         held = tuple(sorted(self.choosing))
         self.app.perform(lambda: self.session.act(SetAside(held)))
 
+    def take_over(self, old: FamilyTable) -> None:
+        self.choosing = old.choosing
+
     def take_hint(self, option: HintOption) -> None:
         if isinstance(option.action, SetAside):
             self.choosing = set(option.action.held)

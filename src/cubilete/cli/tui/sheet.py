@@ -247,6 +247,9 @@ class FamilyTable:
             return
         self.app.perform(lambda: self.session.act(Score(box)))
 
+    def take_over(self, old: FamilyTable) -> None:
+        self.holding, self.selected = old.holding, old.selected
+
     def take_hint(self, option: HintOption) -> None:
         if isinstance(option.action, Keep):
             self.holding = set(option.action.held)
