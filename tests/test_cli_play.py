@@ -1,6 +1,9 @@
-"""`cubilete play` in the terminal: a whole solo Penta game and a 5000 turn typed at the prompt."""
+"""`cubilete play` line by line (standard input is not a terminal): a whole solo Penta game and a 5000
+turn typed at the prompt, hints and names in the player's language, and refusals."""
 
 import io
+
+import pytest
 
 from cubilete.cli.main import main
 from cubilete.engine.games import rules_for
@@ -27,3 +30,40 @@ def test_5000_refuses_a_forced_bank_and_quits_cleanly(monkeypatch, capsys):
     code, out = play(monkeypatch, capsys, ["bank", "quit"], "5000", "--players", "Ana,Bo", "--seed", "0")
     assert code == 0
     assert "you are not in the game yet: you need 500 points in one turn to bank" in out
+
+
+def test_the_line_mode_names_boxes_in_the_players_language_and_gives_hints(monkeypatch, capsys):
+    lines = ["hint", "score escalera PEQUENA", "score Chance", "quit"]
+    code, out = play(monkeypatch, capsys, lines, "penta", "--players", "Ana", "--seed", "3", "--lang", "es")
+    assert code == 0
+    assert "Escalera pequeña 0" in out and "small_straight" not in out  # the boxes and their points, by name
+    assert "Mejores opciones, con el total final esperado:" in out
+    assert "  1. " in out and "  3. " in out and "  4. " not in out  # the three best choices
+    assert "Ana anota 0 en Escalera pequeña" in out  # typed without case or accent
+    assert "Ana anota 11 en Chance" in out  # the dice of seed 3
+
+
+def test_the_line_mode_refuses_in_the_players_language(monkeypatch, capsys):
+    lines = ["score straight KECIL", "score Unos", "keep 7", "fly", "quit"]
+    code, out = play(monkeypatch, capsys, lines, "penta", "--players", "Ana", "--seed", "3", "--lang", "id")
+    assert code == 0
+    assert "Ana mencatat 0 di Straight kecil" in out
+    assert "Penta tidak punya kotak «Unos»; kotaknya adalah As, Dua, Tiga" in out  # a Spanish name, in Indonesian
+    assert "dadu diberi nomor 1 sampai 5, bukan «7»" in out
+    assert "perintah tidak dikenal «fly»: keep 1 3 5 (tahan dadu itu, lempar sisanya)" in out
+
+
+@pytest.mark.parametrize(
+    "players, lang, message",
+    [
+        ("Ana,,bot:optimal", "en", "seat 2 of 'Ana,,bot:optimal' has no name: give every human player a name"),
+        (" ", "en", "seat 1 of ' ' has no name"),
+        ("Ana, ", "es", "el puesto 2 de «Ana, » no tiene nombre: da un nombre a cada jugador humano"),
+    ],
+)
+def test_a_blank_player_name_is_refused_clearly(monkeypatch, capsys, players, lang, message):
+    monkeypatch.setattr("sys.stdin", io.StringIO("score chance\n"))
+    code = main(["play", "penta", "--players", players, "--lang", lang])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == f"cubilete: error: {message}" + err.split(message)[1] and err.endswith("\n")

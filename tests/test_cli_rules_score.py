@@ -123,7 +123,7 @@ def test_console_script_help_and_exit_status():
     assert bad.returncode == 2 and bad.stderr.startswith("cubilete: error:")
 
 
-HEAVY_MODULES = ("numba", "numpy", "rich", "uvicorn", "matplotlib")
+HEAVY_MODULES = ("numba", "numpy", "rich", "textual", "uvicorn", "matplotlib")
 IMPORTED_AFTER = """
 import json, sys
 from cubilete.cli.main import main

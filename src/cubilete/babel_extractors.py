@@ -17,7 +17,7 @@ from typing import IO, Any
 
 Extracted = tuple[int, str | None, Any, list[str]]
 I18N_ATTRIBUTES = ("data-i18n", "data-i18n-label")
-REFUSAL_CONTEXT = "refusal"  # as web/i18n.py reads the catalogs
+REFUSAL_CONTEXT = "refusal"  # as translations.py reads the catalogs
 
 
 class _AttributeMessages(HTMLParser):

@@ -2,7 +2,7 @@
 
 An error carries a code and parameters (`IllegalAction("box_used", game="penta", box="chance")`);
 the English text is this table's template filled with the parameters, and the apps translate
-the same code into the player's language (web/i18n.py). Parameters are plain JSON values;
+the same code into the player's language (translations.py). Parameters are plain JSON values;
 a list is shown as its items separated by commas. Parameters that name things with a
 translation (game, box, rules, level, and their plurals) keep the stable id.
 """
@@ -69,6 +69,7 @@ REFUSALS: dict[str, str] = {
     "dice_text": "dice are numbers 1 to 6 separated by commas, not '{text}'",
     "nothing_to_score": "every box of this sheet is filled: nothing can be scored",
     "roll_dice_count": "a {game} roll has 1 to {most} dice, not {count}",
+    "seat_without_name": "seat {seat} of '{text}' has no name: give every human player a name, or write bot:LEVEL for a computer player",
     # -- the web app -----------------------------------------------------------------------
     "game_not_found": "there is no game '{id}'",
     "seat_range": "this game has seats 0 to {last}, not {seat}",

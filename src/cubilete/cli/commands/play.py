@@ -1,16 +1,21 @@
-"""`cubilete play GAME`: a plain text game in the terminal, against bots or hot-seat."""
+"""`cubilete play GAME`: play in the terminal, against bots or hot-seat.
+
+In a terminal the game is a Textual app (dice, the sheet, the hint, the auto-score); when standard
+input or output is not a terminal (a pipe), or with --plain, it is played line by line.
+"""
 
 from __future__ import annotations
 
 import argparse
 import secrets
-from typing import Any
+import sys
 
-from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
 from ...engine.errors import CubileteError
 from ...engine.games import GAMES, rules_for
-from ...engine.runner import Match, Player
-from ..families import CliFamily, cli_family
+from ..language import add_language_option, default_language
+from ..output import fail
+
+AUTO_SCORE_SECONDS = 3.0  # as the web app's default
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,81 +29,54 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " (default: you,bot:optimal)",
     )
     parser.add_argument("--seed", type=int, help="seed of the dice, to replay a game")
+    add_language_option(parser)
+    parser.add_argument(
+        "--auto-score",
+        type=_seconds,
+        default=AUTO_SCORE_SECONDS,
+        metavar="SECONDS",
+        help="after the last roll of a turn, the computer scores for you in the box it would choose when you"
+        f" choose none for this long (default: {AUTO_SCORE_SECONDS:g}; 0: never)",
+    )
+    parser.add_argument("--plain", action="store_true", help="play line by line, as in a pipe")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...players import make_player, prepare
+    from ..play_session import PlaySession, parse_seats
     from ..progress import ProgressBar
+    from ..texts import Texts
 
-    rules = rules_for(args.game, args.rules)
-    family = cli_family(args.game)
-    seats = [seat.strip() for seat in args.players.split(",")]
-    players: list[Player[Any] | None] = [
-        make_player(seat[4:], rules) if seat.startswith("bot:") else None for seat in seats
-    ]
-    names = [f"{seat[4:]} bot" if seat.startswith("bot:") else seat for seat in seats]
-    # every seat is at this terminal, so a seed anyone can replay is fine (and is printed)
-    match = Match(rules, names, secrets.randbits(63) if args.seed is None else args.seed)
+    texts = Texts(args.lang or default_language())
+    # every seat is at this terminal, so a seed anyone can replay is fine (and is shown)
+    seed = secrets.randbits(63) if args.seed is None else args.seed
+    try:
+        session = PlaySession(rules_for(args.game, args.rules), parse_seats(args.players, texts), seed, texts)
+    except CubileteError as error:  # in the player's language (main() would say it in English)
+        return fail(texts.refusal(error))
+    in_terminal = sys.stdin.isatty() and sys.stdout.isatty() and not args.plain
     with ProgressBar() as progress:
-        for seat in seats:
-            if seat.startswith("bot:"):
-                prepare(seat[4:], rules, progress)
-    print(f"{args.game} ({rules.name}), seed {match.seed}. {family.PLAY_HELP}")
-    while not match.state.is_over:
-        before = match.state
-        player = players[_seat_to_move(match)]
-        if before.is_chance:
-            match.roll()
-        elif player is not None:
-            match.act(player.choose(before))
-        elif not _human_turn(match, family):
-            return 0
-        print(family.describe(match, before))
-    for place, name, score in sorted(zip(match.state.ranking(), names, match.state.scores())):
-        print(f"{place}. {name}: {score}")
+        # the app's hint and auto-score answer at once; the line mode loads their tables at the first hint
+        session.prepare(progress, advice=in_terminal)
+    if not in_terminal:
+        from ..line_play import play_lines
+
+        play_lines(session)
+        return 0
+    from ..tui.app import PlayApp
+
+    PlayApp(session, auto_score_seconds=args.auto_score).run()
+    if session.state.is_over:
+        for line in session.standings():
+            print(line)
     return 0
 
 
-def _seat_to_move(match: Match) -> int:
-    seat = match.state.current_player
-    assert seat is not None, "only asked while the game is on"
-    return seat
-
-
-def _human_turn(match: Match, family: CliFamily) -> bool:
-    """Ask until the human gives a legal action; False when they quit."""
-    print("  scores: " + ", ".join(f"{n} {s}" for n, s in zip(match.names, match.state.scores())))
-    family.show_table(match)
-    while True:
-        try:
-            command = input(f"{match.names[_seat_to_move(match)]}> ").strip()
-        except EOFError:
-            return False
-        if command in ("quit", "q"):
-            return False
-        try:
-            match.act(_parse(command, family), match.state.current_player)
-            return True
-        except CubileteError as error:
-            print(f"  {error}")
-
-
-def _parse(command: str, family: CliFamily) -> Action:
-    word, _, rest = command.partition(" ")
-    if word in ("keep", "aside"):
-        positions = _positions(rest)
-        return Keep(positions) if word == "keep" else SetAside(positions)
-    if word == "score":
-        return Score(rest.strip())
-    if word in ("roll", "bank"):
-        return Roll() if word == "roll" else Bank()
-    raise CubileteError("unknown_command", command=command, help=family.PLAY_HELP)
-
-
-def _positions(text: str) -> tuple[int, ...]:
-    """Dice numbered 1 to 5 on screen, 0 to 4 in the engine."""
-    words = text.split()
-    if not all(word in "12345" and len(word) == 1 for word in words):
-        raise CubileteError("dice_numbered", text=text.strip())
-    return tuple(int(word) - 1 for word in words)
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"a number of seconds from 0 to 3600, not {text!r}")
+    return seconds

@@ -9,21 +9,22 @@ import argparse
 import time
 from typing import TYPE_CHECKING, Any, cast
 
-from ...engine.actions import Bank, Roll
+from ...engine.actions import Bank, Roll, SetAside
 from ...engine.dice import DICE_COUNT, Dice
-from ...engine.errors import InvalidDice
-from ...engine.five_thousand import FiveThousandRules, FiveThousandState, score_roll
+from ...engine.errors import IllegalAction, InvalidDice
+from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase, score_roll
 from ...engine.games import rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ..output import CommandError, Report
+from . import Hint, HintOption
 
 if TYPE_CHECKING:
     from ...players.matches import Simulation
+    from ..texts import Texts
 
 SITUATION_KEYS = ("game", "scores", "to_move", "turn_points", "dice_left")
 ACTION_NAMES = {Roll(): "roll", Bank(): "bank"}
-PLAY_HELP = "roll | bank | aside 1 2 (free set-aside: the dice to keep) | quit"
 
 
 def solve(args: argparse.Namespace) -> Report:
@@ -135,22 +136,85 @@ def score(rules: FiveThousandRules, dice: Dice, args: argparse.Namespace) -> Rep
     return Report(data, text)
 
 
-def show_table(match: Match) -> None:
+def play_help(texts: Texts) -> str:
+    return texts.t("roll | bank | aside 1 2 (free set-aside: the dice to keep) | hint | quit")
+
+
+def table_text(match: Match, texts: Texts) -> str:
     state = cast(FiveThousandState, match.state)
     reason = state.must_roll_reason()
-    line = f"  turn points {state.turn_points}, {state.dice_left} dice to roll"
-    print(line + (f" ({reason})" if reason else ""))
+    line = texts.t("This turn") + f": {state.turn_points}, " + texts.tn("One die to roll", "{n} dice to roll",
+                                                                       state.dice_left)
+    if state.phase is Phase.SET_ASIDE:
+        line += ". " + texts.t("Dice") + ": " + "  ".join(f"[{i + 1}]{d}" for i, d in enumerate(state.last_roll))
+    return "  " + line + (f" ({texts.refusal(reason)})" if reason else "")
 
 
-def describe(match: Match, before: GameState) -> str:
+def describe(match: Match, before: GameState, texts: Texts) -> str:
+    """The roll or action just taken, and what it ended in (a bust, a bank, a win...)."""
     event, after = match.events[-1], cast(FiveThousandState, match.state)
     name = match.names[cast(FiveThousandState, before).current]
-    last = after.last_event
     if "roll" in event:
-        line = f"  {name} rolls {' '.join(map(str, event['roll']))}"
-        return line + (": bust" if last is not None and last.kind == "bust" else "")
-    action = event["action"]
-    if action["type"] == "bank" and last is not None:
-        detail = f" -> {match.names[last.receiver]}" if last.receiver is not None else ""
-        return f"  {name} banks {last.points}: {last.kind.replace('_', ' ')}{detail}"
-    return f"  {name}: {action['type'].replace('_', ' ')}"
+        line = texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event["roll"])))
+    elif event["action"]["type"] == "set_aside":
+        line = texts.t("{name} sets aside {dice}", name=name,
+                       dice=" ".join(str(after.last_roll[i]) for i in event["action"]["held"]))
+    elif event["action"]["type"] == "roll":
+        line = texts.t("{name} rolls again", name=name)
+    else:
+        line = ""
+    outcome = _outcome(match, after, texts) if after.last_event is not None else ""
+    return ": ".join(part for part in (line, outcome) if part)
+
+
+def _outcome(match: Match, state: FiveThousandState, texts: Texts) -> str:
+    event = state.last_event
+    assert event is not None
+    names = texts.names([match.names[seat] for seat in event.knocked])
+    params = {"name": match.names[event.seat], "points": event.points, "target": state.rules.target, "names": names}
+    receiver = None if event.receiver is None else match.names[event.receiver]
+    if event.kind == "bust":
+        return texts.t("{name} rolls nothing that scores: the turn's {points} points are lost", **params)
+    if event.kind == "bank":
+        return texts.t("{name} banks {points}", **params)
+    if event.kind == "knock_out":
+        return texts.t("{name} banks {points} and knocks {names} back to zero", **params)
+    if event.kind == "gift":
+        gift = texts.t("{name} would pass {target}: the {points} points go to {receiver}", receiver=receiver, **params)
+        return gift + (" " + texts.t("{names} knocked back to zero", **params) if event.knocked else "")
+    if event.kind == "gift_lost":
+        return texts.t("{name} would pass {target}: the {points} points are lost", **params)
+    if event.kind == "hot_dice":
+        return texts.t("All five dice scored: {name} rolls all five again", **params)
+    if receiver is None:  # a win
+        return texts.t("{name} reaches {target} and wins!", **params)
+    return texts.t("{receiver} reaches {target} with {name}'s gift and wins!", receiver=receiver, **params)
+
+
+def hint(state: FiveThousandState, texts: Texts) -> Hint:
+    """Roll or bank (with free set-aside, each choice of dice), best first, with the chance to win after each:
+    exact with two players, the strong player's estimate with more."""
+    from ...players.five_thousand_advice import rank_five_thousand
+
+    if state.is_chance:
+        raise IllegalAction("hint_roll_first")
+    advice = rank_five_thousand(state)
+    options = []
+    for option in advice.options:
+        action = option.action
+        if isinstance(action, SetAside):
+            dice = " ".join(str(state.last_roll[i]) for i in sorted(action.held, key=lambda i: state.last_roll[i]))
+            text = texts.t("Set aside {dice}", dice=dice)
+        elif isinstance(action, Bank):
+            text = texts.t("Bank {points}", points=state.turn_points)
+        else:
+            text = texts.t("Roll")
+        options.append(HintOption(f"{text} → {texts.percent(option.win_probability)}", action,
+                                  preselect=isinstance(action, SetAside)))
+    title = (texts.t("Best choices, with the chance to win") if advice.exact
+             else texts.t("Best choices, with the chance to win (the computer's estimate)"))
+    return Hint(title, tuple(options))
+
+
+def box_id(rules: FiveThousandRules, typed: str, texts: Texts) -> str:
+    return typed.strip()  # 5000 has no boxes: the engine refuses a score

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import argparse
 import time
+import unicodedata
 from typing import TYPE_CHECKING, Any, cast
 
 from ...engine.dice import DICE_COUNT, Dice
-from ...engine.errors import InvalidDice
+from ...engine.errors import IllegalAction, InvalidDice
 from ...engine.games import GAMES, rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
@@ -18,15 +19,16 @@ from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
 from ..output import CommandError, Report, parse_json
+from . import HINT_OPTIONS, Hint, HintOption
 
 if TYPE_CHECKING:
     from ...players.matches import Simulation
     from ...solvers.sheet_advice import RankedOption
     from ...solvers.sheet_stats import SheetStats
+    from ..texts import Texts
 
 SITUATION_KEYS = ("game", "rules", "sheet", "dice", "rolls_left")
 SACRIFICE_WARNING = "No open box scores: one must be sacrificed"
-PLAY_HELP = "keep 1 3 5 (hold those dice, roll the rest) | score BOX | quit"
 
 
 def solve(args: argparse.Namespace) -> Report:
@@ -172,29 +174,77 @@ def score(rules: SheetRules, dice: Dice, args: argparse.Namespace) -> Report:
     return Report(data, "\n".join(lines))
 
 
-def show_table(match: Match) -> None:
+def play_help(texts: Texts) -> str:
+    return texts.t("keep 1 3 5 (hold those dice, roll the rest) | score BOX (its name) | hint | quit")
+
+
+def table_text(match: Match, texts: Texts) -> str:
     state = cast(SheetState, match.state)
     dice = "  ".join(f"[{i + 1}]{d}" for i, d in enumerate(state.dice))
-    print(f"  dice {dice}   rolls left: {state.rolls_left}")
-    options = ", ".join(
-        f"{o.box} {o.points}" + (f"+{o.bonus}" if o.bonus else "") for o in state.score_options()
-    )
-    print(f"  boxes: {options}")
+    rolls = texts.tn("{n} roll left", "{n} rolls left", state.rolls_left)
+    boxes = ", ".join(f"{texts.box(state.game, o.box)} {_points(o.points, o.bonus)}" for o in state.score_options())
+    lines = [f"  {texts.t('Dice')}: {dice}   {rolls}", f"  {texts.t('Boxes: {boxes}', boxes=boxes)}"]
     if state.no_open_box_scores():
-        print(f"  {SACRIFICE_WARNING}")
+        lines.append("  " + texts.t("No open box scores: one must be sacrificed"))
+    return "\n".join(lines)
 
 
-def describe(match: Match, before: GameState) -> str:
-    event, after, sheets = match.events[-1], match.state, cast(SheetState, before)
+def describe(match: Match, before: GameState, texts: Texts) -> str:
+    event, after, sheets = match.events[-1], cast(SheetState, match.state), cast(SheetState, before)
     seat = sheets.current
     name = match.names[seat]
     if "roll" in event:
-        return f"  {name} rolls {' '.join(map(str, event['roll']))}"
+        return texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event["roll"])))
     action = event["action"]
     if action["type"] == "score":
-        gained = after.scores()[seat] - before.scores()[seat]
-        return f"  {name} scores {action['box']}: total +{gained}"
-    return f"  {name} holds {' '.join(str(sheets.dice[i]) for i in action['held']) or 'nothing'}"
+        box = texts.box(sheets.game, action["box"])
+        points = after.sheets[seat].boxes[sheets.rules.box_index(action["box"])]
+        bonus = after.sheets[seat].bonus - sheets.sheets[seat].bonus
+        if bonus:
+            return texts.t("{name} scores {points} in {box}, and a bonus of {bonus}", name=name, points=points, box=box,
+                           bonus=bonus)
+        return texts.t("{name} scores {points} in {box}", name=name, points=points, box=box)
+    kept = " ".join(str(sheets.dice[i]) for i in action["held"]) or texts.t("nothing")
+    return texts.t("{name} keeps {dice}", name=name, dice=kept)
+
+
+def hint(state: SheetState, texts: Texts) -> Hint:
+    """The solver's best choices for the dice on the table, with the expected final total of each."""
+    from ...solvers.sheet_advice import advise
+
+    if state.is_chance:
+        raise IllegalAction("hint_roll_first")
+    options = []
+    for option in advise(state)[:HINT_OPTIONS]:
+        expected = texts.decimal(option.value)
+        if option.box is not None:
+            points = (option.points or 0) + (option.bonus or 0)
+            box = texts.box(state.game, option.box)
+            text = texts.tn("{box}: {points} point → {expected}", "{box}: {points} points → {expected}", points,
+                            box=box, points=points, expected=expected)
+        else:
+            kept = " ".join(map(str, option.keep or ())) or texts.t("nothing")
+            text = texts.t("Keep {dice} and roll → {expected}", dice=kept, expected=expected)
+        options.append(HintOption(text, option.action, preselect=True))
+    return Hint(texts.t("Best choices, with the expected final total"), tuple(options))
+
+
+def box_id(rules: SheetRules, typed: str, texts: Texts) -> str:
+    wanted = _folded(typed)
+    for box in rules.box_ids:
+        if wanted in (_folded(box), _folded(texts.box(rules.game, box))):
+            return box
+    return typed.strip()
+
+
+def _folded(text: str) -> str:
+    """A name as compared with what a player types: no case, no accents, single spaces."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def _points(points: int, bonus: int) -> str:
+    return f"{points}+{bonus}" if bonus else str(points)
 
 
 def _rules(game: Any, variant: Any) -> SheetRules:

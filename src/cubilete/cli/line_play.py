@@ -1,0 +1,78 @@
+"""`cubilete play` line by line, for pipes (and anyone who prefers it): each step printed, a
+human's commands read from standard input."""
+
+from __future__ import annotations
+
+from ..engine.actions import Action, Bank, Keep, Roll, Score, SetAside
+from ..engine.errors import CubileteError
+from .play_session import PlaySession
+from .progress import ProgressBar
+
+
+def play_lines(session: PlaySession) -> None:
+    """Play until the game ends or a human quits (quit, or the end of the input)."""
+    texts, match = session.texts, session.match
+    print(texts.t("{game} ({rules}), seed {seed}.", game=texts.game(session.rules.game),
+                  rules=texts.rules(session.rules.game, session.rules.name), seed=match.seed))
+    print(session.family.play_help(texts))
+    while not match.state.is_over:
+        if match.state.is_chance:
+            print(session.roll())
+        elif not session.human_to_move:
+            print(session.bot_step())
+        elif not _human_turn(session):
+            return
+    for line in session.standings():
+        print(line)
+
+
+def _human_turn(session: PlaySession) -> bool:
+    """Ask until the human gives a legal action; False when they quit."""
+    texts, match = session.texts, session.match
+    scores = ", ".join(f"{name} {score}" for name, score in zip(match.names, match.state.scores()))
+    print("  " + texts.t("Scores: {scores}", scores=scores))
+    print(session.family.table_text(match, texts))
+    while True:
+        try:
+            command = input(f"{match.names[session.seat_to_move or 0]}> ").strip()
+        except EOFError:
+            return False
+        if command in ("quit", "q"):
+            return False
+        try:
+            if command == "hint":
+                _print_hint(session)
+                continue
+            for line in session.act(_parse(command, session)):
+                print(line)
+            return True
+        except CubileteError as error:
+            print(f"  {texts.refusal(error)}")
+
+
+def _print_hint(session: PlaySession) -> None:
+    with ProgressBar() as progress:
+        hint = session.hint(progress)
+    print(f"  {hint.title}:")
+    for number, option in enumerate(hint.options, start=1):
+        print(f"  {number}. {option.text}")
+
+
+def _parse(command: str, session: PlaySession) -> Action:
+    word, _, rest = command.partition(" ")
+    if word in ("keep", "aside"):
+        positions = _positions(rest)
+        return Keep(positions) if word == "keep" else SetAside(positions)
+    if word == "score":
+        return Score(session.family.box_id(session.rules, rest, session.texts))
+    if word in ("roll", "bank"):
+        return Roll() if word == "roll" else Bank()
+    raise CubileteError("unknown_command", command=command, help=session.family.play_help(session.texts))
+
+
+def _positions(text: str) -> tuple[int, ...]:
+    """Dice numbered 1 to 5 on screen, 0 to 4 in the engine."""
+    words = text.split()
+    if not all(word in "12345" and len(word) == 1 for word in words):
+        raise CubileteError("dice_numbered", text=text.strip())
+    return tuple(int(word) - 1 for word in words)

@@ -1,0 +1,54 @@
+"""What `cubilete play` says, in one language: its messages, the names of games, boxes and
+levels, refusals and numbers, all from the Babel catalogs (cubilete.translations).
+
+Strings are marked `texts.t("...")` and `texts.tn("...", "...", n)`, which Babel extracts from
+cli/**.py (babel.cfg) like the client's t() and tn().
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
+
+from ..engine.errors import CubileteError
+from ..engine.refusals import Refusal
+from ..translations import gettext, ngettext, refusal_message
+
+
+class Texts:
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def t(self, message: str, **params: Any) -> str:
+        return gettext(self.lang, message).format(**params)
+
+    def tn(self, singular: str, plural: str, n: int, **params: Any) -> str:
+        return ngettext(self.lang, singular, plural, n).format(n=n, **params)
+
+    def game(self, game: str) -> str:
+        return gettext(self.lang, game, "game")
+
+    def rules(self, game: str, rules: str) -> str:
+        return gettext(self.lang, rules, f"rules:{game}")
+
+    def box(self, game: str, box: str) -> str:
+        return gettext(self.lang, box, f"box:{game}")
+
+    def level(self, level: str) -> str:
+        return gettext(self.lang, level, "level")
+
+    def refusal(self, error: CubileteError | Refusal) -> str:
+        return refusal_message(self.lang, error.code, error.params)
+
+    def names(self, names: Sequence[str]) -> str:
+        """Names as the language lists them ("Ana, Bo and Cy")."""
+        return format_list(list(names), locale=self.lang)
+
+    def decimal(self, value: float) -> str:
+        return format_decimal(value, "#,##0.0", locale=self.lang)
+
+    def percent(self, value: float) -> str:
+        return format_percent(value, "#,##0.0%", locale=self.lang)
