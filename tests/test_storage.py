@@ -192,10 +192,8 @@ def old_database(path) -> str:
 def test_an_old_database_keeps_its_games(tmp_path):
     url = old_database(tmp_path / "old.sqlite3")
     with TestClient(create_app(url)) as client:
-        listed = Storage(url).unfinished()
-        assert [(game.id, game.players, game.updated.isoformat()) for game in listed] == [
-            ("kept", ["Ana"], "2025-03-01T12:30:00+00:00")
-        ]
+        kept = Storage(url).load("kept")
+        assert (kept.record["players"], kept.updated.isoformat()) == (["Ana"], "2025-03-01T12:30:00+00:00")
         view = client.get("/api/games/kept", params={"since": 0}).json()
         assert client.get("/api/games/broken").status_code == 400
     match = Match(rules_for("penta"), ["Ana"], LegacySeed(11))
@@ -209,14 +207,17 @@ def test_an_old_database_keeps_its_games(tmp_path):
     assert {"games", "events", "alembic_version"} <= tables
 
 
-def test_a_corrupted_row_is_left_out_of_the_list_not_a_500(database):
+def test_a_corrupted_row_is_left_out_of_the_open_tables_not_a_500(database):
+    friend = {"name": "Beto", "kind": "human", "invited": True}
     with TestClient(create_app(database)) as client:
-        good, bad = create(client), create(client)
+        body = {"game": "penta", "players": [ANA, friend], "public": True}
+        good, bad = (client.post("/api/games", json=body).json() for _ in range(2))
         engine = create_engine(database)
         with engine.begin() as connection:
-            connection.execute(text("UPDATE games SET rules = '{oops' WHERE id = :id"), {"id": bad["id"]})
+            connection.execute(text("UPDATE games SET rules = '{\"nom\": 1}' WHERE id = :id"), {"id": bad["id"]})
         engine.dispose()
-    assert [game.id for game in Storage(database).unfinished()] == [good["id"]]
+        listed = client.get("/api/open-tables")
+    assert listed.status_code == 200 and [table["id"] for table in listed.json()] == [good["id"]]
 
 
 # -- bounded memory ----------------------------------------------------------------------------------
@@ -273,7 +274,7 @@ def test_the_history_keeps_the_latest_states_and_replays_older_ones():
 def test_times_are_stored_and_sent_in_utc_with_the_offset(database):
     with TestClient(create_app(database)) as client:
         created = create(client)
-    sent = Storage(database).unfinished()[0].updated.isoformat()
+    sent = Storage(database).load(created["id"]).updated.isoformat()
     assert datetime.fromisoformat(sent).utcoffset().total_seconds() == 0 and sent.endswith("+00:00")
     stored = Storage(database).load(created["id"])
     assert stored.created.tzinfo is UTC and stored.updated >= stored.created

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
@@ -22,11 +23,13 @@ def bot(game: str) -> dict:
 
 
 def stored_ids(database) -> list[str]:
-    storage = Storage(database)
+    """The games stored and not finished."""
+    engine = create_engine(database)
     try:
-        return [game.id for game in storage.unfinished()]
+        with engine.connect() as connection:
+            return list(connection.scalars(text("SELECT id FROM games WHERE NOT finished")))
     finally:
-        storage.close()
+        engine.dispose()
 
 
 def create(client, game="penta", players=(ANA,), **extra) -> dict:
