@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,10 @@ from ..solvers.five_thousand_estimate import win_chances
 from ..solvers.sheet_advice import expected_value
 from .five_thousand import OptimalPlayer
 from .five_thousand_advice import mover_value
+
+# With more than two 5000 players a turn's plan takes milliseconds: planned once for all its steps.
+_PLANNER = OptimalPlayer()
+_PLANS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -69,8 +74,8 @@ def five_thousand_outlook(state: FiveThousandState) -> Outlook:
     seats = range(state.num_players)
     if state.is_over:
         return Outlook("win_probability", False, state.scores(), tuple(float(seat == state.winner) for seat in seats))
-    # A new player each time: its plans are cheap (a few ms) and requests run in several threads.
-    table, exact = OptimalPlayer().turn_table(state)
+    with _PLANS_LOCK:  # the player remembers its plans, one per turn (apps ask from several threads)
+        table, exact = _PLANNER.turn_table(state)
     mover = mover_value(state, table)
     if exact:
         others = [1.0 - mover if seat != state.current else 0.0 for seat in seats]

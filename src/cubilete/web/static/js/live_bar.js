@@ -87,11 +87,12 @@ export class LiveBar {
     this.shown = answer.events;
     this.element.dataset.events = String(answer.events);
     const winChance = answer.unit === "win_probability";
-    const title = winChance
-      ? answer.estimate
-        ? t("Chance to win (the strong computer player's estimate)")
-        : t("Chance to win")
-      : t("Expected final total");
+    const title = element(
+      "p",
+      "live-title",
+      winChance ? (answer.estimate ? t("Chance to win (estimated)") : t("Chance to win")) : t("Expected final total"),
+    );
+    if (answer.estimate) title.title = t("With more than two players, the values are the strong computer player's estimates.");
     const top = Math.max(1, ...answer.seats.map((seat) => seat.value));
     const list = element("ol", "live-seats");
     for (const seat of answer.seats) {
@@ -111,6 +112,6 @@ export class LiveBar {
       if (!winChance) item.title = t("{points} now", { points: seat.score });
       list.append(item);
     }
-    this.element.replaceChildren(element("p", "live-title", title), list);
+    this.element.replaceChildren(title, list);
   }
 }
