@@ -183,7 +183,8 @@ def test_public_games_with_open_seats_are_listed_without_tokens(client):
     tables = listed.json()
     assert [table["id"] for table in tables] == [public["id"]]
     assert tables[0] == {
-        "id": public["id"], "game": "penta", "rules": "seed", "turn_clock": 0, "players": ["Ana"], "open_seats": [1],
+        "id": public["id"], "game": "penta", "rules": "seed", "turn_clock": 0, "hints": "off", "players": ["Ana"],
+        "open_seats": [1],
     }
     text = listed.text
     assert all(seat["token"] is None or seat["token"] not in text for seat in public["seats"] + private["seats"])

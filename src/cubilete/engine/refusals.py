@@ -86,6 +86,8 @@ REFUSALS: dict[str, str] = {
     "seat_taken": "seat {seat} was taken by someone else",
     "review_no_decision": "event {index} is not a decision made so far (the game has {events} events)",
     "record_too_many_seats": "a player's record is built from at most {most} seats at once, not {count}",
+    "hints_off": "hints and win chances are off in this game: a game with friends has them only if its creator allowed them",
+    "chances_ahead": "the game has {events} events so far, not {at}",
     # -- web requests that are not what the API expects (HTTP 422) ----------------------------
     "blank_name": "Every player needs a name",
     "name_too_long": "A player's name has at most {most} characters",

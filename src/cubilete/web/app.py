@@ -31,13 +31,25 @@ from ..engine.refusals import english
 from ..players import player_levels
 from .addresses import LinkBase
 from .broker import open_broker
+from .chances import chances_router
 from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .live import follow_game
 from .pages import render_page, rules_html
 from .record_routes import record_router
 from .review_routes import review_router
 from .security import Protections
-from .sessions import GameNotFound, Games, LiveGame, SeatRefused, SeatRequest, SeatTaken, StaleRequest, TableOptions
+from .sessions import (
+    GameNotFound,
+    Games,
+    HintsOff,
+    LiveGame,
+    SeatRefused,
+    SeatRequest,
+    SeatTaken,
+    StaleRequest,
+    TableOptions,
+    table_hints,
+)
 from .storage import SaveFailed, Storage
 from .views import game_view
 from .warmup import WARMER
@@ -119,6 +131,11 @@ class NewGame(BaseModel):
     lang: Language | None = None
     turn_clock: Literal[0, 30, 60, 300] = Field(0, description="seconds per turn, 0 for no clock")
     public: bool = Field(False, description="listed for anyone on the server to join a free seat")
+    hints_allowed: bool = Field(
+        False,
+        description="with friends' seats: hints and win chances on for everyone (a friend sees it before taking"
+        " the seat); without, they are off. Games without friends always have them",
+    )
 
 
 class ActionIn(BaseModel):
@@ -167,6 +184,7 @@ _STATUS = (
     (GameNotFound, 404),
     (SaveFailed, 503),
     (SeatRefused, 403),
+    (HintsOff, 403),
     (StaleRequest, 409),
     (SeatTaken, 409),
     (NotYourTurn, 409),
@@ -212,6 +230,7 @@ def create_app(
     app.add_middleware(Protections)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
+    app.include_router(chances_router(games))
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
     def request_language(request: Request, *preferred: str | None) -> str:
@@ -306,7 +325,7 @@ def create_app(
         lang = body.lang or request_language(request)
         request.state.game_lang = lang  # refusals of this request speak the new game's language
         seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
-        table = TableOptions(body.turn_clock, body.public)
+        table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
         live, tokens = games.create(body.game, body.rules, seats, body.seed, lang, table)
         game_url = f"{link_base(request)}/game/{live.id}"
         return {
@@ -420,6 +439,7 @@ def create_app(
                 "game": table.game,
                 "rules": table.rules,
                 "turn_clock": table.turn_clock,
+                "hints": table.hints,
                 "players": [seat["name"] for seat in table.seats if not seat.get("open")],
                 "open_seats": [index for index, seat in enumerate(table.seats) if seat.get("open")],
             }

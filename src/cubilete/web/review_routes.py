@@ -15,7 +15,14 @@ from fastapi.responses import HTMLResponse
 from .i18n import negotiate
 from .pages import render_page
 from .reviews import ReviewCache, position
-from .sessions import GameNotFound, Games
+from .sessions import GameNotFound, Games, LiveGame
+
+
+def check_reviewable(live: LiveGame) -> None:
+    """A game in progress whose table is without hints is reviewed once over: until then its review
+    would show what the live bar may not (each seat's value after every decision)."""
+    if not live.state.is_over:
+        live.table.check_hints()
 
 
 def review_router(games: Games) -> APIRouter:
@@ -42,6 +49,7 @@ def review_router(games: Games) -> APIRouter:
         """players/review.py's review (finished or not: the decisions so far), with each decision's
         turn number (`turn`), the game's events and its seats."""
         live = games.get(game_id)
+        check_reviewable(live)
         games.warmer.wait(live.match.rules)
         return reviews.review(live)
 
@@ -50,6 +58,7 @@ def review_router(games: Games) -> APIRouter:
         """The position before event `index` (an action), every option best first with its value
         (expected final total, or chance to win) and loss, the one chosen marked."""
         live = games.get(game_id)
+        check_reviewable(live)
         games.warmer.wait(live.match.rules)
         return position(live, index, reader_language(request))
 

@@ -45,6 +45,7 @@ from .warmup import TableWarmer
 HUMAN, BOT = "human", "bot"
 AUTO_SCORE = "auto"  # the intention sent when the countdown after the last roll runs out
 CLOCK_LEVEL = "optimal"  # who plays a turn whose clock ran out, and a seat handed to a bot
+HINTS_ALWAYS, HINTS_AGREED, HINTS_OFF = "always", "agreed", "off"  # TableOptions.hints
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
 
 
@@ -62,6 +63,10 @@ class StaleRequest(CubileteError):
 
 class SeatTaken(CubileteError):
     """Someone else claimed the open seat first."""
+
+
+class HintsOff(CubileteError):
+    """The table plays without hints and win chances (a game with friends that did not allow them)."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +95,28 @@ class TableOptions:
 
     turn_clock: int = 0  # seconds per turn, 0 for none
     public: bool = False  # may be listed for anyone on the server to join
+    # Hints and win chances: HINTS_ALWAYS (every seat on the creator's device, or bots; games stored
+    # before this option too), HINTS_AGREED (the creator allowed them, and a friend takes a seat only
+    # after being shown so) or HINTS_OFF (a game with friends that did not allow them).
+    hints: str = HINTS_ALWAYS
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn_clock": self.turn_clock, "public": self.public}
+        return {"turn_clock": self.turn_clock, "public": self.public, "hints": self.hints}
+
+    @property
+    def hints_on(self) -> bool:
+        return self.hints != HINTS_OFF
+
+    def check_hints(self) -> None:
+        if not self.hints_on:
+            raise HintsOff("hints_off")
+
+
+def table_hints(seats: Sequence[SeatRequest], allowed: bool) -> str:
+    """A new table's hints: always on without friends' seats; with them, on only if the creator allowed them."""
+    if not any(seat.invited for seat in seats):
+        return HINTS_ALWAYS
+    return HINTS_AGREED if allowed else HINTS_OFF
 
 
 @dataclass(frozen=True)
@@ -546,6 +570,7 @@ class Games:
         """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
         live = self.get(game_id)
         live.check_seat_to_move(seat, token)
+        live.table.check_hints()
         state = live.state
         if state.is_over or state.is_chance:
             raise IllegalAction("hint_roll_first")

@@ -162,6 +162,7 @@ class OpenTable:
     rules: str
     seats: list[dict[str, Any]]
     turn_clock: int
+    hints: str  # sessions.TableOptions.hints
 
 
 def _now() -> datetime:
@@ -292,8 +293,9 @@ class Storage:
         tables = []
         for row in rows:  # a row that cannot be read is logged and left out, never a 500 for everyone
             try:
+                options = row.table_options or {}  # games stored before the hints option had them on
                 tables.append(OpenTable(row.id, row.game, row.rules["name"], list(row.seats),
-                                        int((row.table_options or {}).get("turn_clock", 0))))
+                                        int(options.get("turn_clock", 0)), str(options.get("hints", "always"))))
             except (TypeError, KeyError, ValueError) as error:
                 log.warning("game %s cannot be listed: %s", row.id, error)
         return tables

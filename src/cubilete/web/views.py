@@ -32,6 +32,7 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
         "seats_version": live.seats_version,
         "rematch": live.rematch,
         "clock": clock_view(live),
+        "hints": live.table.hints,
         **STATE_VIEWS.view(live.state, events, lang),
     }
     if since is not None:

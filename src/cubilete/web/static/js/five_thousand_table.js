@@ -110,7 +110,7 @@ export class FiveThousandTable {
       table.turn_points > 0 ? t("Bank {points}", { points: table.turn_points }) : t("Bank");
     this.rollButton.disabled = !this.interactive || !table.can_roll;
     this.bankButton.disabled = !this.interactive || !table.can_bank;
-    this.hintButton.disabled = !this.interactive || table.phase === "roll";
+    this.hintButton.disabled = !this.interactive || !this.controller.hintsAllowed || table.phase === "roll";
     this.setAsideButton.hidden = table.phase !== "set_aside";
     this.setAsideButton.disabled = !choosing || !this.validChoice();
     this.reason.textContent = this.mine && table.must_roll_reason ? table.must_roll_reason.message : "";

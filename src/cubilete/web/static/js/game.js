@@ -10,6 +10,8 @@ import { loadSettings, settingsDialog } from "./settings.js";
 import { FiveThousandTable } from "./five_thousand_table.js";
 import { SheetTable } from "./sheet_table.js";
 import { showGameOver } from "./game_over.js";
+import { agreesToTable } from "./hints_agreement.js";
+import { LiveBar } from "./live_bar.js";
 
 // The table class of each game family, by the family id the server's view sends.
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
@@ -19,11 +21,13 @@ const CLOCK_TICK_MS = 250;
 const NOTICE_MS = 20_000;
 
 // A seat link (#seat=1&token=…) gives this browser that seat; the token leaves the address bar. In a
-// public game the seat is then claimed: nobody else can take it from the open tables.
-function takeSeatFromLink() {
+// public game the seat is then claimed: nobody else can take it from the open tables. At a table that
+// plays with hints the friend is told so first: taking the seat is agreeing, declining is watching.
+async function takeSeatFromLink() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.has("seat") && fragment.has("token")) {
     const [seat, token] = [fragment.get("seat"), fragment.get("token")];
+    if (seatTokens(gameId)[seat] !== token && !(await agreesToTable(gameId))) return;
     rememberTokens(gameId, { [seat]: token });
     history.replaceState(null, "", location.pathname + location.search);
     postJson(`/api/games/${gameId}/seats/${seat}/claim`, { token }).catch(() => {});
@@ -102,6 +106,7 @@ class GameController {
     });
     this.noticeElement = document.querySelector("[data-notice]");
     this.turnClock = new TurnClock(this);
+    this.liveBar = new LiveBar(gameId, this);
   }
 
   async start() {
@@ -109,11 +114,13 @@ class GameController {
     this.seats = view.seats;
     this.seatsVersion = view.seats_version;
     this.received = view.events;
+    this.hints = view.hints;
     this.table = new TABLES[view.family](this.tableElement, this, view);
     document.title = `${gameName(view.game)} · cubilete`;
     document.querySelector("[data-game-title]").textContent = gameName(view.game);
     document.querySelector("[data-rules-name]").textContent = rulesName(view.game, view.rules);
     document.querySelector("[data-rules-link]").href = `/rules/${view.game}`;
+    this.liveBar.start(view);
     this.render(view);
     this.turnClock.follow(view);
     this.next();
@@ -133,6 +140,11 @@ class GameController {
 
   seatName(seat) {
     return this.seats[seat].name;
+  }
+
+  // Whether this table has hints and win chances (a game with friends only if its creator allowed them).
+  get hintsAllowed() {
+    return this.hints !== "off";
   }
 
   isBot(seat) {
@@ -211,6 +223,7 @@ class GameController {
         ? t("{name} is playing", { name: this.seatName(view.current_player) })
         : t("{name}'s turn", { name: this.seatName(view.current_player) });
     this.table.render(view, step);
+    this.liveBar.follow(view);
   }
 
   // A view from the server (pushed, or the answer to a request): played back after those before it.
@@ -430,9 +443,12 @@ function showMySeats(container, dialog) {
 }
 
 startPage();
-takeSeatFromLink();
+await takeSeatFromLink();
 const controller = new GameController();
-const openSettings = settingsDialog(document.querySelector("#settings"), () => controller.table?.settingsChanged?.());
+const openSettings = settingsDialog(document.querySelector("#settings"), () => {
+  controller.table?.settingsChanged?.();
+  controller.liveBar.settingsChanged();
+});
 document.querySelector("[data-action='settings']").addEventListener("click", () => {
   showWatchLink(document.querySelector("#settings [data-watch-link]"));
   showMySeats(document.querySelector("#settings [data-my-seats]"), document.querySelector("#settings"));

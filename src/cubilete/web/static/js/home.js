@@ -14,6 +14,7 @@ const rulesSelect = document.querySelector("[data-rules-select]");
 const addSeat = document.querySelector("[data-action='add-player']");
 const turnClock = document.querySelector("[data-turn-clock]");
 const isPublic = document.querySelector("[data-public]");
+const hintsAllowed = document.querySelector("[data-hints-allowed]");
 const errorBox = form.querySelector("[data-error]");
 const KINDS = ["here", "friend", "bot"];
 const TURN_CLOCKS = [0, 30, 60, 300];
@@ -109,15 +110,18 @@ function drawSeats() {
   drawTableOptions();
 }
 
-// A turn clock and a listing on the open tables are for games with friends on other devices: without
-// a friend's seat they are off (solo and hot-seat games wait for nobody).
+// A turn clock, a listing on the open tables and the choice of hints are for games with friends on
+// other devices: without a friend's seat they are off (solo and hot-seat games wait for nobody, and
+// always have hints).
 function drawTableOptions() {
   const withFriends = seats.some((seat) => seat.kind === "friend");
   turnClock.disabled = !withFriends;
   isPublic.disabled = !withFriends;
+  hintsAllowed.closest("[data-hints-allowed-row]").hidden = !withFriends;
   if (!withFriends) {
     turnClock.value = "0";
     isPublic.checked = false;
+    hintsAllowed.checked = false;
   }
 }
 
@@ -159,6 +163,7 @@ async function start(event) {
       ),
       turn_clock: Number(turnClock.value),
       public: isPublic.checked,
+      hints_allowed: hintsAllowed.checked,
       lang,
     });
     const onThisDevice = created.seats.filter((seat) => seats[seat.seat].kind === "here");
@@ -294,7 +299,15 @@ async function drawOpenTables() {
       join.dataset.seat = String(table.open_seats[0]);
       join.textContent = t("Join");
       join.addEventListener("click", () => joinTable(table.id, table.open_seats[0]));
-      item.append(title, players, join);
+      item.append(title, players);
+      if (table.hints === "agreed") {
+        // joining is agreeing: say so before
+        const hints = document.createElement("small");
+        hints.dataset.tableHints = "";
+        hints.textContent = t("With hints and live chances to win");
+        item.append(hints);
+      }
+      item.append(join);
       return item;
     }),
   );

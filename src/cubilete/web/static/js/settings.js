@@ -1,9 +1,9 @@
-// Player settings, kept in this browser: the auto-score after the last roll and the bots' pace.
+// Player settings, kept in this browser: the auto-score after the last roll, the bots' pace and the live bar.
 
 import { t } from "./i18n.js";
 
 const KEY = "cubilete.settings";
-const DEFAULTS = { autoScore: true, autoScoreSeconds: 3, botPaceMs: 700 };
+const DEFAULTS = { autoScore: true, autoScoreSeconds: 3, botPaceMs: 700, liveBar: false };
 
 export function loadSettings() {
   try {
@@ -33,6 +33,7 @@ export function settingsDialog(dialog, onChange) {
     form.elements.autoScoreSeconds.value = settings.autoScoreSeconds;
     form.elements.autoScoreSeconds.disabled = !settings.autoScore;
     pace.value = String(settings.botPaceMs);
+    form.elements.liveBar.checked = settings.liveBar;
   };
   form.addEventListener("change", () => {
     const seconds = Math.min(30, Math.max(1, Number(form.elements.autoScoreSeconds.value) || 3));
@@ -40,6 +41,7 @@ export function settingsDialog(dialog, onChange) {
       autoScore: form.elements.autoScore.checked,
       autoScoreSeconds: seconds,
       botPaceMs: Number(pace.value),
+      liveBar: form.elements.liveBar.checked,
     };
     saveSettings(settings);
     form.elements.autoScoreSeconds.disabled = !settings.autoScore;

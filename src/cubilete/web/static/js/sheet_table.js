@@ -192,7 +192,7 @@ export class SheetTable {
     this.rollButton.disabled =
       !this.interactive || !(firstRoll || (table.can_reroll && this.holding.size < DICE));
     this.validateButton.disabled = !this.interactive || this.selected === null;
-    this.hintButton.disabled = !this.interactive || table.dice.length === 0;
+    this.hintButton.disabled = !this.interactive || !this.controller.hintsAllowed || table.dice.length === 0;
   }
 
   describe(view, step, previous) {

@@ -1,0 +1,72 @@
+"""The live bar's figures: every seat's expected final total (Penta, Generala) or chance to win
+(5000) at a moment of a game (players.outlook), for any reader of a game whose table allows hints.
+
+The figures are the same for every reader, so they are computed once per game and event index
+and kept in a small in-memory cache. The handler is a plain function, run in a worker thread: it
+may wait for the solver's tables. Nothing here runs on the path of an action: a page asks for
+the figures only while its bar is shown.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from ..engine.errors import IllegalAction
+from ..players.outlook import outlook
+from .sessions import Games, LiveGame
+
+CACHED_OUTLOOKS = 1024  # a few kilobytes each: every step of the games being followed
+
+
+class OutlookCache:
+    """Outlook JSON by (game id, event index), the least recently used leaving first."""
+
+    def __init__(self, capacity: int = CACHED_OUTLOOKS) -> None:
+        self.capacity = capacity
+        self._outlooks: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def outlook(self, live: LiveGame, at: int | None) -> dict[str, Any]:
+        """The outlook after the first `at` events of the game (default: now)."""
+        with live.lock:  # the state and its index together, never half a move
+            events = len(live.match.events)
+            if at is not None and at > events:
+                raise IllegalAction("chances_ahead", at=at, events=events)
+            at = events if at is None else at
+            state = live.history[at]
+        key = (live.id, at)
+        with self._lock:
+            cached = self._outlooks.get(key)
+            if cached is not None:
+                self._outlooks.move_to_end(key)
+                return cached
+        result = {"events": at, "is_over": state.is_over, **outlook(state).to_json()}
+        with self._lock:
+            self._outlooks[key] = result
+            while len(self._outlooks) > self.capacity:
+                self._outlooks.popitem(last=False)
+        return result
+
+
+def chances_router(games: Games) -> APIRouter:
+    router = APIRouter()
+    outlooks = OutlookCache()
+
+    @router.get("/api/games/{game_id}/chances", summary="Every seat's expected final total or chance to win")
+    def chances(
+        game_id: str, at: int | None = Query(None, ge=0, description="after this many events; default: now")
+    ) -> dict[str, Any]:
+        """For the live bar: each seat's total now (`score`) and `value`, its expected final total under
+        solitaire-optimal play (`unit` "points": Penta, Generala) or its chance to win (`unit`
+        "win_probability": 5000; exact with two players, else the strong player's estimate, `estimate`).
+        The same for every reader; refused (403, hints_off) in a game with friends that did not allow hints."""
+        live = games.get(game_id)
+        live.table.check_hints()
+        games.warmer.wait(live.match.rules)
+        return outlooks.outlook(live, at)
+
+    return router

@@ -1,0 +1,200 @@
+"""The live bar's figures (GET /api/games/{id}/chances) and hints in online games only by agreement.
+
+Sheet games: each seat's expected final total is its total now plus the solver's expected
+remaining score. 5000: with two players, the exact solver's chance to win; with more, estimates
+that add up to 1. A game with a friend's seat has hints, chances and the review in progress off
+unless its creator allowed them; solo, hot-seat and bot games always have them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.games import rules_for
+from cubilete.engine.runner import Match
+from cubilete.engine.sheet_scoring import sheet_total
+from cubilete.players.five_thousand_advice import rank_five_thousand
+from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.sheet_cache import solution
+from cubilete.solvers.sheet_tables import state_key
+from cubilete.solvers.sheet_turn import state_index
+
+ANA = {"name": "Ana", "kind": "human"}
+LUIS = {"name": "Luis", "kind": "human"}
+BETO = {"name": "Beto", "kind": "human", "invited": True}
+OPTIMAL = {"name": "Bot", "kind": "bot", "level": "optimal"}
+SEED = 7
+FIRST_PLAYER_WINS = 0.5151204677228313  # cubilete solve 5000 (README)
+PENTA_OPTIMUM = 254.4848458817  # cubilete solve penta (README)
+
+
+def create(client, game="penta", players=(ANA,), **extra) -> dict:
+    body = {"game": game, "players": list(players), **extra}
+    if not any(player.get("invited") for player in players):
+        body.setdefault("seed", SEED)
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def act(client, created, action, seat=0) -> dict:
+    body = {"seat": seat, "token": created["seats"][seat]["token"], "action": action}
+    response = client.post(f"/api/games/{created['id']}/actions", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def chances(client, created, **params) -> dict:
+    response = client.get(f"/api/games/{created['id']}/chances", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def values(answer) -> list[float]:
+    return [seat["value"] for seat in answer["seats"]]
+
+
+def remaining(rules, sheet) -> float:
+    """The solver's expected score still to come from a turn start with this sheet (its table, read directly)."""
+    solved = solution(rules)
+    key = state_key(solved.tables, rules, sheet)
+    return float(solved.values[state_index.py_func(solved.tables.shape, *key)])
+
+
+# -- the figures ---------------------------------------------------------------------------------
+
+
+def test_a_solo_penta_game_starts_at_the_optimal_expected_score(client):
+    created = create(client)
+    answer = chances(client, created)
+    assert answer["events"] == 0 and answer["unit"] == "points" and not answer["estimate"]
+    assert answer["seats"] == [{"seat": 0, "score": 0, "value": pytest.approx(PENTA_OPTIMUM, abs=1e-9)}]
+
+
+@pytest.mark.parametrize("game", ["penta", "generala"])
+def test_each_seat_expects_its_total_now_plus_the_solvers_remaining_score(client, game):
+    created = create(client, game=game, players=(ANA, LUIS))
+    rules = rules_for(game)
+    replay = Match(rules, ["Ana", "Luis"], seed=SEED)
+    act(client, created, {"type": "roll"})
+    replay.roll()
+    mid_turn = chances(client, created)
+    assert values(mid_turn)[0] == pytest.approx(advise(replay.state)[0].value)  # with the dice on the table
+    assert values(mid_turn)[1] == pytest.approx(remaining(rules, replay.state.sheets[1]))
+
+    box = next(option.box for option in reversed(advise(replay.state)) if option.box is not None)  # the worst box
+    act(client, created, {"type": "score", "box": box})
+    replay.act(Score(box))
+    answer = chances(client, created)
+    assert answer["events"] == 2
+    ana, luis = answer["seats"]
+    sheet = replay.state.sheets[0]
+    assert ana["score"] == sheet_total(rules, sheet)
+    assert ana["value"] == pytest.approx(ana["score"] + remaining(rules, sheet), abs=1e-9)
+    assert luis == {"seat": 1, "score": 0, "value": pytest.approx(solution(rules).start_value, abs=1e-9)}
+
+
+def test_two_player_5000_chances_are_the_exact_solvers_at_every_step(client):
+    created = create(client, game="5000", players=(ANA, LUIS))
+    replay = Match(rules_for("5000"), ["Ana", "Luis"], seed=SEED)
+    start = chances(client, created)
+    assert start["unit"] == "win_probability" and not start["estimate"]
+    assert values(start) == pytest.approx([FIRST_PLAYER_WINS, 1 - FIRST_PLAYER_WINS], abs=1e-12)
+    for _ in range(6):  # rolls of whoever is to move: decisions, busts and new turns
+        seat = replay.state.current_player
+        act(client, created, {"type": "roll"}, seat=seat)
+        if not replay.state.is_chance:
+            replay.act(Roll())
+        replay.roll()
+        answer = chances(client, created)
+        assert answer["events"] == len(replay.events)
+        mover = replay.state.current_player
+        exact = rank_five_thousand(replay.state).value
+        assert answer["seats"][mover]["value"] == pytest.approx(exact, abs=1e-12)
+        assert sum(values(answer)) == pytest.approx(1, abs=1e-12)
+        assert [seat["score"] for seat in answer["seats"]] == list(replay.state.scores())
+    assert chances(client, created, at=0) == start  # an earlier step, as the bar plays the steps back
+
+
+def test_with_more_players_the_5000_chances_are_estimates_that_add_up_to_one(client):
+    created = create(client, game="5000", players=(ANA, LUIS, OPTIMAL))
+    answer = chances(client, created)
+    assert answer["estimate"] and len(answer["seats"]) == 3
+    assert sum(values(answer)) == pytest.approx(1, abs=1e-12)
+    assert all(0 < value < 1 for value in values(answer))
+    act(client, created, {"type": "roll"})
+    assert sum(values(chances(client, created))) == pytest.approx(1, abs=1e-12)
+
+
+def test_a_finished_game_shows_the_result(client):
+    created = create(client, players=(OPTIMAL,))
+    played = client.post(f"/api/games/{created['id']}/bots", json={"seat": 0, "token": "none"}).json()
+    answer = chances(client, created)
+    assert answer["is_over"] and answer["seats"] == [{"seat": 0, "score": played["scores"][0], "value": played["scores"][0]}]
+
+
+def test_a_step_not_reached_yet_or_an_unknown_game_is_refused(client):
+    created = create(client)
+    ahead = client.get(f"/api/games/{created['id']}/chances", params={"at": 3})
+    assert ahead.status_code == 409 and ahead.json()["code"] == "chances_ahead"
+    assert client.get(f"/api/games/{created['id']}/chances", params={"at": -1}).status_code == 422
+    assert client.get("/api/games/nothing/chances").status_code == 404
+
+
+# -- hints only by agreement ---------------------------------------------------------------------
+
+
+def hint(client, created, seat, token_of=None):
+    token = created["seats"][seat if token_of is None else token_of]["token"]
+    return client.post(f"/api/games/{created['id']}/hint", json={"seat": seat, "token": token})
+
+
+def test_a_game_with_a_friend_has_no_hints_nor_chances_unless_its_creator_allowed_them(client):
+    created = create(client, players=(ANA, BETO), lang="es")
+    assert client.get(f"/api/games/{created['id']}").json()["hints"] == "off"
+    act(client, created, {"type": "roll"})
+    assert hint(client, created, 0, token_of=1).status_code == 403  # the seat's token first, as ever
+    assert hint(client, created, 0, token_of=1).json()["code"] == "wrong_token"
+    refused = hint(client, created, 0)
+    assert refused.status_code == 403 and refused.json()["code"] == "hints_off"
+    assert refused.json()["message"].startswith("las pistas y las probabilidades de ganar están desactivadas")
+    assert refused.json()["detail"].startswith("hints and win chances are off in this game")
+    for url in ("chances", "review", "review/1"):  # nor a live bar, nor a review of the game in progress
+        answer = client.get(f"/api/games/{created['id']}/{url}")
+        assert answer.status_code == 403 and answer.json()["code"] == "hints_off", url
+
+
+def test_a_creator_who_allows_hints_gives_them_to_everyone_at_the_table(client):
+    created = create(client, players=(ANA, BETO), hints_allowed=True)
+    assert client.get(f"/api/games/{created['id']}").json()["hints"] == "agreed"
+    act(client, created, {"type": "roll"})
+    assert hint(client, created, 0).status_code == 200
+    assert hint(client, created, 1).status_code == 409  # Beto's token, but it is Ana's turn
+    assert hint(client, created, 1, token_of=0).status_code == 403
+    assert chances(client, created)["events"] == 1  # no token: anyone who follows the game
+
+
+@pytest.mark.parametrize("players", [(ANA,), (ANA, LUIS), (ANA, OPTIMAL)], ids=["solo", "hot-seat", "bot"])
+def test_games_without_friends_always_have_hints(client, players):
+    created = create(client, players=players, hints_allowed=False)
+    assert client.get(f"/api/games/{created['id']}").json()["hints"] == "always"
+    act(client, created, {"type": "roll"})
+    assert hint(client, created, 0).status_code == 200
+    assert chances(client, created)["events"] >= 1
+
+
+def test_a_game_without_hints_is_reviewed_once_over(client):
+    created = create(client, game="5000", players=(ANA, BETO))
+    view = client.get(f"/api/games/{created['id']}").json()
+    while not view["is_over"]:  # both bank whenever they may
+        seat = view["current_player"]
+        view = act(client, created, {"type": "bank"} if view["table"]["can_bank"] else {"type": "roll"}, seat=seat)
+    assert client.get(f"/api/games/{created['id']}/review").status_code == 200
+    assert client.get(f"/api/games/{created['id']}/chances").status_code == 403  # the bar stays off
+
+
+def test_open_tables_say_whether_hints_are_on(client):
+    created = create(client, players=(ANA, BETO), public=True, hints_allowed=True)
+    (table,) = client.get("/api/open-tables").json()
+    assert table["id"] == created["id"] and table["hints"] == "agreed"
