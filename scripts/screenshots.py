@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "web"))
 from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "screenshots"
+LANGS = {"penta": "es", "generala": "id", "5000": "en"}  # one table in each language
 SETTINGS = json.dumps({"autoScore": False, "autoScoreSeconds": 3, "botPaceMs": 0})
 
 
@@ -53,8 +54,10 @@ def sheet_turns(api: Api, created: dict, turns: int) -> None:
 
 
 def penta(api: Api) -> tuple[str, dict]:
-    human, bot = {"name": "Ana", "kind": "human"}, {"name": "Robot", "kind": "bot", "level": "optimal"}
-    created = api("POST", "/api/games", {"game": "penta", "players": [human, bot], "seed": 11, "lang": "es"})
+    """Four players: the whole sheet on the phone's screen."""
+    levels = (("Robot", "optimal"), ("Luz", "casual"), ("Max", "beginner"))
+    players = [{"name": "Ana", "kind": "human"}] + [{"name": name, "kind": "bot", "level": level} for name, level in levels]
+    created = api("POST", "/api/games", {"game": "penta", "players": players, "seed": 11, "lang": LANGS["penta"]})
     sheet_turns(api, created, 6)
     api.play(created, {"type": "roll"})
     return "penta", created
@@ -62,7 +65,7 @@ def penta(api: Api) -> tuple[str, dict]:
 
 def generala(api: Api) -> tuple[str, dict]:
     players = [{"name": "Sari", "kind": "human"}, {"name": "Budi", "kind": "human"}]
-    created = api("POST", "/api/games", {"game": "generala", "players": players, "seed": 5, "lang": "id"})
+    created = api("POST", "/api/games", {"game": "generala", "players": players, "seed": 5, "lang": LANGS["generala"]})
     sheet_turns(api, created, 8)
     api.play(created, {"type": "roll"})
     return "generala", created
@@ -71,7 +74,7 @@ def generala(api: Api) -> tuple[str, dict]:
 def five_thousand(api: Api) -> tuple[str, dict]:
     """Play until both are in the game and Ana has just rolled points she may not bank yet."""
     players = [{"name": "Ana", "kind": "human"}, {"name": "Robot", "kind": "bot", "level": "optimal"}]
-    created = api("POST", "/api/games", {"game": "5000", "players": players, "seed": 3, "lang": "en"})
+    created = api("POST", "/api/games", {"game": "5000", "players": players, "seed": 3, "lang": LANGS["5000"]})
     view = api("GET", f"/api/games/{created['id']}")
     for _ in range(400):
         table = view["table"]
@@ -142,7 +145,7 @@ def main() -> int:
                     context = browser.new_context(viewport=PHONE, device_scale_factor=2)
                     context.add_init_script(f"localStorage.setItem('cubilete.settings', '{SETTINGS}')")
                     page = context.new_page()
-                    page.goto(f"{server.url}{created['url']}#seat=0&token={created['seats'][0]['token']}")
+                    page.goto(f"{server.url}{created['url']}?lang={LANGS[name]}#seat=0&token={created['seats'][0]['token']}")
                     page.wait_for_selector("#table[data-ready]")
                     if name != "5000":
                         page.click("[data-die='0']")

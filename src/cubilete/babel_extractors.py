@@ -5,7 +5,8 @@ This module imports nothing of the web app (only the engine and players, for the
 `extract_html`: the data-i18n and data-i18n-label attributes of the static pages.
 `extract_refusals`: every refusal code of engine/refusals.py, as the message id of the
 context "refusal", with its English template as the translators' comment.
-`extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level").
+`extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level"),
+and each rule set's one-line description (context "rules-help:penta").
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def extract_names(
         yield 1, "pgettext", ("game", info.id), []
         for name, rules in info.variants.items():
             yield 1, "pgettext", (f"rules:{info.id}", name), []
+            yield 1, "pgettext", (f"rules-help:{info.id}", name), ["One line on what the rule set does"]
             for box in getattr(rules, "boxes", ()):
                 yield 1, "pgettext", (f"box:{info.id}", box.id), []
         for level in player_levels(info.id):

@@ -150,11 +150,18 @@ def topology(request, tmp_path, solved_tables, server_env):
 
 @pytest.fixture
 def new_page(browser):
-    """Open phone-sized pages whose settings are stored before any script runs; no script error allowed."""
+    """Open pages (phone-sized unless told) whose settings are stored before any script runs; no script
+    error allowed."""
     contexts = []
 
-    def open_page(locale: str = "es-ES", bot_pace_ms: int = 0, auto_score: bool = True):
-        context = browser.new_context(viewport=PHONE, locale=locale)
+    def open_page(
+        locale: str = "es-ES",
+        bot_pace_ms: int = 0,
+        auto_score: bool = True,
+        viewport: dict[str, int] = PHONE,
+        color_scheme: str = "light",
+    ):
+        context = browser.new_context(viewport=viewport, locale=locale, color_scheme=color_scheme)
         settings = json.dumps({"autoScore": auto_score, "autoScoreSeconds": 3, "botPaceMs": bot_pace_ms})
         context.add_init_script(
             f"localStorage.getItem('cubilete.settings') || localStorage.setItem('cubilete.settings', '{settings}')"

@@ -24,6 +24,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 375, "height": 667}
+DESKTOP = {"width": 1280, "height": 800}
 
 
 def chromium_path() -> str | None:

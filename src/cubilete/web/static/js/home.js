@@ -3,7 +3,7 @@
 // player's name on this device and the link to their record.
 
 import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
-import { gameName, lang, levelName, rulesName, startPage, t, tn } from "./i18n.js";
+import { gameName, lang, levelName, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 
 startPage();
@@ -11,6 +11,7 @@ startPage();
 const form = document.querySelector("[data-new-game]");
 const seatList = document.querySelector("[data-seats]");
 const rulesSelect = document.querySelector("[data-rules-select]");
+const rulesHelpLine = document.querySelector("[data-rules-help]");
 const addSeat = document.querySelector("[data-action='add-player']");
 const turnClock = document.querySelector("[data-turn-clock]");
 const isPublic = document.querySelector("[data-public]");
@@ -41,12 +42,17 @@ function chooseGame(id) {
   game = games.find((info) => info.id === id);
   for (const input of form.querySelectorAll("[name='game']")) input.checked = input.value === id;
   rulesSelect.replaceChildren(...game.rules.map((rules) => new Option(rulesName(game.id, rules), rules)));
+  explainRules();
   seats = seats.length ? seats.slice(0, game.max_players) : defaultSeats(game);
   while (seats.length < game.min_players) {
     seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.levels.at(-1) });
   }
   for (const seat of seats) if (seat.kind === "bot" && !game.levels.includes(seat.level)) seat.level = game.levels.at(-1);
   drawSeats();
+}
+
+function explainRules() {
+  rulesHelpLine.textContent = rulesHelp(game.id, rulesSelect.value);
 }
 
 function drawSeats() {
@@ -379,6 +385,7 @@ addSeat.addEventListener("click", () => {
   seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.levels.at(-1) });
   drawSeats();
 });
+rulesSelect.addEventListener("change", explainRules);
 form.addEventListener("submit", start);
 
 games = (await getJson("/api/games/options")).games;

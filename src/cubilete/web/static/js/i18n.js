@@ -27,6 +27,7 @@ export function tn(singular, plural, n, params = {}) {
 
 export const gameName = (game) => t(game, {}, "game");
 export const rulesName = (game, rules) => t(rules, {}, `rules:${game}`);
+export const rulesHelp = (game, rules) => t(rules, {}, `rules-help:${game}`); // one line on what the rule set does
 export const levelName = (level) => t(level, {}, "level");
 export const boxName = (game, box) => t(box, {}, `box:${game}`);
 

@@ -3,6 +3,7 @@
 
 import { DICE, makeTray, showDie } from "./dice.js";
 import { boxName, t, tn } from "./i18n.js";
+import { SeatColumns } from "./seat_columns.js";
 
 
 export class SheetTable {
@@ -32,9 +33,14 @@ export class SheetTable {
 
   buildSheet(board, view) {
     const table = document.createElement("table");
-    table.className = view.seats.length > 3 ? "sheet many-seats" : "sheet";
+    table.className = "sheet";
+    table.dataset.seats = String(view.seats.length);
     const head = table.createTHead().insertRow();
-    head.append(document.createElement("th"));
+    const corner = document.createElement("th");
+    corner.scope = "col";
+    corner.className = "corner";
+    corner.append(Object.assign(document.createElement("span"), { className: "visually-hidden", textContent: t("Box") }));
+    head.append(corner);
     const cells = { box: {}, upper: [], bonus: [], fiveEqual: [], total: [], heads: [] };
     view.seats.forEach((seat, index) => {
       const th = document.createElement("th");
@@ -42,6 +48,7 @@ export class SheetTable {
       th.className = "seat";
       th.dataset.seat = String(index);
       th.textContent = seat.name;
+      th.title = seat.name;
       head.append(th);
       cells.heads.push(th);
     });
@@ -100,6 +107,7 @@ export class SheetTable {
       cells.total.push(td);
     });
     board.replaceChildren(table);
+    this.columns = new SeatColumns(table, cells.heads);
     return cells;
   }
 
@@ -159,16 +167,19 @@ export class SheetTable {
           delete td.dataset.preview;
           td.textContent = "";
         }
+        if (option !== undefined) {
+          td.setAttribute("aria-label", t("{box}: would score {points}", { box: boxName(this.game, box), points: td.textContent }));
+        } else {
+          td.removeAttribute("aria-label");
+        }
         if (selectable) {
           td.setAttribute("role", "button");
           td.tabIndex = 0;
           td.setAttribute("aria-pressed", String(this.selected === box));
-          td.setAttribute("aria-label", `${boxName(this.game, box)}: ${option.points}`);
         } else {
           td.removeAttribute("role");
           td.removeAttribute("tabindex");
           td.removeAttribute("aria-pressed");
-          td.removeAttribute("aria-label");
         }
       });
     }
@@ -182,6 +193,7 @@ export class SheetTable {
       this.cells.total[seat].dataset.total = String(sheet.total);
       this.cells.heads[seat].classList.toggle("current", seat === current);
     });
+    this.columns.show(current);
   }
 
   drawButtons() {

@@ -1,0 +1,156 @@
+"""The table fits the screen: at 375x667 and at 1280x800 every row of the Penta and Generala sheets
+(boxes, bonuses, totals) for 1, 2 and 4 players, the dice and the buttons are on screen without
+scrolling; with six players the other seats collapse to their totals on a phone; 5000's table fits
+too; the sticky cells are opaque; long names and long rule set names are not cut or overflowing."""
+
+from __future__ import annotations
+
+import pytest
+from harness import DESKTOP, PHONE, Server, free_port
+from layout_checks import not_on_screen, overflowing, see_through_sticky_cells, start_game
+from playwright.sync_api import expect
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+ROWS = ".sheet tr"
+CONTROLS = "[data-die], .tray [data-action]"
+LONG_NAMES = ("Maximiliano Bartolomé Gu", "Anastasia Valentina Rod", "Wolfgang Amadeus Mozart")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, solved_tables):
+    """One server for the module's games (each test starts its own games from the form)."""
+    folder = tmp_path_factory.mktemp("layout")
+    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log")
+    yield server.start()
+    server.stop()
+
+
+def ready(page) -> None:
+    page.wait_for_selector("#table[data-ready]")
+
+
+def roll(page) -> None:
+    page.click("[data-action='roll']")
+    ready(page)
+
+
+def nothing_scrolls(page) -> None:
+    board = page.evaluate("(() => { const b = document.querySelector('[data-board]'); return [b.scrollHeight, b.clientHeight]; })()")
+    assert board[0] <= board[1], f"the board scrolls: {board}"
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("players", [1, 2, 4])
+@pytest.mark.parametrize("game", ["penta", "generala"])
+def test_every_row_of_the_sheet_the_dice_and_the_buttons_are_on_screen(server, new_page, game, players, size):
+    page = new_page(viewport=SIZES[size])
+    start_game(page, server, game, players)
+    expected_rows = 1 + 13 + 1 + (3 if game == "penta" else 0)  # names, boxes, total, penta's bonuses
+    expect(page.locator(ROWS)).to_have_count(expected_rows)
+    roll(page)
+    nothing_scrolls(page)
+    assert not_on_screen(page, ROWS) == []
+    assert not_on_screen(page, CONTROLS) == []
+    # the hints lie over the bottom of the sheet on a phone, beside it on a desktop; the dice stay
+    page.click("[data-action='hint']")
+    expect(page.locator("[data-hints] li").first).to_be_visible()
+    assert not_on_screen(page, "[data-hints], " + CONTROLS) == []
+    if size == "desktop":
+        assert not_on_screen(page, ROWS) == []
+    if players == 4:  # the last roll: the countdown to the auto-score is shown too
+        roll(page)
+        roll(page)
+        expect(page.locator("[data-countdown]")).to_be_visible()
+        nothing_scrolls(page)
+        assert not_on_screen(page, ROWS) == []
+        assert not_on_screen(page, CONTROLS + ", [data-countdown]") == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_sticky_names_and_totals_are_opaque(server, new_page, size):
+    page = new_page(viewport=SIZES[size])
+    start_game(page, server, "penta", 2)
+    roll(page)
+    expect(page.locator(".sheet thead th.current")).to_have_count(1)
+    assert see_through_sticky_cells(page) == []
+    page.emulate_media(color_scheme="dark")
+    assert see_through_sticky_cells(page) == []
+
+
+def test_with_six_players_the_other_seats_collapse_to_their_totals_on_a_phone(server, new_page):
+    page = new_page()
+    start_game(page, server, "penta", 6)
+    roll(page)
+    page.locator("[data-player='0'][data-preview]").first.click()
+    page.click("[data-action='validate']")
+    ready(page)  # the five bots have played their first turn
+    roll(page)
+    toggles = page.locator("[data-seat-toggle]")
+    expect(toggles).to_have_count(5)  # the seat to move has its name, not a button
+    for seat in range(1, 6):
+        toggle = page.locator(f"[data-seat-toggle='{seat}']")
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+        written = page.locator(f"td[data-player='{seat}'][data-score]")
+        expect(written).to_have_count(1)
+        assert written.evaluate("(cell) => getComputedStyle(cell).fontSize") == "0px"  # collapsed
+        expect(page.locator(f"[data-total][data-player='{seat}']")).to_have_text(written.inner_text())
+    nothing_scrolls(page)
+    assert not_on_screen(page, ROWS) == [] and not_on_screen(page, CONTROLS) == []
+
+    page.click("[data-seat-toggle='3']")
+    expect(page.locator("[data-seat-toggle='3']")).to_have_attribute("aria-expanded", "true")
+    opened = page.locator("td[data-player='3'][data-score]")
+    assert opened.evaluate("(cell) => getComputedStyle(cell).fontSize") != "0px"
+    assert opened.bounding_box()["width"] > page.locator("td[data-player='2'][data-score]").bounding_box()["width"]
+    nothing_scrolls(page)
+    assert not_on_screen(page, ROWS) == []
+    assert overflowing(page, "html, [data-board]") == []
+    page.click("[data-seat-toggle='3']")
+    expect(page.locator("[data-seat-toggle='3']")).to_have_attribute("aria-expanded", "false")
+
+    page.set_viewport_size(DESKTOP)  # room for every column: none collapses
+    expect(page.locator("[data-seat-toggle]")).to_have_count(0)
+    expect(page.locator(".sheet .collapsed")).to_have_count(0)
+    assert not_on_screen(page, ROWS) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_5000_table_of_six_fits_with_the_longest_rule_set_name_in_full(server, new_page, size):
+    page = new_page(viewport=SIZES[size])
+    start_game(page, server, "5000", 6, rules="free-set-aside", names=("Ana", "Beto", "Carla", "Dani", "Eva", "Fede"))
+    rules_name = page.locator("[data-rules-name]")
+    expect(rules_name).to_have_text("Elegir los dados que se apartan")
+    assert overflowing(page, "html, .bar, .bar .title, [data-rules-name]") == []
+    assert not_on_screen(page, "[data-rules-name], .bar .title") == []
+    roll(page)
+    nothing_scrolls(page)
+    assert not_on_screen(page, ".scoreboard li, .turn-points, [data-die]:not([hidden]), .tray [data-action]:not([hidden])") == []
+
+
+@pytest.mark.parametrize("game", ["penta", "generala"])
+def test_the_rule_set_is_not_cut_in_the_header(server, new_page, game):
+    page = new_page()
+    start_game(page, server, game)
+    expect(page.locator("[data-rules-name]")).to_have_text("Reglas de la app" if game == "penta" else "Estándar")
+    assert overflowing(page, "html, .bar, .bar .title, [data-rules-name]") == []
+    assert not_on_screen(page, "[data-rules-name]") == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["penta", "5000"])
+def test_three_long_names_do_not_overflow_the_width(server, new_page, game, size):
+    page = new_page(viewport=SIZES[size])
+    start_game(page, server, game, 3, names=LONG_NAMES)
+    expect(page.locator("[data-current-player]")).to_contain_text(LONG_NAMES[0])
+    roll(page)
+    assert overflowing(page, "html, body, .table, [data-board], .turn-line, .tray") == []
+    if game == "penta":
+        assert page.evaluate("document.querySelector('.sheet').scrollWidth <= document.querySelector('[data-board]').clientWidth")
+        for seat, name in enumerate(LONG_NAMES):  # cut with an ellipsis, whole in the text and the tooltip
+            header = page.locator(f".sheet thead th[data-seat='{seat}']")
+            expect(header).to_have_text(name)
+            expect(header).to_have_attribute("title", name)
+        assert not_on_screen(page, ROWS) == []
+    else:
+        assert not_on_screen(page, ".scoreboard li") == []
