@@ -1,7 +1,7 @@
 // The end of a game: the ranking (equal scores share a place), a rematch button and a link to the
 // review. The dialog closes (× or Escape) to show the finished table, which keeps the review link.
 
-import { page, t } from "./i18n.js";
+import { listText, page, t } from "./i18n.js";
 
 export function showGameOver(view, controller) {
   const panel = document.querySelector("[data-game-over]");
@@ -30,7 +30,7 @@ export function showGameOver(view, controller) {
   const winners = order.filter(({ place }) => place === 1).map(({ name }) => name);
   panel.querySelector("[data-winner]").textContent =
     winners.length > 1
-      ? t("Shared first place: {names}", { names: winners.join(", ") })
+      ? t("Shared first place: {names}", { names: listText(winners) })
       : t("{name} wins!", { name: winners[0] });
   const rematch = panel.querySelector("[data-action='rematch']");
   rematch.onclick = () => controller.rematch();
