@@ -6,6 +6,7 @@ from typing import Any
 
 from ..engine.actions import Action, Bank, Roll, SetAside, action_to_json
 from ..engine.five_thousand import FiveThousandState, Phase, score_roll
+from ..engine.five_thousand_scoring import set_aside_points
 from ..players.five_thousand_advice import rank_five_thousand
 from .i18n import refusal_message
 
@@ -34,6 +35,9 @@ def table(state: FiveThousandState, legal: tuple[Action, ...], lang: str) -> dic
         },
         "set_aside_choices": [
             sorted(state.last_roll[i] for i in action.held) for action in legal if isinstance(action, SetAside)
+        ],
+        "set_aside_points": [  # what each of set_aside_choices adds to the turn
+            set_aside_points(state.last_roll, action.held, rules) for action in legal if isinstance(action, SetAside)
         ],
         "last_event": None if event is None else event.to_json(),
         "winner": state.winner,

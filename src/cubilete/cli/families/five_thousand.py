@@ -173,19 +173,45 @@ def _outcome(match: Match, state: FiveThousandState, texts: Texts) -> str:
     names = texts.names([match.names[seat] for seat in event.knocked])
     params = {"name": match.names[event.seat], "points": event.points, "target": state.rules.target, "names": names}
     receiver = None if event.receiver is None else match.names[event.receiver]
+    points = event.points
     if event.kind == "bust":
-        return texts.t("{name} rolls nothing that scores: the turn's {points} points are lost", **params)
+        if points == 0:
+            return texts.t("{name} rolls nothing that scores", **params)
+        return texts.tn(
+            "{name} rolls nothing that scores: the turn's {points} point is lost",
+            "{name} rolls nothing that scores: the turn's {points} points are lost",
+            points,
+            **params,
+        )
     if event.kind == "bank":
         return texts.t("{name} banks {points}", **params)
     if event.kind == "knock_out":
         return texts.t("{name} banks {points} and knocks {names} back to zero", **params)
     if event.kind == "gift":
-        gift = texts.t("{name} would pass {target}: the {points} points go to {receiver}", receiver=receiver, **params)
-        return gift + (" " + texts.t("{names} knocked back to zero", **params) if event.knocked else "")
+        gift = texts.tn(
+            "{name} would pass {target}: the {points} point goes to {receiver}",
+            "{name} would pass {target}: the {points} points go to {receiver}",
+            points,
+            receiver=receiver,
+            **params,
+        )
+        knocked = len(event.knocked)
+        return gift + (
+            " " + texts.tn("{names} is knocked back to zero", "{names} are knocked back to zero", knocked, **params)
+            if knocked
+            else ""
+        )
     if event.kind == "gift_lost":
-        return texts.t("{name} would pass {target}: the {points} points are lost", **params)
-    if event.kind == "hot_dice":
-        return texts.t("All five dice scored: {name} rolls all five again", **params)
+        return texts.tn(
+            "{name} would pass {target}: the {points} point is lost",
+            "{name} would pass {target}: the {points} points are lost",
+            points,
+            **params,
+        )
+    if event.kind == "hot_dice":  # rolling the five dice again is a choice when the points may be banked
+        if any(isinstance(action, Bank) for action in state.legal_actions()):
+            return texts.t("All five dice scored: {name} may roll all five again or bank", **params)
+        return texts.t("All five dice scored: {name} must roll all five again", **params)
     if receiver is None:  # a win
         return texts.t("{name} reaches {target} and wins!", **params)
     return texts.t("{receiver} reaches {target} with {name}'s gift and wins!", receiver=receiver, **params)

@@ -1,5 +1,6 @@
 // Dice drawn as dice: a button with nine pip cells, the CSS shows the pips of data-value.
 
+import { setUsable } from "./controls.js";
 import { t } from "./i18n.js";
 
 export const DICE = 5;
@@ -31,11 +32,12 @@ function makeDie(index) {
   return die;
 }
 
-// Show a value (null: no value yet), whether it is held, and animate it when just rolled.
-export function showDie(die, value, { held = false, rolled = false, enabled = false, label = null } = {}) {
+// Show a value (null: no value yet), whether it is held, and animate it when just rolled; a die that
+// cannot be tapped says why (reason) when it is.
+export function showDie(die, value, { held = false, rolled = false, enabled = false, reason = null, label = null } = {}) {
   die.dataset.value = value == null ? "" : String(value);
   die.setAttribute("aria-pressed", String(held));
-  die.disabled = !enabled;
+  setUsable(die, enabled, reason);
   const position = Number(die.dataset.die) + 1;
   die.setAttribute(
     "aria-label",
@@ -51,4 +53,10 @@ export function showDie(die, value, { held = false, rolled = false, enabled = fa
     void die.offsetWidth; // restart the animation
     die.classList.add("rolling");
   }
+}
+
+// Resolves once every die has landed (its roll animation is over; at once without animations).
+export function landed(dice) {
+  const animations = dice.flatMap((die) => die.getAnimations());
+  return Promise.all(animations.map((animation) => animation.finished.catch(() => null)));
 }

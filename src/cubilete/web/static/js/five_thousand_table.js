@@ -3,8 +3,11 @@
 // what the last turn did: a bust, a bank, a knock-out, a gift, a win; and hints: each option with
 // its chance to win.
 
-import { makeTray, showDie } from "./dice.js";
-import { t, tn } from "./i18n.js";
+import { isUsable, onUse, setUsable } from "./controls.js";
+import { landed, makeTray, showDie } from "./dice.js";
+import { rememberHeld, recallHeld } from "./held_dice.js";
+import { listText, t, tn } from "./i18n.js";
+import { sentence } from "./messages.js";
 import { chanceText, optionText } from "./options.js";
 
 export class FiveThousandTable {
@@ -12,7 +15,8 @@ export class FiveThousandTable {
     this.controller = controller;
     this.view = view;
     this.interactive = false;
-    this.choosing = new Set();
+    this.choosing = new Set(); // the dice tapped to set aside (free set-aside)
+    this.choosingAt = null; // the event index the choice was last remembered at
     this.hints = root.querySelector("[data-hints]");
     root.classList.add("five-thousand-game");
 
@@ -51,13 +55,16 @@ export class FiveThousandTable {
 
     this.dice = makeTray(root.querySelector("[data-dice]"), (index) => this.toggle(index));
     const buttons = root.querySelector("[data-buttons]");
-    this.hintButton = makeButton("hint", () => this.showHints());
+    const explain = (reason) => this.controller.explain(reason);
+    this.hintButton = makeButton("hint", () => this.showHints(), explain);
     this.hintButton.textContent = t("Hint");
     this.hintButton.classList.add("secondary");
-    this.rollButton = makeButton("roll", () => this.act({ type: "roll" }));
-    this.bankButton = makeButton("bank", () => this.act({ type: "bank" }));
-    this.setAsideButton = makeButton("set-aside", () =>
-      this.act({ type: "set_aside", held: [...this.choosing].sort() }),
+    this.rollButton = makeButton("roll", () => this.act({ type: "roll" }), explain);
+    this.bankButton = makeButton("bank", () => this.act({ type: "bank" }), explain);
+    this.setAsideButton = makeButton(
+      "set-aside",
+      () => this.act({ type: "set_aside", held: [...this.choosing].sort() }),
+      explain,
     );
     this.setAsideButton.textContent = t("Set aside");
     this.reason = document.createElement("p");
@@ -78,6 +85,7 @@ export class FiveThousandTable {
     this.view = view;
     const table = view.table;
     if (table.phase !== "set_aside") this.choosing.clear();
+    else if (this.mine) this.keepChoosing(view);
     this.hideHints();
     const current = view.is_over ? null : view.current_player;
     this.rows.forEach((row, seat) => {
@@ -97,46 +105,108 @@ export class FiveThousandTable {
     const startOfTurn = table.phase === "roll" && table.turn_points === 0;
     const rolled = step?.event.roll !== undefined;
     const choosing = table.phase === "set_aside" && this.interactive;
+    const setAsideFirst = t("Set aside scoring dice first");
+    const diceReason = this.controller.reasonFor(table.phase === "roll" ? t("Roll the dice first") : t("The scoring dice are set aside: roll again or bank"));
     this.dice.forEach((die, index) => {
       const value = table.last_roll[index] ?? null;
+      const scoring = table.scoring.includes(index) && !startOfTurn;
+      const chosen = this.choosing.has(index);
       die.hidden = value === null && table.last_roll.length > 0;
-      die.classList.toggle("scoring", table.scoring.includes(index) && !startOfTurn);
+      die.classList.toggle("scoring", scoring);
       die.classList.toggle("stale", startOfTurn);
-      showDie(die, value, { held: this.choosing.has(index), rolled, enabled: choosing });
+      // the dice tapped to set aside look (and read) unlike the other scoring dice
+      die.classList.toggle("chosen", chosen);
+      const position = index + 1;
+      const label =
+        value === null
+          ? null
+          : chosen
+            ? t("Die {n}: {value}, chosen to set aside", { n: position, value })
+            : scoring && table.phase === "set_aside"
+              ? t("Die {n}: {value}, scores", { n: position, value })
+              : null;
+      showDie(die, value, { held: chosen, rolled, enabled: choosing, reason: diceReason, label });
     });
 
     this.rollButton.textContent = tn("Roll one die", "Roll {n} dice", dice);
     this.bankButton.textContent =
       table.turn_points > 0 ? t("Bank {points}", { points: table.turn_points }) : t("Bank");
-    this.rollButton.disabled = !this.interactive || !table.can_roll;
-    this.bankButton.disabled = !this.interactive || !table.can_bank;
-    this.hintButton.disabled = !this.interactive || !this.controller.hintsAllowed || table.phase === "roll";
+    setUsable(this.rollButton, this.interactive && table.can_roll, this.controller.reasonFor(setAsideFirst));
+    setUsable(
+      this.bankButton,
+      this.interactive && table.can_bank,
+      this.controller.reasonFor(
+        table.phase === "roll"
+          ? t("Nothing to bank yet: roll the dice")
+          : table.phase === "set_aside"
+            ? setAsideFirst
+            : table.must_roll_reason && sentence(table.must_roll_reason.message),
+      ),
+    );
+    setUsable(
+      this.hintButton,
+      this.interactive && this.controller.hintsAllowed && table.phase !== "roll",
+      this.controller.reasonFor(
+        this.controller.hintsAllowed
+          ? t("Roll the dice first: a hint is about the dice on the table")
+          : t("Hints and win chances are off: this game with friends was started without them."),
+      ),
+    );
     this.setAsideButton.hidden = table.phase !== "set_aside";
-    this.setAsideButton.disabled = !choosing || !this.validChoice();
+    setUsable(
+      this.setAsideButton,
+      choosing && this.chosenPoints() !== null,
+      this.controller.reasonFor(this.choosing.size === 0 ? t("Tap the scoring dice to set aside") : t("These dice do not score together")),
+    );
     this.reason.textContent = this.mine && table.must_roll_reason ? table.must_roll_reason.message : "";
     this.describe(view, step);
   }
 
-  validChoice() {
-    const values = [...this.choosing].map((index) => this.view.table.last_roll[index]).sort();
-    return this.view.table.set_aside_choices.some(
-      (choice) => choice.length === values.length && choice.every((value, i) => value === values[i]),
+  // The dice chosen to set aside from this roll: at a new roll, those remembered for it before a reload
+  // (or the language switch), else none; remembered at every change.
+  keepChoosing(view) {
+    const seat = view.current_player;
+    if (this.choosingAt !== view.events) {
+      this.choosing = recallHeld(this.controller.gameId, seat, view.events, view.table.last_roll.length) ?? new Set();
+      this.choosingAt = view.events;
+    }
+    rememberHeld(this.controller.gameId, seat, view.events, this.choosing);
+  }
+
+  // What the dice chosen to set aside add to the turn, or null when they are not a valid choice.
+  chosenPoints() {
+    const table = this.view.table;
+    const values = [...this.choosing].map((index) => table.last_roll[index]).sort();
+    const choice = table.set_aside_choices.findIndex(
+      (option) => option.length === values.length && option.every((value, i) => value === values[i]),
     );
+    return choice < 0 ? null : table.set_aside_points[choice];
   }
 
   // The last event of the state (a bust, a bank...), else what the player can do now.
+  // The last event of the state (a bust, a bank...) as news, told once; then what the player can do now.
   describe(view, step) {
     const table = view.table;
     const event = table.last_event;
     const name = (seat) => this.controller.seatName(seat);
+    const tell = (message, tone = "info") => this.controller.tell(message, tone, view.events);
     if (event) {
-      const names = event.knocked.map(name).join(", ");
-      const params = { name: name(event.seat), points: event.points, target: table.target, names };
+      const names = listText(event.knocked.map(name));
+      const points = event.points;
+      const params = { name: name(event.seat), points, target: table.target, names };
       const receiver = event.receiver === null ? null : name(event.receiver);
       let message;
       switch (event.kind) {
         case "bust":
-          message = t("{name} rolls nothing that scores: the turn's {points} points are lost", params);
+          message =
+            points === 0
+              ? t("{name} rolls nothing that scores", params)
+              : tn(
+                  "{name} rolls nothing that scores: the turn's {points} point is lost",
+                  "{name} rolls nothing that scores: the turn's {points} points are lost",
+                  points,
+                  params,
+                );
           break;
         case "bank":
           message = t("{name} banks {points}", params);
@@ -145,14 +215,29 @@ export class FiveThousandTable {
           message = t("{name} banks {points} and knocks {names} back to zero", params);
           break;
         case "gift":
-          message = t("{name} would pass {target}: the {points} points go to {receiver}", { ...params, receiver });
-          if (names) message += " " + t("{names} knocked back to zero", params);
+          message = tn(
+            "{name} would pass {target}: the {points} point goes to {receiver}",
+            "{name} would pass {target}: the {points} points go to {receiver}",
+            points,
+            { ...params, receiver },
+          );
+          if (event.knocked.length > 0) {
+            message += " " + tn("{names} is knocked back to zero", "{names} are knocked back to zero", event.knocked.length, params);
+          }
           break;
         case "gift_lost":
-          message = t("{name} would pass {target}: the {points} points are lost", params);
+          message = tn(
+            "{name} would pass {target}: the {points} point is lost",
+            "{name} would pass {target}: the {points} points are lost",
+            points,
+            params,
+          );
           break;
         case "hot_dice":
-          message = t("All five dice scored: {name} rolls all five again", params);
+          // the turn goes on with five dice: rolling them is a choice when the points may be banked
+          message = table.can_bank
+            ? t("All five dice scored: {name} may roll all five again or bank", params)
+            : t("All five dice scored: {name} must roll all five again", params);
           break;
         case "win":
           message =
@@ -161,22 +246,25 @@ export class FiveThousandTable {
               : t("{receiver} reaches {target} with {name}'s gift and wins!", { ...params, receiver });
           break;
       }
-      this.controller.say(message, event.kind === "bust" || event.kind === "knock_out" ? "warning" : "info");
-      return;
-    }
-    if (step?.event.roll !== undefined && this.controller.isBot(step.seat)) {
-      this.controller.say(t("{name} rolls", { name: name(step.seat) }));
-      return;
-    }
-    if (step?.event.action?.type === "roll" && this.controller.isBot(step.seat)) {
-      this.controller.say(t("{name} rolls again", { name: name(step.seat) }));
-      return;
+      tell(message, event.kind === "bust" || event.kind === "knock_out" ? "warning" : "info");
+    } else if (step?.event.roll !== undefined && this.controller.isBot(step.seat)) {
+      tell(t("{name} rolls", { name: name(step.seat) }));
+    } else if (step?.event.action?.type === "roll" && this.controller.isBot(step.seat)) {
+      tell(t("{name} rolls again", { name: name(step.seat) }));
     }
     if (step || !this.mine) return;
     if (table.phase === "roll") {
       this.controller.say(this.controller.hotSeat ? t("{name}, roll the dice", { name: name(view.current_player) }) : t("Roll the dice"));
     } else if (table.phase === "set_aside") {
-      this.controller.say(t("Tap the scoring dice to set aside"));
+      const points = this.chosenPoints();
+      const dice = [...this.choosing].map((index) => table.last_roll[index]).sort().join(" ");
+      this.controller.say(
+        this.choosing.size === 0
+          ? t("Tap the scoring dice to set aside")
+          : points === null
+            ? t("These dice do not score together")
+            : tn("Set aside {dice}: {points} point", "Set aside {dice}: {points} points", points, { dice, points }),
+      );
     } else if (table.must_roll_reason) {
       this.controller.say(t("Roll again"));
     } else {
@@ -185,7 +273,11 @@ export class FiveThousandTable {
   }
 
   toggle(index) {
-    if (!this.interactive || this.view.table.phase !== "set_aside") return;
+    const die = this.dice[index];
+    if (!isUsable(die)) {
+      this.controller.explain(die.dataset.reason ?? null);
+      return;
+    }
     if (this.choosing.has(index)) this.choosing.delete(index);
     else this.choosing.add(index);
     this.render(this.view, null);
@@ -198,7 +290,6 @@ export class FiveThousandTable {
   // Roll or bank (with free set-aside, each choice of dice), best first, with the chance to win after
   // each; a tap on a set-aside choice picks its dice.
   async showHints() {
-    if (this.hintButton.disabled) return;
     if (!this.hints.hidden) {
       this.hideHints();
       return;
@@ -243,6 +334,10 @@ export class FiveThousandTable {
     this.hints.hidden = true;
   }
 
+  landed() {
+    return landed(this.dice);
+  }
+
   ready() {
     this.interactive = true;
     this.render(this.view, null);
@@ -255,10 +350,10 @@ export class FiveThousandTable {
 
 }
 
-function makeButton(action, onClick) {
+function makeButton(action, onClick, explain) {
   const element = document.createElement("button");
   element.type = "button";
   element.dataset.action = action;
-  element.addEventListener("click", onClick);
+  onUse(element, onClick, explain);
   return element;
 }

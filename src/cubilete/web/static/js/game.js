@@ -6,6 +6,7 @@
 import { ApiError, forgetSeat, getJson, postJson, rememberTokens, seatTokens } from "./api.js";
 import { gameName, page, rulesName, startPage, t } from "./i18n.js";
 import { followGame } from "./live.js";
+import { MessageLine } from "./messages.js";
 import { loadSettings, settingsDialog } from "./settings.js";
 import { FiveThousandTable } from "./five_thousand_table.js";
 import { SheetTable } from "./sheet_table.js";
@@ -94,11 +95,12 @@ class GameController {
     this.received = 0; // events of the latest view received, played back or not
     this.seats = [];
     this.table = null;
-    this.busy = false;
+    this.busy = false; // a request of this browser's seat is on its way
+    this.landing = false; // a view is being played back, until its dice have landed
     this.skipping = false;
     this.arrivals = Promise.resolve(); // views are played back one after the other, in order
     this.tableElement = document.querySelector("#table");
-    this.messageElement = document.querySelector("[data-message]");
+    this.messages = new MessageLine(document.querySelector("[data-message]"));
     this.connectionElement = document.querySelector("[data-connection]");
     this.skipButton = document.querySelector("[data-action='skip']");
     this.skipButton.addEventListener("click", () => {
@@ -136,6 +138,10 @@ class GameController {
 
   get settings() {
     return loadSettings();
+  }
+
+  get gameId() {
+    return gameId;
   }
 
   seatName(seat) {
@@ -187,13 +193,41 @@ class GameController {
     return Object.keys(seatTokens(gameId)).length > 1;
   }
 
+  // What to do now: on the message line once the last move there has been read.
   say(text, tone = "info") {
-    this.messageElement.textContent = text;
-    this.messageElement.dataset.tone = tone;
+    this.messages.prompt(text, tone);
   }
 
-  // News about the table that the game's own messages would overwrite: shown for a while.
+  // A move (key: the index of the event it tells of, to tell it once): on the message line and in the log.
+  tell(text, tone = "info", key = null) {
+    this.messages.news(text, tone, key);
+  }
+
+  // Why a control cannot be used now.
+  explain(text) {
+    this.messages.explain(text);
+  }
+
+  // Why this screen's player can do nothing now, or null when the table decides (it is their turn).
+  blockedReason() {
+    const view = this.view;
+    if (view.is_over) return t("The game is over");
+    const name = this.seatName(view.current_player);
+    if (this.isBot(view.current_player)) return t("{name} is playing", { name });
+    if (this.tokenFor(view.current_player) === null) return t("It's {name}'s turn", { name });
+    if (this.busy) return t("Your move is on its way");
+    if (this.landing) return t("The dice are still rolling");
+    return null;
+  }
+
+  // Why a control of the table is disabled: this page's reason while the table waits, else the table's.
+  reasonFor(tableReason) {
+    return (this.table.interactive ? null : this.blockedReason()) ?? tableReason;
+  }
+
+  // News about the table that the game's own messages would overwrite: shown for a while, and logged.
   notify(text) {
+    this.messages.record(text);
     this.noticeElement.textContent = text;
     this.noticeElement.hidden = false;
     clearTimeout(this.noticeTimer);
@@ -244,8 +278,14 @@ class GameController {
     }
     if (!sameSeats && answer.seats_version > this.seatsVersion) this.seatsChanged(answer);
     const steps = (answer.steps ?? []).filter((step) => step.index >= known);
+    this.landing = true;
     this.idle(); // the game moved on (maybe by another tab of this seat): nothing to click during the playback
-    await this.playBack({ ...answer, steps });
+    try {
+      await this.playBack({ ...answer, steps });
+      await this.table.landed(); // a tap while the dice still roll would be a second roll nobody saw
+    } finally {
+      this.landing = false;
+    }
     const timedOut = steps.find((step) => step.by_clock);
     if (timedOut) {
       this.notify(t("Time ran out for {name}: the computer played their turn", { name: this.seatName(timedOut.seat) }));

@@ -3,7 +3,7 @@
 // to show the finished table, which keeps the review link.
 
 import { seatTokens } from "./api.js";
-import { page, t } from "./i18n.js";
+import { listText, page, t } from "./i18n.js";
 import { myName, playerUrl } from "./my_player.js";
 
 export function showGameOver(view, controller) {
@@ -33,7 +33,7 @@ export function showGameOver(view, controller) {
   const winners = order.filter(({ place }) => place === 1).map(({ name }) => name);
   panel.querySelector("[data-winner]").textContent =
     winners.length > 1
-      ? t("Shared first place: {names}", { names: winners.join(", ") })
+      ? t("Shared first place: {names}", { names: listText(winners) })
       : t("{name} wins!", { name: winners[0] });
   const rematch = panel.querySelector("[data-action='rematch']");
   rematch.onclick = () => controller.rematch();

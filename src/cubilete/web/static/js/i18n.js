@@ -25,6 +25,10 @@ export function tn(singular, plural, n, params = {}) {
   return fill(text, { n, ...params });
 }
 
+// Names as the language lists them ("Ana, Beto y Carla"): the CLDR list patterns Babel's format_list uses.
+const lists = new Intl.ListFormat(lang, { style: "long", type: "conjunction" });
+export const listText = (items) => lists.format(items);
+
 export const gameName = (game) => t(game, {}, "game");
 export const rulesName = (game, rules) => t(rules, {}, `rules:${game}`);
 export const rulesHelp = (game, rules) => t(rules, {}, `rules-help:${game}`); // one line on what the rule set does

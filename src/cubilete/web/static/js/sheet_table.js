@@ -1,10 +1,11 @@
 // Penta and Generala: five dice to hold and roll, every player's sheet with what each open box
 // would score now, the countdown that scores for the player after the last roll, and hints.
 
-import { DICE, makeTray, showDie } from "./dice.js";
+import { isUsable, onUse, setUsable } from "./controls.js";
+import { DICE, landed, makeTray, showDie } from "./dice.js";
+import { rememberHeld, recallHeld } from "./held_dice.js";
 import { boxName, t, tn } from "./i18n.js";
 import { SeatColumns } from "./seat_columns.js";
-
 
 export class SheetTable {
   constructor(root, controller, view) {
@@ -15,6 +16,8 @@ export class SheetTable {
     this.holding = new Set();
     this.selected = null;
     this.heldBefore = [];
+    this.heldAt = null; // the event index the held dice were last remembered at
+    this.autoScoredAt = null; // the event index at which this page asked the computer to score
     this.countdownTimer = null;
     this.countdownElement = root.querySelector("[data-countdown]");
     this.hints = root.querySelector("[data-hints]");
@@ -23,9 +26,10 @@ export class SheetTable {
     this.cells = this.buildSheet(root.querySelector("[data-board]"), view);
     this.dice = makeTray(root.querySelector("[data-dice]"), (index) => this.toggle(index));
     const buttons = root.querySelector("[data-buttons]");
-    this.hintButton = button("hint", t("Hint"), () => this.showHints());
-    this.rollButton = button("roll", t("Roll"), () => this.roll());
-    this.validateButton = button("validate", t("Validate turn"), () => this.validate());
+    const explain = (reason) => this.controller.explain(reason);
+    this.hintButton = button("hint", t("Hint"), () => this.showHints(), explain);
+    this.rollButton = button("roll", t("Roll"), () => this.roll(), explain);
+    this.validateButton = button("validate", t("Validate turn"), () => this.validate(), explain);
     this.hintButton.classList.add("secondary");
     buttons.append(this.hintButton, this.rollButton, this.validateButton);
     document.addEventListener("keydown", (event) => this.key(event));
@@ -123,10 +127,13 @@ export class SheetTable {
     if (table.dice.length === 0) {
       this.holding.clear();
       this.selected = null;
+    } else if (this.mine && !view.to_roll) {
+      this.keepHolding(view);
     }
     this.hideHints();
     this.drawSheet(view);
     const rolled = step?.event.roll !== undefined;
+    const diceReason = this.controller.reasonFor(table.dice.length === 0 ? t("Roll the dice first") : t("No rolls left: choose a box"));
     this.dice.forEach((die, index) => {
       const value = table.dice[index] ?? null;
       const held = view.to_roll ? table.held.includes(index) : this.mine && this.holding.has(index);
@@ -134,11 +141,23 @@ export class SheetTable {
         held,
         rolled: rolled && !this.heldBefore.includes(index),
         enabled: this.interactive && table.can_reroll,
+        reason: diceReason,
       });
     });
     this.heldBefore = table.held;
     this.drawButtons();
     this.describe(view, step, previous);
+  }
+
+  // The held dice of this seat's decision: at a new decision, those remembered for it before a reload
+  // (or the language switch), else those kept for the roll that led here; remembered at every change.
+  keepHolding(view) {
+    const seat = view.current_player;
+    if (this.heldAt !== view.events) {
+      this.holding = recallHeld(this.controller.gameId, seat, view.events, DICE) ?? new Set(this.heldBefore);
+      this.heldAt = view.events;
+    }
+    rememberHeld(this.controller.gameId, seat, view.events, this.holding);
   }
 
   drawSheet(view) {
@@ -201,32 +220,66 @@ export class SheetTable {
     const firstRoll = this.view.to_roll || this.view.is_over;
     this.rollButton.replaceChildren(text(firstRoll ? t("Roll") : t("Roll again")));
     if (!this.view.is_over) this.rollButton.append(badge(tn("{n} left", "{n} left", table.rolls_left)));
-    this.rollButton.disabled =
-      !this.interactive || !(firstRoll || (table.can_reroll && this.holding.size < DICE));
-    this.validateButton.disabled = !this.interactive || this.selected === null;
-    this.hintButton.disabled = !this.interactive || !this.controller.hintsAllowed || table.dice.length === 0;
+    const rollable = firstRoll || (table.can_reroll && this.holding.size < DICE);
+    setUsable(
+      this.rollButton,
+      this.interactive && rollable,
+      this.controller.reasonFor(
+        rollable
+          ? null
+          : table.can_reroll
+            ? t("All five dice are held: release one to roll again, or choose a box")
+            : t("No rolls left: choose a box"),
+      ),
+    );
+    setUsable(
+      this.validateButton,
+      this.interactive && this.selected !== null,
+      this.controller.reasonFor(table.dice.length === 0 ? t("Roll the dice first") : t("Choose a box first")),
+    );
+    setUsable(
+      this.hintButton,
+      this.interactive && this.controller.hintsAllowed && table.dice.length > 0,
+      this.controller.reasonFor(
+        this.controller.hintsAllowed
+          ? t("Roll the dice first: a hint is about the dice on the table")
+          : t("Hints and win chances are off: this game with friends was started without them."),
+      ),
+    );
   }
 
   describe(view, step, previous) {
     const say = (message, tone) => this.controller.say(message, tone);
     if (step) {
+      const tell = (message) => this.controller.tell(message, "info", view.events);
       const name = this.controller.seatName(step.seat);
       const action = step.event.action;
       if (step.event.roll !== undefined && this.controller.isBot(step.seat)) {
-        say(t("{name} rolls", { name }));
+        tell(t("{name} rolls", { name }));
       } else if (action?.type === "keep") {
         const kept = action.held.map((index) => view.table.dice[index]).join(" ");
-        say(t("{name} keeps {dice}", { name, dice: kept }));
+        tell(kept ? t("{name} keeps {dice}", { name, dice: kept }) : t("{name} rerolls all the dice", { name }));
       } else if (action?.type === "score") {
         const sheet = view.table.sheets[step.seat];
         const bonus = sheet.five_equal_bonus - previous.table.sheets[step.seat].five_equal_bonus;
         const points = sheet.boxes[action.box];
         const box = boxName(this.game, action.box);
-        say(
-          bonus > 0
-            ? t("{name} scores {points} in {box}, and a bonus of {bonus}", { name, points, box, bonus })
-            : t("{name} scores {points} in {box}", { name, points, box }),
-        );
+        const params = { name, points, box, bonus };
+        // the computer chose the box (the countdown ran out, or the turn clock): whose choice it was is news
+        const byComputer = step.by_clock || step.index === this.autoScoredAt;
+        if (byComputer) {
+          tell(
+            bonus > 0
+              ? t("The computer scores {points} in {box} for {name}, and a bonus of {bonus}", params)
+              : t("The computer scores {points} in {box} for {name}", params),
+          );
+        } else {
+          tell(
+            bonus > 0
+              ? t("{name} scores {points} in {box}, and a bonus of {bonus}", params)
+              : t("{name} scores {points} in {box}", params),
+          );
+        }
       }
       return;
     }
@@ -246,7 +299,11 @@ export class SheetTable {
   // -- the player's gestures --------------------------------------------------------
 
   toggle(index) {
-    if (!this.interactive || !this.view.table.can_reroll) return;
+    const die = this.dice[index];
+    if (!isUsable(die)) {
+      this.controller.explain(die.dataset.reason ?? null);
+      return;
+    }
     if (this.holding.has(index)) this.holding.delete(index);
     else this.holding.add(index);
     this.render(this.view, null);
@@ -255,29 +312,28 @@ export class SheetTable {
   select(box, seat) {
     const legal = this.view.table.options.some((option) => option.box === box);
     if (!this.interactive || seat !== this.view.current_player || !legal) return;
-    this.stopCountdown();
     this.selected = this.selected === box ? null : box;
+    if (this.selected === null) this.armCountdown(); // nothing chosen any more: the computer may score again
+    else this.stopCountdown();
     this.drawSheet(this.view);
     this.drawButtons();
   }
 
   roll() {
-    if (this.rollButton.disabled) return;
     this.controller.send(
       this.view.to_roll ? { type: "roll" } : { type: "keep", held: [...this.holding].sort() },
     );
   }
 
   validate() {
-    if (this.validateButton.disabled) return;
     this.controller.send({ type: "score", box: this.selected });
   }
 
   key(event) {
     if (event.target.closest("input, select, dialog, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
     if (/^[1-5]$/.test(event.key)) this.toggle(Number(event.key) - 1);
-    else if (event.key === "r" || event.key === "R") this.roll();
-    else if (event.key === "Enter" && this.selected !== null) this.validate();
+    else if (event.key === "r" || event.key === "R") this.rollButton.click();
+    else if (event.key === "Enter" && this.selected !== null) this.validateButton.click();
     else return;
     event.preventDefault();
   }
@@ -285,7 +341,6 @@ export class SheetTable {
   // -- hints ----------------------------------------------------------------------------
 
   async showHints() {
-    if (this.hintButton.disabled) return;
     if (!this.hints.hidden) {
       this.hideHints();
       return;
@@ -303,15 +358,17 @@ export class SheetTable {
       choice.className = "hint";
       const expected = option.value.toFixed(1);
       const points = option.points + option.bonus;
-      const kept = option.keep?.length ? option.keep.join(" ") : t("nothing"); // not nested: Babel extracts it
-      choice.textContent =
-        option.kind === "score"
-          ? tn("{box}: {points} point → {expected}", "{box}: {points} points → {expected}", points, {
-              box: boxName(this.game, option.box),
-              points,
-              expected,
-            })
-          : t("Keep {dice} and roll → {expected}", { dice: kept, expected });
+      if (option.kind === "score") {
+        choice.textContent = tn("{box}: {points} point → {expected}", "{box}: {points} points → {expected}", points, {
+          box: boxName(this.game, option.box),
+          points,
+          expected,
+        });
+      } else if (option.keep.length > 0) {
+        choice.textContent = t("Keep {dice} and roll → {expected}", { dice: option.keep.join(" "), expected });
+      } else {
+        choice.textContent = t("Reroll all the dice → {expected}", { expected });
+      }
       choice.addEventListener("click", () => this.takeHint(option));
       item.append(choice);
       list.append(item);
@@ -331,6 +388,10 @@ export class SheetTable {
     this.render(this.view, null);
   }
 
+  landed() {
+    return landed(this.dice);
+  }
+
   hideHints() {
     this.hints.hidden = true;
   }
@@ -340,8 +401,13 @@ export class SheetTable {
   ready() {
     this.interactive = true;
     this.render(this.view, null);
+    this.armCountdown();
+  }
+
+  // After the last roll, with nothing chosen, the computer scores once the chosen seconds have passed.
+  armCountdown() {
     const settings = this.controller.settings;
-    if (this.view.must_score && settings.autoScore && this.selected === null) {
+    if (this.interactive && this.view.must_score && settings.autoScore && this.selected === null) {
       this.startCountdown(settings.autoScoreSeconds);
     }
   }
@@ -374,6 +440,7 @@ export class SheetTable {
         return;
       }
       this.stopCountdown();
+      this.autoScoredAt = this.view.events;
       this.controller.send({ type: "auto" });
     }, 1000);
   }
@@ -397,12 +464,12 @@ function positionsOf(values, dice) {
   return held;
 }
 
-function button(action, label, onClick) {
+function button(action, label, onClick, explain) {
   const element = document.createElement("button");
   element.type = "button";
   element.dataset.action = action;
   element.textContent = label;
-  element.addEventListener("click", onClick);
+  onUse(element, onClick, explain);
   return element;
 }
 

@@ -1,0 +1,69 @@
+"""The wording of issue 11 in the es, id and en catalogs: plural forms chosen by Babel's plural rules,
+lists of names as each language writes them, and one word for one thing (Indonesian keeps dice with
+«simpan» and banks with «berhenti», as the rules pages say; Spanish says «ordenador» and «puesto»)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cubilete.web.i18n import LANGUAGES, messages
+
+PLURAL = {
+    "es": {
+        "{names} is knocked back to zero": {"one": "{names} vuelve a cero", "many": "{names} vuelven a cero"},
+        "{box}: {points} point": {"one": "{box}: {points} punto", "other": "{box}: {points} puntos"},
+        "Set aside {dice}: {points} point": {"one": "Apartar {dice}: {points} punto", "other": "Apartar {dice}: {points} puntos"},
+    },
+    "en": {
+        "{names} is knocked back to zero": {"one": "{names} is knocked back to zero", "other": "{names} are knocked back to zero"},
+        "{box}: {points} point": {"one": "{box}: {points} point", "other": "{box}: {points} points"},
+    },
+    "id": {"{names} is knocked back to zero": {"other": "{names} kembali ke nol"}},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_counted_messages_have_a_form_per_plural_category(lang):
+    for message, forms in PLURAL[lang].items():
+        assert {category: messages(lang)[message][category] for category in forms} == forms
+
+
+def test_indonesian_keeps_dice_and_banks_points_with_different_words():
+    id_ = messages("id")
+    assert id_["Out"] == "Belum masuk" and id_["In"] == "Masuk"
+    keeping = [id_[key] for key in ("Keep {dice}", "keep {dice}", "{name} keeps {dice}", "Die {n}: {value}, held")]
+    banking = [id_[key] for key in ("Bank", "Bank {points}", "bank", "{name} banks {points}", "Bank your points or roll again")]
+    simpan = re.compile(r"(s|ny)impan", re.IGNORECASE)  # simpan, disimpan, menyimpan
+    assert all(simpan.search(text) for text in keeping), keeping
+    assert all("berhenti" in text.lower() and not simpan.search(text) for text in banking), banking
+
+
+def test_spanish_says_ordenador_and_puesto_throughout():
+    texts = [text for value in messages("es").values() for text in ([value] if isinstance(value, str) else value.values())]
+    assert not [text for text in texts if "computadora" in text or "asiento" in text]
+    assert messages("es")["Hand my seat to the computer"] == "Dejar mi puesto al ordenador"
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("es-ES", ["Jugada de 1: 1 punto", "Jugada de 1: 2 puntos", "Ana vuelve a cero", "Ana y Beto vuelven a cero"]),
+        ("id-ID", ["Angka 1: 1 poin", "Angka 1: 2 poin", "Ana kembali ke nol", "Ana dan Beto kembali ke nol"]),
+        ("en-US", ["Ones: 1 point", "Ones: 2 points", "Ana is knocked back to zero", "Ana and Beto are knocked back to zero"]),
+    ],
+)
+def test_the_page_picks_the_plural_form_and_lists_names_in_its_language(server, new_page, locale, expected):
+    page = new_page(locale=locale)
+    page.goto(f"{server.url}/")
+    shown = page.evaluate(
+        """async () => {
+          const { boxName, listText, tn } = await import("/static/js/i18n.js");
+          const box = (points) => tn("{box}: {points} point", "{box}: {points} points", points, { box: boxName("generala", "ones"), points });
+          const knocked = (names) =>
+            tn("{names} is knocked back to zero", "{names} are knocked back to zero", names.length, { names: listText(names) });
+          return [box(1), box(2), knocked(["Ana"]), knocked(["Ana", "Beto"])];
+        }"""
+    )
+    assert shown == expected
