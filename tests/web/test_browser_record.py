@@ -74,7 +74,7 @@ def test_two_finished_games_make_a_record_with_a_point_per_reviewed_game(server,
     page.emulate_media(color_scheme="dark")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == DARK_BACKGROUND != light
     dot = points.first.locator(".dot")
-    assert dot.evaluate("(dot) => getComputedStyle(dot).fill") == "rgb(240, 96, 77)"  # the dark accent
+    assert dot.evaluate("(dot) => getComputedStyle(dot).fill") == "rgb(255, 122, 102)"  # the dark accent (app.css --accent)
 
     points.last.click()  # the newest game
     expect(page).to_have_url(f"{server.url}/game/{newest_game}/review")
