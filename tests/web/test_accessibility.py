@@ -1,6 +1,6 @@
 """axe-core finds nothing on any page, in light and dark mode: the home page, Penta, Generala and 5000
 in the middle of a game (at phone and desktop sizes, with the hints open, a box chosen, six seats
-collapsed), the rules pages, the review, the missing game; a whole Generala game is played with
+collapsed, the live bar on), the rules pages, the review, a player's record, the missing game; a whole Generala game is played with
 the keyboard alone, every focused control showing its focus ring; dice, boxes and the message line
 speak to screen readers."""
 
@@ -73,6 +73,11 @@ def test_a_sheet_game_in_the_middle(server, new_page, game):
     page.click("[data-action='roll']")
     ready(page)
     no_violations(page, f"{game}, dice rolled")
+    page.click("[data-action='settings']")
+    page.check("#settings [data-live-bar-setting]")
+    page.click("#settings button[value='close']")
+    expect(page.locator("[data-live-bar]")).to_be_visible()
+    no_violations(page, f"{game}, the live bar on")
     page.click("[data-action='hint']")
     expect(page.locator("[data-hints] li").first).to_be_visible()
     no_violations(page, f"{game}, hints open")
@@ -177,3 +182,8 @@ def test_a_whole_generala_game_by_keyboard_then_its_end_and_review(server, new_p
     page.locator(".costliest [data-decision]").first.click()
     page.wait_for_selector("[data-position] .options")
     no_violations(page, "review, a position")
+
+    name = page.evaluate("localStorage.getItem('cubilete.name')")
+    page.goto(f"{server.url}/player/{name}")
+    expect(page.locator("[data-record-games] li")).to_have_count(1)
+    no_violations(page, "the player's record")
