@@ -50,6 +50,7 @@ from .sessions import (
     TableOptions,
     table_hints,
 )
+from .shell import shell_router
 from .storage import SaveFailed, Storage
 from .views import game_view
 from .warmup import WARMER
@@ -231,6 +232,7 @@ def create_app(
     app.include_router(review_router(games))
     app.include_router(record_router(games))
     app.include_router(chances_router(games))
+    app.include_router(shell_router())
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
     def request_language(request: Request, *preferred: str | None) -> str:
