@@ -32,6 +32,7 @@ from ..players import player_levels
 from .addresses import LinkBase
 from .broker import open_broker
 from .chances import chances_router
+from .compression import Compression
 from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .live import follow_game
 from .pages import render_page, rules_html
@@ -229,6 +230,7 @@ def create_app(
     )
     app.state.games = games
     app.add_middleware(Protections)
+    app.add_middleware(Compression)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
     app.include_router(chances_router(games))
