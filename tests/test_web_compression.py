@@ -1,13 +1,16 @@
 """gzip on the text the server sends (pages, styles, scripts, JSON, the QR code), for the browsers
-that ask; small answers, images, sounds, the action route's answers and the live socket as they are."""
+that ask; small answers, images, sounds, a move's own answer and the live socket as they are."""
 
 from __future__ import annotations
 
 import pytest
 
+from cubilete.web.compression import ACTION_MINIMUM_SIZE
 
-def start_game(client) -> dict:
-    response = client.post("/api/games", json={"game": "penta", "players": [{"name": "Ana", "kind": "human"}], "seed": 7})
+
+def start_game(client, *others: dict) -> dict:
+    players = [{"name": "Ana", "kind": "human"}, *others]
+    response = client.post("/api/games", json={"game": "penta", "players": players, "seed": 7})
     assert response.status_code == 201
     return response.json()
 
@@ -41,14 +44,22 @@ def test_small_answers_images_and_sounds_are_sent_as_they_are(client):
     assert len(client.get("/api/games/options").content) < 1400
 
 
-def test_the_action_answers_are_not_compressed_and_the_game_read_is(client):
-    created = start_game(client)
-    body = {"seat": 0, "token": created["seats"][0]["token"], "action": {"type": "roll"}}
-    answer = client.post(f"/api/games/{created['id']}/actions", json=body, headers={"Accept-Encoding": "gzip"})
-    assert answer.status_code == 200 and len(answer.content) > 1400
-    assert "content-encoding" not in answer.headers
-    read = client.get(f"/api/games/{created['id']}?since=0", headers={"Accept-Encoding": "gzip"})
-    assert read.headers["content-encoding"] == "gzip" and read.json()["events"] == answer.json()["events"]
+def test_a_move_answers_plain_but_a_bots_turn_and_the_game_read_are_gzipped(client):
+    bot = {"name": "Bot", "kind": "bot", "level": "optimal"}
+    created = start_game(client, bot)
+    url, token = f"/api/games/{created['id']}/actions", created["seats"][0]["token"]
+    gzip_please = {"Accept-Encoding": "gzip"}
+    rolled = client.post(url, json={"seat": 0, "token": token, "at": 0, "action": {"type": "roll"}}, headers=gzip_please)
+    assert rolled.status_code == 200 and 1400 < len(rolled.content) < ACTION_MINIMUM_SIZE
+    assert "content-encoding" not in rolled.headers  # one round trip either way: not worth the CPU
+    box, at = rolled.json()["table"]["options"][0]["box"], rolled.json()["events"]
+    score = {"seat": 0, "token": token, "at": at, "action": {"type": "score", "box": box}}
+    scored = client.post(url, json=score, headers=gzip_please)
+    assert scored.status_code == 200 and len(scored.content) >= ACTION_MINIMUM_SIZE  # with the bot's whole turn
+    assert scored.headers["content-encoding"] == "gzip" and scored.num_bytes_downloaded < len(scored.content) / 4
+    assert any(step["seat"] == 1 for step in scored.json()["steps"])
+    read = client.get(f"/api/games/{created['id']}?since=0", headers=gzip_please)
+    assert read.headers["content-encoding"] == "gzip" and read.json()["events"] == scored.json()["events"]
 
 
 def test_the_qr_code_and_the_live_socket_still_work_with_compression(client):
