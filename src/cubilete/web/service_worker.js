@@ -35,14 +35,14 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
-  if (request.mode === "navigate") event.respondWith(page(request, url));
-  else if (kept.has(url.pathname)) event.respondWith(fresh(request, url.pathname));
+  if (request.mode === "navigate") event.respondWith(page(event, url));
+  else if (kept.has(url.pathname)) event.respondWith(fresh(event, url.pathname));
 });
 
 // A file of the shell from the network (the copy kept is renewed), else the copy kept.
-async function fresh(request, key) {
+async function fresh(event, key) {
   try {
-    return keep(key, await fetch(request));
+    return keep(event, key, await fetch(event.request));
   } catch (error) {
     const stored = await caches.match(key, { cacheName: CACHE });
     if (stored) return stored;
@@ -50,10 +50,11 @@ async function fresh(request, key) {
   }
 }
 
-function keep(key, response) {
+// Answer with the response, and keep a copy (the worker lives until the copy is stored).
+function keep(event, key, response) {
   if (response.ok) {
     const copy = response.clone();
-    caches.open(CACHE).then((cache) => cache.put(key, copy));
+    event.waitUntil(caches.open(CACHE).then((cache) => cache.put(key, copy)));
   }
   return response;
 }
@@ -61,11 +62,11 @@ function keep(key, response) {
 // A page from the network, else the copy kept of that page, else the home page in the language
 // asked for (?lang=, or the language cookie where the browser lets a worker read cookies), else as
 // last seen. The page's script says that a connection is needed to play.
-async function page(request, url) {
+async function page(event, url) {
   const key = url.pathname + url.search;
   try {
-    const response = await fetch(request);
-    return kept.has(key) ? keep(key, response) : response;
+    const response = await fetch(event.request);
+    return kept.has(key) ? keep(event, key, response) : response;
   } catch (error) {
     const language = url.searchParams.get("lang") ?? (await self.cookieStore?.get("lang").catch(() => null))?.value;
     const home = language ? [`${HOME}?lang=${language}`, HOME] : [HOME];

@@ -5,10 +5,9 @@ import { ApiError } from "./api.js";
 import { t } from "./i18n.js";
 
 let notice = null;
-let reloadWhenOnline = false;
 
-function showNotice() {
-  if (notice === null) {
+function showNotice(shown) {
+  if (notice === null && shown) {
     notice = document.createElement("p");
     notice.className = "connection";
     notice.dataset.offline = "";
@@ -18,26 +17,43 @@ function showNotice() {
     if (bar) bar.after(notice);
     else document.body.prepend(notice);
   }
-  notice.hidden = false;
+  if (notice) notice.hidden = !shown;
 }
 
-// For a page's first request (`.catch(needsConnection)`): with no answer from the server, the page
-// says so, hides what needs the server ([data-needs-connection]), and stops there (the promise never
-// settles); it loads again once the browser is back online.
-export function needsConnection(error) {
-  if (!(error instanceof ApiError) || error.status !== 0) throw error;
-  showNotice();
-  for (const element of document.querySelectorAll("[data-needs-connection]")) element.hidden = true;
-  reloadWhenOnline = true;
-  return new Promise(() => {});
+const backOnline = () => new Promise((resolve) => addEventListener("online", resolve, { once: true }));
+// Without a connection the worker answers any page it has no copy of with the home page.
+const standIn = () => document.body.classList.contains("home-page") && location.pathname !== "/";
+
+// A page's first request (`await withConnection(() => getJson(...))`). While the server does not
+// answer, the page says so and hides what needs the server ([data-needs-connection]); the request is
+// asked again each time the browser is back online, and the page goes on once it is answered (or,
+// if the page stands in for another, that page loads).
+export async function withConnection(request) {
+  const needing = document.querySelectorAll("[data-needs-connection]");
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const answer = await request();
+      if (attempt > 0 && standIn()) {
+        location.reload();
+        return new Promise(() => {});
+      }
+      if (attempt > 0) {
+        for (const element of needing) element.hidden = false;
+        showNotice(!navigator.onLine);
+      }
+      return answer;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 0) throw error;
+    }
+    showNotice(true);
+    for (const element of needing) element.hidden = true;
+    await backOnline();
+  }
 }
 
-addEventListener("offline", showNotice);
-addEventListener("online", () => {
-  if (reloadWhenOnline) location.reload();
-  else if (notice) notice.hidden = true;
-});
-if (!navigator.onLine) showNotice();
+addEventListener("offline", () => showNotice(true));
+addEventListener("online", () => showNotice(false));
+if (!navigator.onLine) showNotice(true);
 
 // Without a worker (an old browser, a private window) the app works as before, online only.
 navigator.serviceWorker?.register("/sw.js").catch(() => {});
