@@ -32,6 +32,7 @@ from ..players import player_levels
 from .addresses import LinkBase
 from .broker import open_broker
 from .chances import chances_router
+from .compression import Compression
 from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .live import follow_game
 from .pages import render_page, rules_html
@@ -50,6 +51,7 @@ from .sessions import (
     TableOptions,
     table_hints,
 )
+from .shell import shell_router
 from .storage import SaveFailed, Storage
 from .views import game_view
 from .warmup import WARMER
@@ -228,9 +230,11 @@ def create_app(
     )
     app.state.games = games
     app.add_middleware(Protections)
+    app.add_middleware(Compression)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
     app.include_router(chances_router(games))
+    app.include_router(shell_router())
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
     def request_language(request: Request, *preferred: str | None) -> str:

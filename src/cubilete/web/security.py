@@ -17,9 +17,12 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_BODY_BYTES = 64 * 1024
 BODY_TIMEOUT_SECONDS = 15.0
 
+# The service worker (/sw.js) and the web manifest come from the app itself; the sounds are fetched
+# (connect-src) and played with Web Audio, so no media-src beyond default-src is needed.
 _PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 # FastAPI's /docs and /redoc pages load their script from a CDN and start it inline.
 _DOCS_POLICY = (

@@ -13,6 +13,7 @@ import { SheetTable } from "./sheet_table.js";
 import { showGameOver } from "./game_over.js";
 import { agreesToTable } from "./hints_agreement.js";
 import { LiveBar } from "./live_bar.js";
+import { Feel } from "./feel.js";
 
 // The table class of each game family, by the family id the server's view sends.
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
@@ -109,6 +110,7 @@ class GameController {
     this.noticeElement = document.querySelector("[data-notice]");
     this.turnClock = new TurnClock(this);
     this.liveBar = new LiveBar(gameId, this);
+    this.feel = new Feel(this);
   }
 
   async start() {
@@ -248,6 +250,7 @@ class GameController {
   }
 
   render(view, step = null) {
+    const before = this.view;
     this.view = view;
     const banner = document.querySelector("[data-current-player]");
     banner.dataset.currentPlayer = view.is_over ? "" : String(view.current_player);
@@ -258,6 +261,7 @@ class GameController {
         : t("{name}'s turn", { name: this.seatName(view.current_player) });
     this.table.render(view, step);
     this.liveBar.follow(view);
+    this.feel.shown(before, view, step);
   }
 
   // A view from the server (pushed, or the answer to a request): played back after those before it.
@@ -319,6 +323,7 @@ class GameController {
     const seat = this.view.current_player;
     this.busy = true;
     this.idle();
+    this.feel.sending(action);
     try {
       const answer = await postJson(`/api/games/${gameId}/actions`, {
         seat,

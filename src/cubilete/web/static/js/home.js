@@ -5,6 +5,7 @@
 import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
 import { gameName, lang, levelName, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
+import { withConnection } from "./shell.js";
 
 startPage();
 
@@ -388,7 +389,7 @@ addSeat.addEventListener("click", () => {
 rulesSelect.addEventListener("change", explainRules);
 form.addEventListener("submit", start);
 
-games = (await getJson("/api/games/options")).games;
+games = (await withConnection(() => getJson("/api/games/options"))).games;
 drawGameChoices();
 drawRulesLinks();
 chooseGame(games[0].id);

@@ -1,9 +1,10 @@
-// Player settings, kept in this browser: the auto-score after the last roll, the bots' pace and the live bar.
+// Player settings, kept in this browser: the auto-score after the last roll, the bots' pace, the live
+// bar and the feel (sounds, vibration and celebrations, js/feel.js).
 
 import { t } from "./i18n.js";
 
 const KEY = "cubilete.settings";
-const DEFAULTS = { autoScore: true, autoScoreSeconds: 3, botPaceMs: 700, liveBar: false };
+const DEFAULTS = { autoScore: true, autoScoreSeconds: 3, botPaceMs: 700, liveBar: false, feel: true };
 
 export function loadSettings() {
   try {
@@ -34,6 +35,7 @@ export function settingsDialog(dialog, onChange) {
     form.elements.autoScoreSeconds.disabled = !settings.autoScore;
     pace.value = String(settings.botPaceMs);
     form.elements.liveBar.checked = settings.liveBar;
+    form.elements.feel.checked = settings.feel;
   };
   form.addEventListener("change", () => {
     const seconds = Math.min(30, Math.max(1, Number(form.elements.autoScoreSeconds.value) || 3));
@@ -42,6 +44,7 @@ export function settingsDialog(dialog, onChange) {
       autoScoreSeconds: seconds,
       botPaceMs: Number(pace.value),
       liveBar: form.elements.liveBar.checked,
+      feel: form.elements.feel.checked,
     };
     saveSettings(settings);
     form.elements.autoScoreSeconds.disabled = !settings.autoScore;

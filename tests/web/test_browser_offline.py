@@ -1,0 +1,88 @@
+"""The installed app in a phone-sized headless Chromium: the service worker keeps the shell, so the
+app opens without a connection (in the language last chosen), says that playing needs one and goes
+on once the connection is back; the API never comes from the cache."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from cubilete.web.i18n import messages
+
+OFFLINE = "No connection to the server: playing needs one."
+ACTIVATED = """navigator.serviceWorker.ready.then(({ active }) => active.state === "activated" ||
+  new Promise((resolve) => active.addEventListener("statechange", () => resolve(active.state === "activated"))))"""
+
+
+KEPT_IN_INDONESIAN = """caches.match("/rules/penta").then((kept) => kept?.text()).then((html) => html?.includes('lang="id"'))"""
+
+
+def worker_activated(page) -> bool:
+    """Wait for the service worker: once active, it has kept the shell in its cache."""
+    return page.evaluate(ACTIVATED)
+
+
+def go_offline(page, server) -> None:
+    page.context.set_offline(True)
+    server.stop()  # no server either: whatever a page shows now comes from the worker's cache
+
+
+def come_back_online(page, server) -> None:
+    server.start()
+    page.context.set_offline(False)
+
+
+def test_the_home_page_opens_offline_says_a_connection_is_needed_and_goes_on_once_online(server, new_page):
+    page = new_page(locale="es-ES")
+    api_from_worker = []
+    page.on("response", lambda r: "/api/" in r.url and r.from_service_worker and api_from_worker.append(r.url))
+    page.goto(f"{server.url}/")
+    expect(page.locator("[data-game='penta']")).to_be_visible()
+    assert worker_activated(page)
+    expect(page.locator("[data-offline]")).to_have_count(0)
+
+    go_offline(page, server)
+    response = page.reload()
+    assert response.from_service_worker
+    notice = page.locator("[data-offline]")
+    expect(notice).to_have_text(messages("es")[OFFLINE])
+    expect(notice).to_be_visible()
+    expect(page.locator("[data-new-game]")).to_be_hidden()
+    expect(page.locator(".tagline")).to_have_text(messages("es")["Dice games to play alone, against bots or with friends."])
+
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    come_back_online(page, server)  # the page asks again (no reload), and the API answers from the server
+    expect(page.locator("[data-game='penta']")).to_be_visible()
+    expect(page.locator("[data-new-game]")).to_be_visible()
+    expect(notice).to_be_hidden()
+    assert navigations == [] and api_from_worker == []
+
+
+def test_offline_any_page_opens_the_home_page_which_gives_way_to_that_page_once_online(server, new_page):
+    page = new_page(locale="es-ES")
+    page.goto(f"{server.url}/")
+    assert worker_activated(page)
+    go_offline(page, server)
+    page.goto(f"{server.url}/game/some-game")
+    expect(page.locator("[data-offline]")).to_have_text(messages("es")[OFFLINE])
+    expect(page.locator("[data-new-game]")).to_be_hidden()
+    with page.expect_navigation():
+        come_back_online(page, server)
+    expect(page.locator("h1")).to_have_text(messages("es")["This game does not exist"])  # the server's page
+
+
+def test_the_shell_opens_offline_in_the_language_last_chosen_on_any_page(server, new_page):
+    page = new_page(locale="es-ES")
+    page.goto(f"{server.url}/")
+    assert worker_activated(page)
+    page.goto(f"{server.url}/rules/penta")
+    page.click("[data-lang='id']")  # the home page kept is still in Spanish
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    page.wait_for_function(KEPT_IN_INDONESIAN)  # the rules page as just seen
+    go_offline(page, server)
+    page.goto(f"{server.url}/")
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    expect(page.locator("[data-offline]")).to_have_text(messages("id")[OFFLINE])
+    page.goto(f"{server.url}/rules/penta")  # a page seen online: kept as it was
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    expect(page.locator("main h1").first).to_be_visible()
