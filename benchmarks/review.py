@@ -42,8 +42,8 @@ def main() -> None:
         fresh, again, decisions = [], [], []
         for seed in range(1, args.games + 1):
             match = play(rules, players, seed)
-            sheet_advice._turn.cache_clear()
-            sheet_advice._position.cache_clear()
+            sheet_advice.turn_arrays.cache_clear()
+            sheet_advice.position.cache_clear()
             seconds, count = timed_review(match)
             fresh.append(seconds)
             again.append(timed_review(match)[0])

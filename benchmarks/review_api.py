@@ -71,8 +71,8 @@ def main() -> None:
             for seed in range(1, args.games + 1):
                 played = Game(client, game, seed)
                 played.play_penta() if game == "penta" else played.play_five_thousand()
-                sheet_advice._turn.cache_clear()
-                sheet_advice._position.cache_clear()
+                sheet_advice.turn_arrays.cache_clear()
+                sheet_advice.position.cache_clear()
                 seconds, count = played.timed_review()
                 fresh.append(seconds)
                 cached.append(played.timed_review()[0])

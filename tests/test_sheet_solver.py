@@ -212,11 +212,14 @@ class BruteForceTurn:
             )
         return self._held[key]
 
-    def outcomes(self) -> dict[tuple[Sheet, int], float]:
-        """How the turn ends under the brute force's optimal choices: (sheet after, gain) -> chance."""
-        chance = {roll: float(p) for roll, p in roll_outcomes(DICE_COUNT)}
+    def outcomes(self, chance=None, first=None) -> dict[tuple[Sheet, int], float]:
+        """How the turn ends under the brute force's optimal choices: (sheet after, gain) -> chance;
+        from its start, or from `chance` of each roll seen with `first` rolls left."""
+        if chance is None:
+            chance = {roll: float(p) for roll, p in roll_outcomes(DICE_COUNT)}
+            first = self.rules.rolls_per_turn - 1
         ends: dict[tuple[Sheet, int], float] = {}
-        for rolls_left in range(self.rules.rolls_per_turn - 1, -1, -1):
+        for rolls_left in range(first, -1, -1):
             rerolled: dict[tuple[int, ...], float] = {}
             for dice, p in chance.items():
                 _, choice = max(self.choices(dice, rolls_left), key=lambda item: item[0])

@@ -54,8 +54,8 @@ def advise(state: SheetState) -> tuple[RankedOption, ...]:
     if state.is_chance:
         raise IllegalAction("advice_needs_dice")
     solved = solution(state.rules)
-    (mask, joker, upper), now = _position(solved, state.sheet)
-    futures, expect = _turn(solved, mask, joker, upper)
+    (mask, joker, upper), now = position(solved, state.sheet)
+    futures, expect = turn_arrays(solved, mask, joker, upper)
     unranked: list[tuple[float, Action, tuple[int, ...] | None, str | None, int | None, int | None]] = []
     for action in state.legal_actions():
         if isinstance(action, Keep):
@@ -81,23 +81,23 @@ def expected_value(state: SheetState) -> float:
     if not state.is_chance:
         return advise(state)[0].value
     solved = solution(state.rules)
-    key, now = _position(solved, state.sheet)
+    key, now = position(solved, state.sheet)
     if not state.held and state.rolls_left == state.rules.rolls_per_turn:
         # the kernel's own code run by Python: a Numba call would spend far longer unboxing
         # the tables than this lookup takes
         return now + float(solved.values[state_index.py_func(solved.tables.shape, *key)])
     kept = tuple(sorted(state.dice[i] for i in state.held))
-    _, expect = _turn(solved, *key)
+    _, expect = turn_arrays(solved, *key)
     return now + float(expect[state.rolls_left, keep_indices()[kept]])
 
 
 @lru_cache(maxsize=TURNS_REMEMBERED)
-def _position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int], int]:
+def position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int], int]:
     """The sheet's turn-start state for the solver, and its total now."""
     return state_key(solved.tables, solved.rules, sheet), sheet_total(solved.rules, sheet)
 
 
 @lru_cache(maxsize=TURNS_REMEMBERED)
-def _turn(solved: SheetSolution, mask: int, joker: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
+def turn_arrays(solved: SheetSolution, mask: int, joker: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
     """A turn's futures[box, points] and expect[rolls left, keep] (see sheet_turn)."""
     return turn_tables(*solved.tables, solved.lattice, solved.values, mask, joker, upper)

@@ -26,18 +26,7 @@ from numba import njit, prange
 from ..engine.dice import DICE_COUNT
 from ..engine.sheet_rules import Pattern, SheetRules
 from .sheet_cache import solution
-from .sheet_solver import SheetSolution, layers
-from .sheet_tables import SheetTables, computed_states
-from .sheet_turn import (
-    best_boxes,
-    best_keeps,
-    keep_choices,
-    roll_context,
-    state_index,
-    successor,
-    turn_expectations,
-    turn_scratch,
-)
+from .sheet_classes import state_classes, turn_outcomes
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
@@ -86,14 +75,11 @@ def five_equal_box(rules: SheetRules) -> str | None:
     )
 
 
-OUTCOME_CHUNK = 4096  # classes whose turn outcomes are computed at once, before compaction
-
-
 @cache
 def exact_stats(rules: SheetRules) -> SheetStats:
     """Solve (or load) the rule set and run the forward pass; remembered per process."""
     solved = solution(rules)
-    classes = _Classes(solved)
+    classes = state_classes(solved)
     windows = _Windows(classes.count)
     layer = np.ones(1)  # the empty sheet: total 0 with probability 1
     shape = solved.tables.shape
@@ -101,7 +87,7 @@ def exact_stats(rules: SheetRules) -> SheetStats:
     extras = np.zeros(2)  # mean five-equal bonus, probability of the upper bonus
     for start, stop, next_stop in classes.layer_bounds():
         mass = _masses(layer, *windows.arrays(), start, stop)
-        outcomes = _layer_outcomes(solved, classes, start, stop, mass)
+        outcomes = turn_outcomes(solved, classes, start + np.flatnonzero(mass[start:stop] > 0))
         _next_windows(outcomes.source, outcomes.target, outcomes.gained, *windows.arrays())
         following = windows.allocate(stop, next_stop)
         order = np.argsort(outcomes.target, kind="stable")
@@ -115,26 +101,6 @@ def exact_stats(rules: SheetRules) -> SheetStats:
     distribution = np.zeros(high[-1] + 1)
     distribution[low[-1] :] = layer
     return _summary(rules, distribution, box_mass, extras)
-
-
-def _layer_outcomes(
-    solved: SheetSolution, classes: _Classes, start: int, stop: int, mass: np.ndarray
-) -> _Outcomes:
-    """The outcomes of every reached class of a layer, computed chunk by chunk, zeros dropped."""
-    bonus_values = np.unique(solved.tables.arrays.bonus)
-    parts = []
-    for first in range(start, stop, OUTCOME_CHUNK):
-        last = min(first + OUTCOME_CHUNK, stop)
-        slots = np.concatenate(([0], np.cumsum(classes.capacity[first:last])))
-        chunk = _Outcomes(int(slots[-1]))
-        chunk.source[:] = np.repeat(np.arange(first, last), np.diff(slots))
-        _chunk_outcomes(
-            *solved.tables, solved.lattice, solved.values, classes.mask, classes.joker,
-            classes.upper, classes.index, bonus_values, first, last, mass, slots,
-            *chunk.arrays()[1:],
-        )
-        parts.append(chunk.select(chunk.probability > 0))
-    return _Outcomes.concatenate(parts)
 
 
 def _summary(
@@ -151,95 +117,6 @@ def _summary(
         five_equal_box=box,
         five_equal_probability=None if box is None else float(box_mass[rules.box_index(box), 1:].sum()),
     )
-
-
-class _Classes:
-    """Every turn-start state the solver computes, numbered layer by layer from the empty sheet.
-
-    A class is a (mask, joker state, upper total) whose upper bonus is pending, or the
-    single entry (upper total = threshold) of all the totals of a mask whose bonus is
-    decided; the full sheet is one class. `index[state_index]` is the class of a state.
-    """
-
-    def __init__(self, solved: SheetSolution) -> None:
-        shape, t = solved.tables
-        masks = np.concatenate(list(reversed(layers(solved.tables))))
-        joker_states = computed_states(solved.tables)[masks] // (t.pending[masks].sum(axis=1) + 1)
-        pair_mask = np.repeat(masks, joker_states)
-        first_pair = np.cumsum(joker_states) - joker_states
-        pair_joker = np.arange(pair_mask.size) - np.repeat(first_pair, joker_states)
-        rows = t.pending[pair_mask]
-        rows[:, shape.threshold] = True  # the entry of the decided totals
-        pair, upper = np.nonzero(rows)
-        self.mask = np.append(pair_mask[pair], (1 << shape.box_count) - 1)
-        self.joker = np.append(pair_joker[pair], 0)
-        self.upper = np.append(upper, shape.threshold)
-        self.count = self.mask.size
-        filled = np.array([bin(m).count("1") for m in self.mask])
-        self.ends = [int(end) for end in np.flatnonzero(np.diff(filled)) + 1] + [self.count]
-        grid = np.full(
-            (1 << shape.box_count, shape.joker_states, shape.threshold + 1), -1, dtype=np.int64
-        )
-        pending = np.flatnonzero(self.upper < shape.threshold)
-        grid[self.mask[pending], self.joker[pending], self.upper[pending]] = pending
-        decided = np.flatnonzero(self.upper == shape.threshold)  # stands for every other total
-        rows = self.mask[decided], self.joker[decided]
-        grid[rows] = np.where(t.pending[self.mask[decided]], grid[rows], decided[:, None])
-        grid[-1] = self.count - 1  # the full sheet, whatever its joker state
-        self.index = grid.ravel()
-        self.capacity = _outcome_capacity(solved.tables, self.mask)
-
-    def layer_bounds(self) -> list[tuple[int, int, int]]:
-        """(first class, end, end of the next layer) of every layer but the last."""
-        starts = [0, *self.ends]
-        return [(starts[i], starts[i + 1], starts[i + 2]) for i in range(len(self.ends) - 1)]
-
-
-class _Outcomes:
-    """Turn outcomes, one slot each: the class it starts from and the class it leads to, the
-    box scored, its points, the five-equal bonus, the upper bonus earned, the total gained and
-    the probability."""
-
-    # Compact types: a layer of Penta has a few million outcomes.
-    FIELDS = {
-        "source": np.int32,
-        "target": np.int32,
-        "box": np.int8,
-        "points": np.int16,
-        "bonus": np.int16,
-        "upper_bonus": np.int16,
-        "gained": np.int16,
-        "probability": np.float64,
-    }
-    # The arrays __init__ makes from FIELDS, named for the type checker.
-    source: np.ndarray
-    target: np.ndarray
-    box: np.ndarray
-    points: np.ndarray
-    bonus: np.ndarray
-    upper_bonus: np.ndarray
-    gained: np.ndarray
-    probability: np.ndarray
-
-    def __init__(self, size: int) -> None:
-        for name, dtype in self.FIELDS.items():
-            setattr(self, name, np.zeros(size, dtype=dtype))
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return tuple(getattr(self, name) for name in self.FIELDS)
-
-    def select(self, keep: np.ndarray) -> _Outcomes:
-        chosen = _Outcomes(0)
-        for name in self.FIELDS:
-            setattr(chosen, name, getattr(self, name)[keep])
-        return chosen
-
-    @classmethod
-    def concatenate(cls, parts: list[_Outcomes]) -> _Outcomes:
-        joined = cls(0)
-        for name in cls.FIELDS:
-            setattr(joined, name, np.concatenate([getattr(part, name) for part in parts]))
-        return joined
 
 
 class _Windows:
@@ -269,19 +146,6 @@ class _Windows:
         trimmed = self.allocate(start, stop)
         _repack(layer, trimmed, self.low, self.high, self.offset, old_low, old_offset, start, stop)
         return trimmed
-
-
-def _outcome_capacity(tables: SheetTables, mask: np.ndarray) -> np.ndarray:
-    """The most distinct (box, points, bonus) outcomes a turn from each class can have."""
-    points, bonus = tables.arrays.points, tables.arrays.bonus
-    per_box = np.array(
-        [
-            len({(p, b) for p, b in zip(points[:, box].ravel(), bonus[:, box].ravel(), strict=True) if p >= 0})
-            for box in range(tables.shape.box_count)
-        ]
-    )
-    open_boxes = (mask[:, None] >> np.arange(tables.shape.box_count)) & 1 == 0
-    return open_boxes.astype(np.int64) @ per_box
 
 
 @njit(cache=True)
@@ -326,70 +190,6 @@ def _repack(layer, trimmed, low, high, offset, old_low, old_offset, start, stop)
         begin = old_offset[c - start] + low[c] - old_low[c - start]
         for j in range(high[c] - low[c] + 1):
             trimmed[offset[c] + j] = layer[begin + j]
-
-
-@njit(parallel=True, cache=True)
-def _chunk_outcomes(
-    shape, t, lat, values, cmask, cjoker, cupper, cindex, bonus_values, first, last, mass, slots,
-    target, box, points, bonus, upper_bonus, gained, probability,
-):
-    for i in prange(last - first):
-        c = first + i
-        if mass[c] > 0:
-            _turn_outcomes(
-                shape, t, lat, values, cmask[c], cjoker[c], cupper[c], cindex, bonus_values, slots[i],
-                target, box, points, bonus, upper_bonus, gained, probability,
-            )
-
-
-@njit(cache=True)
-def _turn_outcomes(
-    shape, t, lat, values, mask, joker, upper, cindex, bonus_values, slot,
-    target, box, points, bonus, upper_bonus, gained, probability,
-):
-    """Write the outcomes of the optimal turn from this state into slots from `slot` on."""
-    futures, expect, best = turn_scratch(shape, lat)
-    turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best)
-    rolls = lat.roll_probability.shape[0]
-    keeps = lat.child.shape[0]
-    chance = np.zeros(keeps)
-    chance[:rolls] = lat.roll_probability
-    held = np.empty(keeps)
-    kept = np.empty(keeps, dtype=np.int64)
-    for n in range(shape.rolls_per_turn - 1, 0, -1):  # the roll seen with n rolls left
-        best_keeps(lat, expect[n], best)
-        keep_choices(lat, expect[n], best, kept)
-        held[:] = 0.0
-        for r in range(rolls):
-            held[kept[r]] += chance[r]
-        for k in range(keeps - 1, rolls - 1, -1):  # fewest dice first: roll the free ones
-            if held[k] > 0:
-                for f in range(lat.child.shape[1]):
-                    held[lat.child[k, f]] += held[k] / lat.child.shape[1]
-        chance[:rolls] = held[:rolls]
-    choice = np.empty(rolls, dtype=np.int64)
-    best_boxes(shape, t, mask, joker, futures, expect[0], choice)
-    scored = np.zeros((shape.box_count, shape.max_points + 1, bonus_values.shape[0]))
-    for r in range(rolls):
-        b = choice[r]
-        context = roll_context(shape, mask, joker, t.face_box[r])
-        level = 0
-        while bonus_values[level] != t.bonus[context, b, r]:
-            level += 1
-        scored[b, t.points[context, b, r], level] += chance[r]
-    for b in range(shape.box_count):
-        if (mask >> b) & 1:
-            continue
-        for j in range(t.point_values_start[b], t.point_values_start[b + 1]):
-            p = t.point_values[j]
-            next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
-            for level in range(bonus_values.shape[0]):
-                if scored[b, p, level] > 0:
-                    target[slot] = cindex[state_index(shape, next_mask, next_joker, next_upper)]
-                    box[slot], points[slot], bonus[slot] = b, p, bonus_values[level]
-                    upper_bonus[slot], probability[slot] = earned, scored[b, p, level]
-                    gained[slot] = p + bonus_values[level] + earned
-                    slot += 1
 
 
 @njit(parallel=True, cache=True)

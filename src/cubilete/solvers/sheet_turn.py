@@ -235,3 +235,29 @@ def turn_tables(shape, t, lat, values, mask, joker, upper):
     futures, expect, best = turn_scratch(shape, lat)
     turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best)
     return futures, expect
+
+
+@njit(cache=True)
+def roll_free_dice(lat, chance):
+    """chance over held keeps -> chance[:rolls] over the rolls they become (the rest is left as is)."""
+    for k in range(lat.child.shape[0] - 1, lat.roll_probability.shape[0] - 1, -1):  # fewest dice first
+        if chance[k] > 0:
+            for f in range(lat.child.shape[1]):
+                chance[lat.child[k, f]] += chance[k] / lat.child.shape[1]
+
+
+@njit(cache=True)
+def carry_to_scoring(lat, expect, best, chance, rolls_left):
+    """Carry chance[:rolls], the chance of each roll seen with `rolls_left` rolls left, through
+    the keeps the optimal player holds (keep_choices of expect, from turn_expectations) to the
+    chance of each roll it scores (chance[:rolls] on return; the rest of chance is scratch)."""
+    rolls = lat.roll_probability.shape[0]
+    kept = np.empty(lat.child.shape[0], dtype=np.int64)
+    for n in range(rolls_left, 0, -1):
+        best_keeps(lat, expect[n], best)
+        keep_choices(lat, expect[n], best, kept)
+        held = np.zeros(lat.child.shape[0])
+        for r in range(rolls):
+            held[kept[r]] += chance[r]
+        roll_free_dice(lat, held)
+        chance[:rolls] = held[:rolls]

@@ -1,4 +1,4 @@
-"""`cubilete advise [--situation FILE]`: rank every legal action of a situation (JSON)."""
+"""`cubilete advise [--situation FILE] [--target X]`: rank every legal action of a situation (JSON)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ' "rolls_left" is 0, 1 or 2, by default 2).',
     )
     parser.add_argument("--situation", metavar="FILE", help="the situation's JSON file")
+    parser.add_argument(
+        "--target",
+        metavar="X",
+        type=int,
+        help="Penta and Generala: rank by the chance to end with X points or more, playing for"
+        " it (the threshold policy), instead of the expected final total",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
 
@@ -35,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"a situation is a JSON object, e.g. {EXAMPLE}")
     if "game" not in situation:
         raise CommandError(f'say which game: "game" is one of {", ".join(GAMES)}')
-    emit(cli_family(str(situation["game"])).advise(situation), args.json)
+    emit(cli_family(str(situation["game"])).advise(situation, args.target), args.json)
     return 0

@@ -49,8 +49,9 @@ class CliFamily(Protocol):
     def solve(self, args: argparse.Namespace) -> Report:
         """Build or load the family's exact table of `args.rules`; its headline value."""
 
-    def advise(self, situation: dict[str, Any]) -> Report:
-        """Every legal action of a situation (the JSON of `cubilete advise`) with its value."""
+    def advise(self, situation: dict[str, Any], target: int | None = None) -> Report:
+        """Every legal action of a situation (the JSON of `cubilete advise`) with its value, or
+        its chance to end with `target` points or more (families with a total to reach)."""
 
     def stats(self, args: argparse.Namespace) -> Report: ...
 

@@ -52,11 +52,13 @@ def solve(args: argparse.Namespace) -> Report:
     return Report(data, text)
 
 
-def advise(situation: dict[str, Any]) -> Report:
+def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     """Every legal action of a situation (a turn start or a decision point) with its win probability, best first.
 
     Exact with two players; with more, the strong player's estimates ("estimate": true).
     """
+    if target is not None:
+        raise CommandError("--target is for Penta and Generala: 5000's advice is already the chance to win")
     from ...players import prepare
     from ...players.five_thousand_advice import rank_five_thousand
     from ...players.five_thousand_advice import situation as five_thousand_situation

@@ -50,11 +50,13 @@ def solve(args: argparse.Namespace) -> Report:
     return Report(data, text)
 
 
-def advise(situation: dict[str, Any]) -> Report:
-    """Every legal action of a situation with the expected final total it leads to, best first."""
+def advise(situation: dict[str, Any], target: int | None = None) -> Report:
+    """Every legal action of a situation with the expected final total it leads to, best first;
+    with a target, with its chance to end with `target` points or more, playing for it."""
     from ...solvers.sheet_advice import advise as rank_options
     from ...solvers.sheet_advice import expected_value
     from ...solvers.sheet_cache import solution
+    from ...solvers.sheet_threshold import check_target
     from ..progress import ProgressBar
 
     rules = _rules(situation.get("game"), situation.get("rules"))
@@ -73,6 +75,10 @@ def advise(situation: dict[str, Any]) -> Report:
     state = SheetState.situation(rules, sheet, dice, rolls_left)
     with ProgressBar() as progress:
         solution(rules, progress)
+        if target is not None:
+            check_target(state, target, progress)
+    if target is not None:
+        return _target_advice(state, target)
     if state.is_chance:
         value = expected_value(state)
         data = {"game": rules.game, "rules": rules.name, "value": value, "options": []}
@@ -91,6 +97,31 @@ def advise(situation: dict[str, Any]) -> Report:
         for option in options
     ]
     return Report(data, "\n".join(lines))
+
+
+def _target_advice(state: SheetState, target: int) -> Report:
+    """The chance to end with `target` or more: after each legal action, or from the turn start."""
+    from ...solvers.sheet_threshold import rank_for_target, reach_chance
+
+    rules = state.rules
+    heading = f"chance to end with {target} or more, playing for it"
+    data: dict[str, Any] = {"game": rules.game, "rules": rules.name, "target": target}
+    if state.is_chance:
+        chance = reach_chance(state, target)
+        return Report({**data, "chance": chance, "options": []}, f"start of a turn: {heading}: {chance:.6f}")
+    ranked = rank_for_target(state, target)
+    best = ranked[0].chance
+    options = [
+        {**_option_json(reach.option), "chance": reach.chance, "regret": best - reach.chance}
+        for reach in ranked
+    ]
+    lines = [f"dice {' '.join(map(str, state.dice))}, {state.rolls_left} rolls left; {heading}:"]
+    lines += [
+        f"  {_option_text(reach.option):<28} {reach.chance:9.6f}"
+        + (f"  -{best - reach.chance:.6f}" if best - reach.chance else "  best")
+        for reach in ranked
+    ]
+    return Report({**data, "chance": best, "options": options}, "\n".join(lines))
 
 
 def stats(args: argparse.Namespace) -> Report:
