@@ -2,6 +2,7 @@
 and clicks as a player would (each test runs the app in its own event loop)."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from textual.widgets import Log, OptionList, Static
 
@@ -32,7 +33,10 @@ def play(app, scenario):
             await pilot.pause()
             await scenario(pilot, app)
 
-    asyncio.run(run())
+    # In a thread of its own: a browser test run earlier on this pytest worker leaves Playwright's
+    # event loop running in the main thread, where asyncio.run() is refused.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, run()).result()
 
 
 def text(app, selector):
