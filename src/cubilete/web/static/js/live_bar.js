@@ -5,18 +5,12 @@
 // hint button say why they are off.
 
 import { ApiError, getJson } from "./api.js";
+import { element } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { chanceText } from "./options.js";
 import { loadSettings } from "./settings.js";
 
 const expected = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-
-function element(tag, className, text = null) {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 export class LiveBar {
   constructor(gameId, controller) {

@@ -3,10 +3,10 @@
 // time (an inline SVG per game, a point per game that opens its review), and the games, newest first.
 
 import { ApiError, postJson } from "./api.js";
+import { element, svg } from "./dom.js";
 import { gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
 import { heldSeats, playerUrl } from "./my_player.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const CHART = { width: 340, height: 180, left: 44, right: 14, top: 12, bottom: 28 };
 const WIN_CHANCE = "win_probability";
 
@@ -23,19 +23,6 @@ const when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "sh
 const lossText = (value, unit) =>
   value === null ? "—" : unit === WIN_CHANCE ? chance.format(value) : twoDecimals.format(value);
 const title = (game, rules) => `${gameName(game)} · ${rulesName(game, rules)}`;
-
-function element(tag, className = null, text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
-
-function svg(tag, attributes = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
-}
 
 function showSummary(record) {
   const games = record.games.length;

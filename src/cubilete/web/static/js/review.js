@@ -5,12 +5,12 @@
 
 import { ApiError, getJson, seatTokens } from "./api.js";
 import { makeTray, showDie } from "./dice.js";
+import { element, svg } from "./dom.js";
 import { boxName, gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
 import { playerUrl } from "./my_player.js";
 import { actionText, chanceText, optionText } from "./options.js";
 
 const gameId = page.id;
-const SVG = "http://www.w3.org/2000/svg";
 const COSTLIEST = 3;
 const SHOWN_OPTIONS = 5; // the best options of a position, and the one chosen if it is further down
 const MARKED = new Set(["mistake", "blunder"]);
@@ -38,19 +38,6 @@ class Units {
   signed(value) {
     return minus((this.winChance ? signedPercent : signedPoints).format(value));
   }
-}
-
-function element(tag, className = null, text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
-
-function svg(tag, attributes = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
 }
 
 class ReviewPage {
