@@ -9,6 +9,8 @@
   options are common, blunders rare. Its random.Random is seeded, so the same
   game replays the same way.
 - optimal: the option with the highest expected final total.
+- duel: the option with the best chance to finish first, given the other seats' sheets and
+  the law of their remaining scores (solvers.sheet_duel); alone, it plays as optimal does.
 
 Ties go to the first option in the engine's `legal_actions` order (keeps by held
 values, then boxes in sheet order), so every level is reproducible.
@@ -26,10 +28,11 @@ from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
 from ..solvers.sheet_advice import advise
 from ..solvers.sheet_cache import solution
+from ..solvers.sheet_duel import prepare_duel, rank_for_duel
 from ..solvers.table_cache import Progress
 
-LEVELS = ("beginner", "casual", "optimal")
-TABLE_LEVELS = ("casual", "optimal")  # the levels that play by the solver's tables
+LEVELS = ("beginner", "casual", "optimal", "duel")
+TABLE_LEVELS = ("casual", "optimal", "duel")  # the levels that play by the solver's tables
 CASUAL_TEMPERATURE = 1.5  # points of expected final total
 CASUAL_SEED = 0
 
@@ -39,6 +42,13 @@ class OptimalPlayer:
 
     def choose(self, state: SheetState) -> Action:
         return advise(state)[0].action
+
+
+class DuelPlayer:
+    """Maximises its chance to finish first (a shared first place counting half)."""
+
+    def choose(self, state: SheetState) -> Action:
+        return rank_for_duel(state)[0].option.action
 
 
 class CasualPlayer:
@@ -68,7 +78,7 @@ class BeginnerPlayer:
 def make_player(level: str, rules: SheetRules) -> Player[SheetState] | None:
     """A player of this level, None for an unknown level. The solver's table of the rule set
     is loaded (or built) at the first move that needs it, not here."""
-    players = {"beginner": BeginnerPlayer, "casual": CasualPlayer, "optimal": OptimalPlayer}
+    players = {"beginner": BeginnerPlayer, "casual": CasualPlayer, "optimal": OptimalPlayer, "duel": DuelPlayer}
     return players[level]() if level in players else None
 
 
@@ -77,3 +87,5 @@ def prepare(level: str, rules: SheetRules, progress: Progress | None = None) -> 
     if level in TABLE_LEVELS:
         solution(rules, progress)
         advise(SheetState.new(rules).apply_roll((1, 2, 3, 4, 5)))  # compiles the advice kernels too
+    if level == "duel":
+        prepare_duel(rules, progress=progress)

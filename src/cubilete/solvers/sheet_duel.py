@@ -1,0 +1,164 @@
+"""The chance to finish first in a score-sheet game, and the play that maximises it ("duel").
+
+The seat to move faces the best final total of its opponents, X: each opponent plays on from
+the start of its next turn as the optimal (expected-total) player does, independently of the
+others, so the law of X is the product of their laws' distribution functions
+(sheet_distributions). Finishing first means ending above X; a tie shares the first place
+and counts half, so a final total y is worth G(y) = P(X < y) + P(X = y) / 2.
+
+Within its turn the duel player maximises the mean of G over the turn's outcomes, counting
+the turns after this one as played by the optimal player: scoring g points from turn-start
+class c into class c' is worth the mean of G(now + g + R) over R, the law of the points c'
+still scores (sheet_distributions' D(c')). Every later turn sees the opponents' new totals
+and decides again. This is one step of look-ahead on exact score distributions, the way
+Pawlewicz's near-optimal two-player Yahtzee player is built. Options whose chances agree to
+12 decimals are ranked as the expected-total solver ranks them, so a game already won, or
+lost whatever happens, is played like the optimal player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from ..engine.errors import IllegalAction
+from ..engine.sheet import SheetState
+from ..engine.sheet_rules import SheetRules
+from ..engine.sheet_scoring import Sheet, sheet_total
+from .dice_lattice import keep_indices
+from .sheet_cache import solution
+from .sheet_distributions import ScoreDistribution, distribution_table
+from .sheet_threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
+from .sheet_turn import state_index, successor
+from .table_cache import Progress
+
+TURNS_REMEMBERED = 256  # duel turns kept in memory: a few concurrent games
+
+
+def best_opponent_law(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> ScoreDistribution | None:
+    """The law of the best final total among the seats other than `seat` (None if there are
+    none), each playing optimally from the start of its next turn (or done, its sheet full)."""
+    laws = [final_law(rules, sheet) for other, sheet in enumerate(sheets) if other != seat]
+    if not laws:
+        return None
+    low = max(law.low for law in laws)
+    high = max(law.high for law in laws)
+    cdf = np.ones(high - low + 1)
+    for law in laws:
+        below = np.cumsum(law.probabilities)[max(low - law.low, 0) :]  # P(law <= low + i)
+        cdf[: below.size] *= below
+    return ScoreDistribution(low, np.diff(cdf, prepend=0.0))
+
+
+def final_law(rules: SheetRules, sheet: Sheet) -> ScoreDistribution:
+    """The law of the final total of a sheet played optimally from the start of a turn."""
+    total = sheet_total(rules, sheet)
+    if sheet.is_full:
+        return ScoreDistribution(total, np.ones(1))
+    table = distribution_table(solution(rules))
+    c = table.class_of(sheet)
+    table.ensure(c)
+    return table.distribution(c).shifted(total)
+
+
+@dataclass(frozen=True, eq=False)
+class DuelTurn:
+    """One seat's turn against a known law of its opponents: the worth (chance to finish
+    first) of scoring each outcome and of holding each keep, as best_turn fills them."""
+
+    bonus_values: np.ndarray  # the five-equal bonuses a box can pay (bonus level -> points)
+    scored: np.ndarray  # [box, points, bonus level]
+    expect: np.ndarray  # [rolls left, keep]
+    start: float  # the turn's chance before its first roll
+
+
+def rank_for_duel(state: SheetState) -> tuple[ReachOption, ...]:
+    """Every legal action of the seat to move with its chance to finish first (a tie counting
+    half), the duel player's choice first; alone, the advice's ranking (every chance is 1)."""
+    if state.is_over:
+        raise IllegalAction("game_over")
+    if state.is_chance:
+        raise IllegalAction("advice_needs_dice")
+    turn = duel_turn(state.rules, state.sheets, state.current)
+    return rank_by_chance(state, turn.scored, turn.expect, turn.bonus_values)
+
+
+def duel_chance(state: SheetState) -> float:
+    """The chance that the seat to move finishes first, playing the duel from here on."""
+    if state.is_over:
+        raise IllegalAction("game_over")
+    if not state.is_chance:
+        return rank_for_duel(state)[0].chance
+    turn = duel_turn(state.rules, state.sheets, state.current)
+    if not state.held and state.rolls_left == state.rules.rolls_per_turn:
+        return turn.start
+    kept = tuple(sorted(state.dice[i] for i in state.held))
+    return float(turn.expect[state.rolls_left, keep_indices()[kept]])
+
+
+def prepare_duel(rules: SheetRules, progress: Progress | None = None) -> None:
+    """Compute the laws a duel from the empty sheet needs (every class), reporting to `progress`."""
+    solved = solution(rules, progress)
+    table = distribution_table(solved)
+    table.ensure(table.class_of(SheetState.new(rules).sheet))
+
+
+@lru_cache(maxsize=TURNS_REMEMBERED)
+def duel_turn(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> DuelTurn:
+    """The duel turn of `seat` on these sheets, at the start of its turn."""
+    solved = solution(rules)
+    table = distribution_table(solved)
+    sheet = sheets[seat]
+    c = table.class_of(sheet)
+    table.ensure(c)
+    now = sheet_total(rules, sheet)
+    others = best_opponent_law(rules, sheets, seat)
+    if others is None:  # alone: first whatever happens
+        others = ScoreDistribution(now - 1, np.ones(1))
+    bonus_values, bonus_level = bonus_levels(solved)
+    shape, t, lat = solved.tables.shape, solved.tables.arrays, solved.lattice
+    classes, windows = table.classes, table.windows
+    mask, joker, upper = int(classes.mask[c]), int(classes.joker[c]), int(classes.upper[c])
+    scored, expect, best = chance_scratch(shape, lat, bonus_values.size, 1)
+    scored_worths(
+        shape, t, mask, joker, upper, classes.index, windows.low, windows.width, windows.offset,
+        windows.layers[int(classes.filled[c]) + 1], bonus_values, now - others.low, beat_values(others),
+        scored[..., 0],
+    )
+    best_turn(shape, t, bonus_level, lat, mask, joker, scored, expect, best)
+    start = float(lat.roll_probability @ best[: lat.roll_probability.size, 0])
+    return DuelTurn(bonus_values, scored[..., 0], expect[..., 0], start)
+
+
+def beat_values(others: ScoreDistribution) -> np.ndarray:
+    """G(low + i) = P(X < low + i) + P(X = low + i) / 2 for X of this law."""
+    p = others.probabilities
+    return np.cumsum(p) - p / 2
+
+
+@njit(cache=True)
+def scored_worths(
+    shape, t, mask, joker, upper, cindex, low, width, offset, following, bonus_values, shift, beat, scored
+):
+    """scored[box, points, bonus level]: the chance to finish first after scoring those, the
+    mean of beat[shift + gained + R] over R, the points still to come from the class they lead
+    to (its law in `following`, the next layer's windows); beat is 0 before its start and 1
+    past its end."""
+    for b in range(shape.box_count):
+        if (mask >> b) & 1:
+            continue
+        for jp in range(t.point_values_start[b], t.point_values_start[b + 1]):
+            p = t.point_values[jp]
+            next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
+            to = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+            for level in range(bonus_values.shape[0]):
+                first = shift + p + bonus_values[level] + earned + low[to]
+                worth = 0.0
+                for j in range(width[to]):
+                    i = first + j
+                    g = 0.0 if i < 0 else (1.0 if i >= beat.shape[0] else beat[i])
+                    worth += following[offset[to] + j] * g
+                scored[b, p, level] = worth

@@ -1,0 +1,125 @@
+"""Playing to finish first: the opponents' law, the chances of every option against a brute
+force over the engine's states, and the duel player against the optimal one."""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+import pytest
+from test_sheet_distributions import CASE_IDS, CASES, SITUATIONS
+from test_sheet_threshold import BruteReach
+
+from cubilete.engine.actions import Keep
+from cubilete.engine.dice import DICE_COUNT, roll_outcomes
+from cubilete.engine.errors import IllegalAction
+from cubilete.engine.sheet import SheetState
+from cubilete.engine.sheet_rules import GENERALA_SEED
+from cubilete.engine.sheet_scoring import Sheet, sheet_from_json
+from cubilete.players import make_player
+from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.sheet_distributions import ScoreDistribution
+from cubilete.solvers.sheet_duel import best_opponent_law, duel_chance, final_law, rank_for_duel
+
+
+class BruteDuel:
+    """The duel's chances by expectimax over one turn of the engine's states: a sheet after the
+    turn is worth, over its final total y (its law under optimal play) and the opponents' best
+    total x, the chance of y > x plus half the chance of y = x."""
+
+    def __init__(self, rules, sheet: Sheet, others: ScoreDistribution) -> None:
+        self.rules, self.sheet, self.others = rules, sheet, others
+        self.reach = BruteReach(rules)  # for its legal boxes of a roll
+        self.seen = cache(self._seen)
+        self.held = cache(self._held)
+
+    def worth(self, after: Sheet) -> float:
+        mine = final_law(self.rules, after)
+        return sum(
+            float(p) * float(q) * (1.0 if y > x else 0.5 if y == x else 0.0)
+            for y, p in zip(range(mine.low, mine.high + 1), mine.probabilities)
+            for x, q in zip(range(self.others.low, self.others.high + 1), self.others.probabilities)
+        )
+
+    def _seen(self, dice: tuple[int, ...], rolls_left: int) -> float:
+        best = max(self.worth(after) for after, _ in self.reach.options(self.sheet, dice))
+        if rolls_left:
+            keeps = {tuple(sorted(c)) for size in range(DICE_COUNT) for c in combinations(dice, size)}
+            best = max(best, *(self.held(keep, rolls_left) for keep in keeps))
+        return best
+
+    def _held(self, keep: tuple[int, ...], rolls_left: int) -> float:
+        return sum(
+            float(p) * self.seen(tuple(sorted(keep + o)), rolls_left - 1)
+            for o, p in roll_outcomes(DICE_COUNT - len(keep))
+        )
+
+    def start(self) -> float:
+        first = self.rules.rolls_per_turn - 1
+        return sum(float(p) * self.seen(roll, first) for roll, p in roll_outcomes(DICE_COUNT))
+
+
+@pytest.mark.parametrize("rules, filled, bonus", CASES, ids=CASE_IDS)
+def test_every_options_chance_to_finish_first_equals_the_brute_force(rules, filled, bonus):
+    sheet = sheet_from_json(rules, filled, bonus)
+    for opponent in opponents(rules, sheet):
+        brute = BruteDuel(rules, sheet, final_law(rules, opponent))
+        start = SheetState(rules, (sheet, opponent), 0)
+        assert duel_chance(start) == pytest.approx(brute.start(), abs=1e-9)
+        for dice, rolls_left in SITUATIONS:
+            state = SheetState.situation(rules, sheet, dice, rolls_left)
+            state = SheetState(rules, (sheet, opponent), 0, state.dice, (), rolls_left, False)
+            ranked = rank_for_duel(state)
+            assert ranked[0].chance == pytest.approx(brute.seen(tuple(sorted(dice)), rolls_left), abs=1e-9)
+            assert ranked[0].chance >= max(option.chance for option in ranked) - 1e-12  # ties: the expected total
+            for option in ranked:
+                action = option.option.action
+                if isinstance(action, Keep):
+                    expected = brute.held(option.option.keep, rolls_left)
+                    assert duel_chance(state.apply(action)) == pytest.approx(option.chance, abs=1e-15)
+                else:
+                    expected = brute.worth(state.apply(action).sheets[0])
+                assert option.chance == pytest.approx(expected, abs=1e-9), action
+
+
+def opponents(rules, sheet: Sheet) -> list[Sheet]:
+    """Opponents' sheets: the same, one box more filled (with five sixes), and full."""
+    sheets = [sheet]
+    for dice in ((6, 6, 6, 6, 6), (1, 1, 2, 3, 5)):
+        state = SheetState.situation(rules, sheets[-1], dice, 0)
+        sheets.append(state.apply(advise(state)[0].action).sheets[0])
+    return sheets
+
+
+def test_the_best_opponents_law_is_the_law_of_the_largest_of_independent_totals():
+    rules = GENERALA_SEED
+    boxes = [box.id for box in rules.boxes]
+    sheets = (
+        sheet_from_json(rules, {}),
+        sheet_from_json(rules, dict.fromkeys(boxes[:10], 0)),
+        sheet_from_json(rules, dict.fromkeys(boxes[:11], 0) | {"ones": 4}),
+    )
+    law = best_opponent_law(rules, sheets, 0)
+    a, b = final_law(rules, sheets[1]), final_law(rules, sheets[2])
+    brute: dict[int, float] = {}
+    for x, p in zip(range(a.low, a.high + 1), a.probabilities):
+        for y, q in zip(range(b.low, b.high + 1), b.probabilities):
+            brute[max(x, y)] = brute.get(max(x, y), 0.0) + p * q
+    assert law is not None and law.probabilities.sum() == pytest.approx(1, abs=1e-12)
+    for total, p in brute.items():
+        assert law.probabilities[total - law.low] == pytest.approx(p, abs=1e-12)
+    assert best_opponent_law(rules, sheets[:1], 0) is None
+
+
+def test_alone_the_duel_ranks_like_the_expected_total_and_refuses_what_advice_refuses():
+    state = SheetState.new(GENERALA_SEED).apply_roll((2, 2, 3, 5, 6))
+    assert [o.option.action for o in rank_for_duel(state)] == [o.action for o in advise(state)]
+    with pytest.raises(IllegalAction):
+        rank_for_duel(SheetState.new(GENERALA_SEED, 2))
+
+
+def test_the_duel_player_takes_its_first_ranked_option():
+    state = SheetState.new(GENERALA_SEED, 2).apply_roll((6, 6, 6, 1, 2))
+    assert make_player("duel", GENERALA_SEED).choose(state) == rank_for_duel(state)[0].option.action
+    assert np.isfinite(duel_chance(state))
