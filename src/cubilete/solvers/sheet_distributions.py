@@ -17,7 +17,6 @@ player picks (the tie rules of sheet_stats) and mixes the windows of the turn's 
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import cache
 
@@ -32,10 +31,10 @@ from ..engine.sheet_scoring import Sheet, sheet_total
 from .dice_lattice import keep_indices
 from .sheet_advice import position, turn_arrays
 from .sheet_cache import solution
-from .sheet_classes import StateClasses, TurnOutcomes, state_classes, turn_outcomes, write_outcomes
+from .sheet_classes import TurnOutcomes, turn_outcomes, write_outcomes
 from .sheet_solver import SheetSolution
 from .sheet_turn import carry_to_scoring, roll_free_dice
-from .sheet_windows import MISSING, LayeredWindows
+from .sheet_windows import MISSING, ClassTable
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,26 +122,15 @@ def distribution_table(solved: SheetSolution) -> DistributionTable:
     return DistributionTable(solved)
 
 
-class DistributionTable:
+class DistributionTable(ClassTable):
     """The windows D(c) computed so far for one rule set, and what computes more of them."""
 
     def __init__(self, solved: SheetSolution) -> None:
-        self.solved = solved
-        self.classes: StateClasses = state_classes(solved)
-        self.windows = LayeredWindows(self.classes)
+        super().__init__(solved)
         self.bonus_values = np.unique(solved.tables.arrays.bonus)
-        self._lock = threading.Lock()
         full = self.classes.count - 1  # nothing more to come: 0 points for sure
         layer = self.windows.extend(self.last_layer, np.array([full]), np.zeros(1, int), np.ones(1, int))
         layer[self.windows.offset[full]] = 1.0
-
-    @property
-    def last_layer(self) -> int:
-        return self.solved.tables.shape.box_count
-
-    def class_of(self, sheet: Sheet) -> int:
-        (mask, joker, upper), _ = position(self.solved, sheet)
-        return self.classes.of(self.solved.tables, mask, joker, upper)
 
     def distribution(self, c: int) -> ScoreDistribution:
         """D(c); the class must have been computed (ensure)."""

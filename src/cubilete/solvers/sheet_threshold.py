@@ -17,7 +17,6 @@ plays like the optimal player once the target is sure, or out of reach).
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import cache
 
@@ -26,14 +25,13 @@ from numba import njit, prange
 
 from ..engine.errors import IllegalAction
 from ..engine.sheet import SheetState
-from ..engine.sheet_scoring import Sheet, sheet_total
+from ..engine.sheet_scoring import sheet_total
 from .dice_lattice import keep_indices
-from .sheet_advice import RankedOption, advise, position
+from .sheet_advice import RankedOption, advise
 from .sheet_cache import solution
-from .sheet_classes import StateClasses, state_classes
 from .sheet_solver import SheetSolution
 from .sheet_turn import roll_context, state_index, successor
-from .sheet_windows import MISSING, LayeredWindows
+from .sheet_windows import MISSING, ClassTable
 from .table_cache import Progress
 
 BATCH = 4096  # classes computed between two progress reports
@@ -55,27 +53,16 @@ def bonus_levels(solved: SheetSolution) -> tuple[np.ndarray, np.ndarray]:
     return values, np.searchsorted(values, solved.tables.arrays.bonus).astype(np.int64)
 
 
-class ThresholdTable:
+class ThresholdTable(ClassTable):
     """The windows V(c, 1 .. width) computed so far for one rule set, and top(c)."""
 
     def __init__(self, solved: SheetSolution) -> None:
-        self.solved = solved
-        self.classes: StateClasses = state_classes(solved)
-        self.windows = LayeredWindows(self.classes)
+        super().__init__(solved)
         self.top = np.full(self.classes.count, MISSING, dtype=np.int64)
         self.bonus_values, self.bonus_level = bonus_levels(solved)
-        self._lock = threading.Lock()
         full = np.array([self.classes.count - 1])  # nothing more to score: no need is met
         self.top[full] = 0
         self.windows.extend(self.last_layer, full, np.ones(1, int), np.zeros(1, int))
-
-    @property
-    def last_layer(self) -> int:
-        return self.solved.tables.shape.box_count
-
-    def class_of(self, sheet: Sheet) -> int:
-        (mask, joker, upper), _ = position(self.solved, sheet)
-        return self.classes.of(self.solved.tables, mask, joker, upper)
 
     def ensure(self, c: int, need: int, progress: Progress | None = None) -> None:
         """Make V(c', q) known for every class c' that can follow c and every q <= need,

@@ -9,9 +9,14 @@ layer when a request first needs them, which grows that layer's array and no oth
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
-from .sheet_classes import StateClasses
+from ..engine.sheet_scoring import Sheet
+from .sheet_advice import position
+from .sheet_classes import StateClasses, state_classes
+from .sheet_solver import SheetSolution
 
 MISSING = -1  # the width of a class not computed yet
 
@@ -38,3 +43,23 @@ class LayeredWindows:
 
     def nbytes(self) -> int:
         return sum(layer.nbytes for layer in self.layers) + 3 * self.low.nbytes
+
+
+class ClassTable:
+    """What a table of windows over one solution's state classes starts from: the classes,
+    empty windows, a lock for the requests of several threads, and the class of a sheet."""
+
+    def __init__(self, solved: SheetSolution) -> None:
+        self.solved = solved
+        self.classes: StateClasses = state_classes(solved)
+        self.windows = LayeredWindows(self.classes)
+        self._lock = threading.Lock()
+
+    @property
+    def last_layer(self) -> int:
+        """The layer of the full sheet."""
+        return self.solved.tables.shape.box_count
+
+    def class_of(self, sheet: Sheet) -> int:
+        (mask, joker, upper), _ = position(self.solved, sheet)
+        return self.classes.of(self.solved.tables, mask, joker, upper)
