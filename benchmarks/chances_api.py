@@ -35,8 +35,8 @@ TABLES = (("penta", 2), ("5000", 2), ("5000", 4))
 
 def forget_turns() -> None:
     """Forget what the solvers and the outlook remember of past turns: every step is computed again."""
-    sheet_advice._turn.cache_clear()
-    sheet_advice._position.cache_clear()
+    sheet_advice.turn_arrays.cache_clear()
+    sheet_advice.position.cache_clear()
     sheet_duel.duel_turn.cache_clear()
     outlook_module._PLANNER.strong._plans.clear()
 
