@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/chances_api.py [--games 3]
 
 The app runs in this process (FastAPI's TestClient, a temporary SQLite database). Each game is
-played by bots alone to its end (Penta: two optimal bots; 5000: two, then four optimal bots);
-then the figures of every step are asked for (`?at=N`, N from 0 to the last event), first
+played by bots alone to its end (Penta: two optimal bots, the bar giving the duel's chances;
+5000: two, then four optimal bots); then the figures of every step are asked for (`?at=N`, N
+from 0 to the last event), first
 "fresh" (computed; the remembered turns forgotten first) and then "cached" (the app's
 cache per game step). The median per step over every step of every game is printed, and beside
 it "compute": players.outlook alone on the same states (no HTTP), what a fresh step costs the server.
@@ -25,7 +26,7 @@ from cubilete.engine.runner import Match
 from cubilete.players import make_player
 from cubilete.players import outlook as outlook_module
 from cubilete.players.outlook import outlook
-from cubilete.solvers import sheet_advice
+from cubilete.solvers import sheet_advice, sheet_duel
 from cubilete.web import create_app
 
 BOT = {"name": "Bot", "kind": "bot", "level": "optimal"}
@@ -34,8 +35,9 @@ TABLES = (("penta", 2), ("5000", 2), ("5000", 4))
 
 def forget_turns() -> None:
     """Forget what the solvers and the outlook remember of past turns: every step is computed again."""
-    sheet_advice._turn.cache_clear()
-    sheet_advice._position.cache_clear()
+    sheet_advice.turn_arrays.cache_clear()
+    sheet_advice.position.cache_clear()
+    sheet_duel.duel_turn.cache_clear()
     outlook_module._PLANNER.strong._plans.clear()
 
 

@@ -1,5 +1,6 @@
-"""`cubilete play` line by line (standard input is not a terminal): a whole solo Penta game and a 5000
-turn typed at the prompt, hints and names in the player's language, and refusals."""
+"""`cubilete play` line by line (standard input is not a terminal): a whole solo Penta game, a
+Generala game against a duel bot and a 5000 turn typed at the prompt, hints and names in the
+player's language, and refusals."""
 
 import io
 
@@ -41,6 +42,14 @@ def test_the_line_mode_names_boxes_in_the_players_language_and_gives_hints(monke
     assert "  1. " in out and "  3. " in out and "  4. " not in out  # the three best choices
     assert "Ana anota 0 en Escalera pequeña" in out  # typed without case or accent
     assert "Ana anota 11 en Chance" in out  # the dice of seed 3
+
+
+def test_a_duel_bot_plays_its_turns_under_its_level_name(monkeypatch, capsys):
+    boxes = rules_for("generala").box_ids
+    lines = [f"score {box}" for box in boxes]
+    code, out = play(monkeypatch, capsys, lines, "generala", "--players", "Ana,bot:duel", "--seed", "3", "--lang", "es")
+    assert code == 0
+    assert out.count("Ana anota") == len(boxes) and out.count("Bot (Duelo) anota") == len(boxes)
 
 
 def test_the_line_mode_refuses_in_the_players_language(monkeypatch, capsys):

@@ -4,7 +4,7 @@ force over the engine's states, and the duel player against the optimal one."""
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 import pytest
@@ -20,7 +20,14 @@ from cubilete.engine.sheet_scoring import Sheet, sheet_from_json
 from cubilete.players import make_player
 from cubilete.solvers.sheet_advice import advise
 from cubilete.solvers.sheet_distributions import ScoreDistribution
-from cubilete.solvers.sheet_duel import best_opponent_law, duel_chance, final_law, rank_for_duel
+from cubilete.solvers.sheet_duel import (
+    best_opponent_law,
+    duel_chance,
+    final_law,
+    final_laws,
+    first_place_chances,
+    rank_for_duel,
+)
 
 
 class BruteDuel:
@@ -110,6 +117,32 @@ def test_the_best_opponents_law_is_the_law_of_the_largest_of_independent_totals(
     for total, p in brute.items():
         assert law.probabilities[total - law.low] == pytest.approx(p, abs=1e-12)
     assert best_opponent_law(rules, sheets[:1], 0) is None
+
+
+def test_first_place_chances_share_a_tie_among_the_tied_totals_and_add_up_to_one():
+    laws = (
+        ScoreDistribution(3, np.array([0.2, 0.5, 0.3])),
+        ScoreDistribution(4, np.array([0.6, 0.4])),
+        ScoreDistribution(2, np.array([0.1, 0.1, 0.3, 0.5])),
+    )
+    brute = [0.0] * len(laws)
+    for totals in product(*(zip(range(law.low, law.high + 1), law.probabilities) for law in laws)):
+        chance = float(np.prod([p for _, p in totals]))
+        top = max(total for total, _ in totals)
+        firsts = [seat for seat, (total, _) in enumerate(totals) if total == top]
+        for seat in firsts:
+            brute[seat] += chance / len(firsts)
+    assert first_place_chances(laws) == pytest.approx(brute, abs=1e-12)
+    assert sum(first_place_chances(laws)) == pytest.approx(1, abs=1e-12)
+    assert first_place_chances(laws[1:2] * 2) == pytest.approx((0.5, 0.5), abs=1e-12)
+
+
+def test_final_laws_follow_the_seat_to_move_within_its_turn_and_the_others_from_their_next():
+    rules = GENERALA_SEED
+    state = SheetState.new(rules, 2).apply_roll((6, 6, 6, 1, 2))
+    mover, other = final_laws(state)
+    assert mover.mean == pytest.approx(advise(state)[0].value, abs=1e-9)
+    assert other.mean == pytest.approx(final_law(rules, state.sheets[1]).mean, abs=1e-12)
 
 
 def test_alone_the_duel_ranks_like_the_expected_total_and_refuses_what_advice_refuses():

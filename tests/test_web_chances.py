@@ -1,22 +1,26 @@
 """The live bar's figures (GET /api/games/{id}/chances) and hints in online games only by agreement.
 
 Sheet games: each seat's expected final total is its total now plus the solver's expected
-remaining score. 5000: with two players, the exact solver's chance to win; with more, estimates
-that add up to 1. A game with a friend's seat has hints, chances and the review in progress off
-unless its creator allowed them; solo, hot-seat and bot games always have them.
+remaining score (the value alone, beside the chance to finish first with more seats: with two,
+the duel's chance of the seat to move and the rest for the other). 5000: with two players, the
+exact solver's chance to win; with more, estimates that add up to 1. Games of several seats
+here are Generala's: the duel's laws of Penta take a gigabyte and seconds to compute. A game
+with a friend's seat has hints, chances and the review in progress off unless its creator
+allowed them; solo, hot-seat and bot games always have them.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from cubilete.engine.actions import Roll, Score
+from cubilete.engine.actions import Keep, Roll, Score
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.engine.sheet_scoring import sheet_total
 from cubilete.players.five_thousand_advice import rank_five_thousand
 from cubilete.solvers.sheet_advice import advise
 from cubilete.solvers.sheet_cache import solution
+from cubilete.solvers.sheet_duel import duel_chance, final_laws, first_place_chances
 from cubilete.solvers.sheet_tables import state_key
 from cubilete.solvers.sheet_turn import state_index
 
@@ -55,6 +59,10 @@ def values(answer) -> list[float]:
     return [seat["value"] for seat in answer["seats"]]
 
 
+def expected(answer) -> list[float]:
+    return [seat["expected"] for seat in answer["seats"]]
+
+
 def remaining(rules, sheet) -> float:
     """The solver's expected score still to come from a turn start with this sheet (its table, read directly)."""
     solved = solution(rules)
@@ -72,16 +80,15 @@ def test_a_solo_penta_game_starts_at_the_optimal_expected_score(client):
     assert answer["seats"] == [{"seat": 0, "score": 0, "value": pytest.approx(PENTA_OPTIMUM, abs=1e-9)}]
 
 
-@pytest.mark.parametrize("game", ["penta", "generala"])
-def test_each_seat_expects_its_total_now_plus_the_solvers_remaining_score(client, game):
-    created = create(client, game=game, players=(ANA, LUIS))
-    rules = rules_for(game)
+def test_each_seat_expects_its_total_now_plus_the_solvers_remaining_score(client):
+    created = create(client, game="generala", players=(ANA, LUIS))
+    rules = rules_for("generala")
     replay = Match(rules, ["Ana", "Luis"], seed=SEED)
     act(client, created, {"type": "roll"})
     replay.roll()
     mid_turn = chances(client, created)
-    assert values(mid_turn)[0] == pytest.approx(advise(replay.state)[0].value)  # with the dice on the table
-    assert values(mid_turn)[1] == pytest.approx(remaining(rules, replay.state.sheets[1]))
+    assert expected(mid_turn)[0] == pytest.approx(advise(replay.state)[0].value)  # with the dice on the table
+    assert expected(mid_turn)[1] == pytest.approx(remaining(rules, replay.state.sheets[1]))
 
     box = next(option.box for option in reversed(advise(replay.state)) if option.box is not None)  # the worst box
     act(client, created, {"type": "score", "box": box})
@@ -91,8 +98,54 @@ def test_each_seat_expects_its_total_now_plus_the_solvers_remaining_score(client
     ana, luis = answer["seats"]
     sheet = replay.state.sheets[0]
     assert ana["score"] == sheet_total(rules, sheet)
-    assert ana["value"] == pytest.approx(ana["score"] + remaining(rules, sheet), abs=1e-9)
-    assert luis == {"seat": 1, "score": 0, "value": pytest.approx(solution(rules).start_value, abs=1e-9)}
+    assert ana["expected"] == pytest.approx(ana["score"] + remaining(rules, sheet), abs=1e-9)
+    assert luis["score"] == 0 and luis["expected"] == pytest.approx(solution(rules).start_value, abs=1e-9)
+
+
+def test_two_generala_seats_have_the_duels_chance_to_finish_first_and_the_rest(client):
+    created = create(client, game="generala", players=(ANA, LUIS))
+    replay = Match(rules_for("generala"), ["Ana", "Luis"], seed=SEED)
+    states = [replay.state]
+    act(client, created, {"type": "roll"})  # Ana: a roll, a keep (and its roll), a box; Luis: a roll
+    states.append(replay.roll())
+    act(client, created, {"type": "keep", "held": [0, 1]})
+    states += [replay.act(Keep((0, 1))), replay.roll()]
+    box = next(option.box for option in advise(replay.state) if option.box is not None)
+    act(client, created, {"type": "score", "box": box})
+    states.append(replay.act(Score(box)))
+    act(client, created, {"type": "roll"}, seat=1)
+    states.append(replay.roll())
+    for at, state in enumerate(states):  # every moment of a turn, the bar played back
+        answer = chances(client, created, at=at)
+        assert answer["unit"] == "win_probability" and not answer["estimate"]
+        duel, mover = duel_chance(state), state.current_player
+        assert answer["seats"][mover]["value"] == pytest.approx(duel, abs=1e-12)
+        assert answer["seats"][1 - mover]["value"] == pytest.approx(1 - duel, abs=1e-12)
+
+
+def test_three_generala_seats_share_what_the_duel_leaves_by_their_chances_to_finish_first(client):
+    created = create(client, game="generala", players=(ANA, LUIS, OPTIMAL))
+    replay = Match(rules_for("generala"), ["Ana", "Luis", "Bot"], seed=SEED)
+    act(client, created, {"type": "roll"})
+    replay.roll()
+    answer = chances(client, created)
+    assert answer["unit"] == "win_probability" and answer["estimate"]
+    ana, luis, bot = values(answer)
+    assert ana == pytest.approx(duel_chance(replay.state), abs=1e-12)
+    assert ana + luis + bot == pytest.approx(1, abs=1e-12)
+    assert luis == pytest.approx(bot, abs=1e-12)  # the same empty sheet
+    independent = first_place_chances(final_laws(replay.state))
+    assert luis > 0 and luis / bot == pytest.approx(independent[1] / independent[2])
+
+
+def test_a_finished_duel_gives_the_win_to_the_higher_total(client):
+    created = create(client, game="generala", players=(OPTIMAL, {**OPTIMAL, "name": "Bot 2", "level": "duel"}))
+    played = client.post(f"/api/games/{created['id']}/bots", json={"seat": 0, "token": "none"}).json()
+    answer = chances(client, created)
+    first, second = played["scores"]
+    assert answer["is_over"] and values(answer) == [float(first > second) + 0.5 * (first == second),
+                                                    float(second > first) + 0.5 * (first == second)]
+    assert expected(answer) == [first, second]
 
 
 def test_two_player_5000_chances_are_the_exact_solvers_at_every_step(client):
@@ -166,7 +219,7 @@ def test_a_game_with_a_friend_has_no_hints_nor_chances_unless_its_creator_allowe
 
 
 def test_a_creator_who_allows_hints_gives_them_to_everyone_at_the_table(client):
-    created = create(client, players=(ANA, BETO), hints_allowed=True)
+    created = create(client, game="generala", players=(ANA, BETO), hints_allowed=True)
     assert client.get(f"/api/games/{created['id']}").json()["hints"] == "agreed"
     act(client, created, {"type": "roll"})
     assert hint(client, created, 0).status_code == 200
@@ -177,7 +230,7 @@ def test_a_creator_who_allows_hints_gives_them_to_everyone_at_the_table(client):
 
 @pytest.mark.parametrize("players", [(ANA,), (ANA, LUIS), (ANA, OPTIMAL)], ids=["solo", "hot-seat", "bot"])
 def test_games_without_friends_always_have_hints(client, players):
-    created = create(client, players=players, hints_allowed=False)
+    created = create(client, game="generala", players=players, hints_allowed=False)
     assert client.get(f"/api/games/{created['id']}").json()["hints"] == "always"
     act(client, created, {"type": "roll"})
     assert hint(client, created, 0).status_code == 200

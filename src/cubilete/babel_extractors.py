@@ -6,7 +6,7 @@ This module imports nothing of the web app (only the engine and players, for the
 `extract_refusals`: every refusal code of engine/refusals.py, as the message id of the
 context "refusal", with its English template as the translators' comment.
 `extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level"),
-and each rule set's one-line description (context "rules-help:penta").
+and the one-line descriptions of each rule set and bot level (contexts "rules-help:penta", "level-help:penta").
 """
 
 from __future__ import annotations
@@ -72,3 +72,4 @@ def extract_names(
                 yield 1, "pgettext", (f"box:{info.id}", box.id), []
         for level in player_levels(info.id):
             yield 1, "pgettext", ("level", level), []
+            yield 1, "pgettext", (f"level-help:{info.id}", level), ["One line on how the bot plays"]

@@ -5,6 +5,7 @@ with a friend, hints are on only if Ana allowed them, and Beto is told so before
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -71,6 +72,36 @@ def test_the_live_bar_shows_the_exact_chance_to_win_against_a_5000_bot(server, n
     ready(page)
     expect(bar).not_to_have_attribute("data-events", "0")
     assert sum(bar_values(page)) == pytest.approx(1, abs=1e-9)
+
+
+def test_a_duel_bot_chosen_in_the_form_and_the_live_bar_shows_the_chances_to_finish_first(server, new_page):
+    page = new_page(locale="en-US")
+    page.goto(f"{server.url}/")
+    page.evaluate("localStorage.setItem('cubilete.settings', JSON.stringify({liveBar: true, botPaceMs: 0}))")
+    start_from_home(page, server, "generala")
+    page.click("[data-action='add-player']")
+    rows = page.locator("[data-player-row]")
+    rows.nth(1).locator("[data-player-kind]").select_option("bot")
+    rows.nth(1).locator("select.level").select_option("casual")
+    help_line = page.locator("[data-levels-help] [data-level-help]")
+    expect(help_line).to_have_text(["Casual: Usually plays well, sometimes not quite."])
+    rows.nth(1).locator("select.level").select_option("duel")
+    expect(help_line).to_have_text(["Duel: Plays for the best chance to finish first against the other players."])
+    page.click("[data-action='start']")
+    ready(page)
+    game_id = page.url.rsplit("/", 1)[1]
+    assert server.api("GET", f"/api/games/{game_id}")["seats"][1]["level"] == "duel"
+    bar = page.locator(BAR)
+    expect(bar.locator(".live-title")).to_have_text("Chance to win")
+    expect(bar.locator("[data-live-seat] .value")).to_have_text([re.compile(r"^\d+\.\d%$")] * 2)
+    answer = server.api("GET", f"/api/games/{game_id}/chances?at=0")
+    assert bar_values(page) == pytest.approx([seat["value"] for seat in answer["seats"]], abs=1e-12)
+    assert sum(bar_values(page)) == pytest.approx(1, abs=1e-12)
+    expect(bar.locator("[data-live-seat='0']")).to_have_attribute("title", re.compile(r"^0 now, \d+\.\d expected at the end$"))
+    page.click(ROLL)
+    ready(page)
+    expect(bar).not_to_have_attribute("data-events", "0")
+    assert sum(bar_values(page)) == pytest.approx(1, abs=1e-12)
 
 
 def play_to_the_end(page) -> None:

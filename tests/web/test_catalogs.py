@@ -49,13 +49,14 @@ def placeholders(text: str) -> list[str]:
 
 
 def named_messages() -> set[str]:
-    """Every id shown through a context: games, rule sets and their one-line help, bot levels, boxes."""
+    """Every id shown through a context: games, rule sets and bot levels with their one-line help, boxes."""
     keys = set()
     for info in GAMES.values():
         keys.add(f"game{CONTEXT_SEPARATOR}{info.id}")
         keys.update(f"rules:{info.id}{CONTEXT_SEPARATOR}{name}" for name in info.variants)
         keys.update(f"rules-help:{info.id}{CONTEXT_SEPARATOR}{name}" for name in info.variants)
         keys.update(f"level{CONTEXT_SEPARATOR}{level}" for level in player_levels(info.id))
+        keys.update(f"level-help:{info.id}{CONTEXT_SEPARATOR}{level}" for level in player_levels(info.id))
         for rules in info.variants.values():
             keys.update(f"box:{info.id}{CONTEXT_SEPARATOR}{box.id}" for box in getattr(rules, "boxes", ()))
     return keys

@@ -1,10 +1,15 @@
-"""Every seat's outlook at any moment of a game, the same whoever asks: its expected final total
-(Penta, Generala) or its chance to win (5000), as the optimal player values them.
+"""Every seat's outlook at any moment of a game, the same whoever asks: its chance to finish first
+(or, alone, its expected final total) as the computer players value them.
 
-- Penta and Generala: the seats' sheets do not interact, so each seat's value is its own
-  solitaire-optimal expected final total: its total now plus the solver's expected remaining
-  score (solvers.sheet_advice.expected_value; for the seat to move, with the dice on the table).
-  A full sheet is worth its total.
+- Penta and Generala alone: the expected final total under solitaire-optimal play, the total now
+  plus the solver's expected remaining score (solvers.sheet_advice.expected_value, with the dice
+  on the table). A full sheet is worth its total.
+- Penta and Generala with two or more seats: the seat to move's chance to finish first playing
+  the duel (solvers.sheet_duel.duel_chance, a shared first place counting half), the rest for the
+  other seat; with more seats, the others share the rest in proportion to their chances of
+  finishing first if every seat's final total followed its law under optimal play
+  (sheet_duel.first_place_chances), marked `estimate`. Each seat's expected final total is kept
+  beside its chance (`expected`). Once the game is over, the winners share 1.
 - 5000: with two players, the exact solver's chance to win for the seat to move, and the rest
   for the other. With more, the seat to move's chance is the strong player's plan value for this
   moment of its turn, and the other seats share the rest in proportion to the duel estimate at
@@ -25,6 +30,7 @@ from ..engine.sheet import SheetState
 from ..solvers.five_thousand_cache import two_player_solution
 from ..solvers.five_thousand_estimate import win_chances
 from ..solvers.sheet_advice import expected_value
+from ..solvers.sheet_duel import duel_chance, final_laws, first_place_chances
 from .five_thousand import OptimalPlayer
 from .five_thousand_advice import mover_value
 
@@ -35,25 +41,31 @@ _PLANS_LOCK = threading.Lock()
 
 @dataclass(frozen=True)
 class Outlook:
-    unit: str  # "points": expected final totals; "win_probability": chances to win
+    unit: str  # "points": expected final totals; "win_probability": chances to win (finish first)
     estimate: bool  # True when the values are the strong player's estimates
     scores: tuple[int, ...]  # each seat's total now
     values: tuple[float, ...]  # each seat's expected final total, or chance to win
+    expected: tuple[float, ...] | None = None  # beside chances: each seat's expected final total
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "unit": self.unit,
-            "estimate": self.estimate,
-            "seats": [
-                {"seat": seat, "score": score, "value": value}
-                for seat, (score, value) in enumerate(zip(self.scores, self.values))
-            ],
-        }
+        seats = [
+            {"seat": seat, "score": score, "value": value}
+            for seat, (score, value) in enumerate(zip(self.scores, self.values))
+        ]
+        if self.expected is not None:
+            for seat, expected in zip(seats, self.expected):
+                seat["expected"] = expected
+        return {"unit": self.unit, "estimate": self.estimate, "seats": seats}
 
 
 def outlook(state: Any) -> Outlook:
     """Every seat's value in this state of any game (loads or solves the rule set's tables)."""
     return OUTLOOKS[family_of(state.game).id](state)
+
+
+def outlook_level(game: str, num_players: int) -> str:
+    """The player level whose tables the outlook of such a game needs (players.prepare)."""
+    return "duel" if family_of(game).id == "sheet" and num_players > 1 else "optimal"
 
 
 def sheet_outlook(state: SheetState) -> Outlook:
@@ -67,7 +79,18 @@ def sheet_outlook(state: SheetState) -> Outlook:
             return expected_value(state)
         return expected_value(SheetState.situation(state.rules, sheet))  # its next turn's start
 
-    return Outlook("points", False, totals, tuple(expected_total(seat) for seat in range(state.num_players)))
+    expected = tuple(expected_total(seat) for seat in range(state.num_players))
+    if state.num_players == 1:
+        return Outlook("points", False, totals, expected)
+    first = first_place_chances(final_laws(state))
+    if state.is_over:
+        return Outlook("win_probability", False, totals, first, expected)
+    mover = duel_chance(state)
+    rest = sum(chance for seat, chance in enumerate(first) if seat != state.current)
+    # the others share what the mover leaves (equal shares if their laws give them nothing at all)
+    shares = [chance / rest if rest > 0 else 1.0 / (state.num_players - 1) for chance in first]
+    values = tuple(mover if seat == state.current else (1.0 - mover) * shares[seat] for seat in range(state.num_players))
+    return Outlook("win_probability", state.num_players > 2, totals, values, expected)
 
 
 def five_thousand_outlook(state: FiveThousandState) -> Outlook:

@@ -18,6 +18,7 @@ lost whatever happens, is played like the optimal player.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -30,7 +31,7 @@ from ..engine.sheet_rules import SheetRules
 from ..engine.sheet_scoring import Sheet, sheet_total
 from .dice_lattice import keep_indices
 from .sheet_cache import solution
-from .sheet_distributions import ScoreDistribution, distribution_table
+from .sheet_distributions import ScoreDistribution, distribution_table, remaining_distribution
 from .sheet_threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
 from .sheet_turn import state_index, successor
 from .table_cache import Progress
@@ -51,6 +52,41 @@ def best_opponent_law(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -
         below = np.cumsum(law.probabilities)[max(low - law.low, 0) :]  # P(law <= low + i)
         cdf[: below.size] *= below
     return ScoreDistribution(low, np.diff(cdf, prepend=0.0))
+
+
+def final_laws(state: SheetState) -> tuple[ScoreDistribution, ...]:
+    """The law of every seat's final total, each playing optimally from here: the seat to move
+    from this point of its turn, the others from the start of their next turn."""
+    laws = [final_law(state.rules, sheet) for sheet in state.sheets]
+    if not state.is_over:
+        mover = state.current
+        laws[mover] = remaining_distribution(state).shifted(sheet_total(state.rules, state.sheets[mover]))
+    return tuple(laws)
+
+
+def first_place_chances(laws: Sequence[ScoreDistribution]) -> tuple[float, ...]:
+    """Each of independent totals' chance to be the largest, a first place shared by k totals
+    counting 1/k to each: over y, P(this = y) times the mean of 1 / (1 + K) with every other
+    total at most y and K of them equal to it, which is the integral over z in [0, 1] of the
+    product of (P(other < y) + P(other = y) z)."""
+    low = min(law.low for law in laws)
+    size = max(law.high for law in laws) - low + 1
+    at = np.zeros((len(laws), size))
+    for i, law in enumerate(laws):
+        at[i, law.low - low : law.high - low + 1] = law.probabilities
+    below = np.cumsum(at, axis=1) - at  # P(total < y)
+    chances = []
+    for i in range(len(laws)):
+        product = np.ones((size, 1))  # coefficients of z, per y
+        for j in range(len(laws)):
+            if j != i:
+                grown = np.zeros((size, product.shape[1] + 1))
+                grown[:, :-1] += product * below[j, :, None]
+                grown[:, 1:] += product * at[j, :, None]
+                product = grown
+        shares = product @ (1.0 / np.arange(1, product.shape[1] + 1))  # the integral over z
+        chances.append(float(at[i] @ shares))
+    return tuple(chances)
 
 
 def final_law(rules: SheetRules, sheet: Sheet) -> ScoreDistribution:

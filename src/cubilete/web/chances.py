@@ -1,5 +1,5 @@
-"""The live bar's figures: every seat's expected final total (Penta, Generala) or chance to win
-(5000) at a moment of a game (players.outlook), for any reader of a game whose table allows hints.
+"""The live bar's figures: every seat's chance to win (or, alone at Penta or Generala, its expected
+final total) at a moment of a game (players.outlook), for any reader of a game whose table allows hints.
 
 The figures are the same for every reader, so they are computed once per game and event index
 and kept in a small in-memory cache. The handler is a plain function, run in a worker thread: it
@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from ..engine.errors import IllegalAction
-from ..players.outlook import outlook
+from ..players.outlook import outlook, outlook_level
 from .sessions import Games, LiveGame
 
 CACHED_OUTLOOKS = 1024  # a few kilobytes each: every step of the games being followed
@@ -56,17 +56,21 @@ def chances_router(games: Games) -> APIRouter:
     router = APIRouter()
     outlooks = OutlookCache()
 
-    @router.get("/api/games/{game_id}/chances", summary="Every seat's expected final total or chance to win")
+    @router.get("/api/games/{game_id}/chances", summary="Every seat's chance to win or expected final total")
     def chances(
         game_id: str, at: int | None = Query(None, ge=0, description="after this many events; default: now")
     ) -> dict[str, Any]:
-        """For the live bar: each seat's total now (`score`) and `value`, its expected final total under
-        solitaire-optimal play (`unit` "points": Penta, Generala) or its chance to win (`unit`
-        "win_probability": 5000; exact with two players, else the strong player's estimate, `estimate`).
+        """For the live bar: each seat's total now (`score`) and `value`, its chance to win (`unit`
+        "win_probability"; with more than two players an estimate, `estimate`): at 5000 the exact
+        solver's with two players, else the strong player's; at Penta and Generala the chance to
+        finish first of the seat to move playing the duel, a shared first place counting half, and
+        each seat's expected final total under solitaire-optimal play beside it (`expected`). Alone
+        at Penta or Generala, `value` is that expected final total (`unit` "points").
         The same for every reader; refused (403, hints_off) in a game with friends that did not allow hints."""
         live = games.get(game_id)
         live.table.check_hints()
-        games.warmer.wait(live.match.rules)
+        rules = live.match.rules
+        games.warmer.wait(rules, (outlook_level(rules.game, len(live.seats)),))
         return outlooks.outlook(live, at)
 
     return router

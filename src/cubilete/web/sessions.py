@@ -40,7 +40,7 @@ from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
 from .storage import EventConflict, OpenTable, Storage, StoredGame
-from .warmup import TableWarmer
+from .warmup import ADVICE_LEVEL, TableWarmer
 
 HUMAN, BOT = "human", "bot"
 AUTO_SCORE = "auto"  # the intention sent when the countdown after the last roll runs out
@@ -245,6 +245,13 @@ class LiveGame:
     def has_bots(self) -> bool:
         return any(seat.kind == BOT for seat in self.seats)
 
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """The levels whose tables its moves may wait for: the advice's (hints, auto-scores,
+        clocks) and each bot's."""
+        bots = {seat.level for seat in self.seats if seat.kind == BOT and seat.level}
+        return (ADVICE_LEVEL, *sorted(bots - {ADVICE_LEVEL}))
+
     def needs_solver(self, intention: Any) -> bool:
         """Whether a human's action may wait for the solver's tables: bots answer it, or it is the auto-score."""
         return self.has_bots or _is_auto_score(intention)
@@ -435,7 +442,7 @@ class Games:
     def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
         live = self.get(game_id)
         if live.needs_solver(intention):
-            self.warmer.wait(live.match.rules)
+            self.warmer.wait(live.match.rules, live.levels)
         with live.lock:
             live.check_seat(seat, token)
             if at != len(live.match.events):  # the client may have seen events stored by another process
@@ -455,7 +462,7 @@ class Games:
         live = self.get(game_id)
         if any(s.kind == HUMAN for s in live.seats):
             live.check_seat(seat, token)
-        self.warmer.wait(live.match.rules)
+        self.warmer.wait(live.match.rules, live.levels)
         with live.lock:
             self._catch_up(live)
             if live.bot_to_move:
@@ -491,7 +498,7 @@ class Games:
         """Any browser of the game says the turn clock ran out: if it did (server time), the computer
         plays the seat to move's turn, then the bots theirs. Refused while time is left."""
         live = self.get(game_id)
-        self.warmer.wait(live.match.rules)
+        self.warmer.wait(live.match.rules, live.levels)
         with live.lock:
             self._catch_up(live)
             if at != len(live.match.events):
@@ -515,7 +522,7 @@ class Games:
     def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
         """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
         live = self.get(game_id)
-        self.warmer.wait(live.match.rules)
+        self.warmer.wait(live.match.rules, live.levels)
         with live.lock:
 
             def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
@@ -644,7 +651,8 @@ class Games:
             live.set_seats(tuple(Seat(**seat) for seat in seats), version)
 
     def _remember(self, live: LiveGame) -> LiveGame:
-        self.warmer.start(live.match.rules)  # for bots, hints, auto-scores and reviews
+        for level in live.levels:  # for bots, hints, auto-scores and reviews
+            self.warmer.start(live.match.rules, level)
         live.unsubscribe = self.broker.subscribe(live.id, live.hear)
         kept = self._live.add(live.id, live)
         if kept is not live:  # another request loaded it first

@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--players",
         default="you,bot:optimal",
-        help="comma-separated seats: a name for a human, bot:LEVEL for a computer player"
+        help="comma-separated seats: a name for a human, bot:LEVEL for a computer player, e.g. bot:duel"
         " (default: you,bot:optimal)",
     )
     parser.add_argument("--seed", type=int, help="seed of the dice, to replay a game")

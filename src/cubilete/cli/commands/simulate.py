@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
     parser.add_argument(
-        "--players", required=True, help="comma-separated player levels, one per seat, e.g. optimal,casual"
+        "--players", required=True, help="comma-separated player levels, one per seat, e.g. optimal,casual or duel,optimal"
     )
     parser.add_argument("--games", type=int, required=True, help="how many games")
     parser.add_argument("--seed", type=int, required=True, help="seed of the games' dice")

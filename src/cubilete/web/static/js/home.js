@@ -3,7 +3,7 @@
 // player's name on this device and the link to their record.
 
 import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
-import { gameName, lang, levelName, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
+import { gameName, lang, levelHelp, levelName, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 import { withConnection } from "./shell.js";
 
@@ -13,6 +13,7 @@ const form = document.querySelector("[data-new-game]");
 const seatList = document.querySelector("[data-seats]");
 const rulesSelect = document.querySelector("[data-rules-select]");
 const rulesHelpLine = document.querySelector("[data-rules-help]");
+const levelsHelp = document.querySelector("[data-levels-help]");
 const addSeat = document.querySelector("[data-action='add-player']");
 const turnClock = document.querySelector("[data-turn-clock]");
 const isPublic = document.querySelector("[data-public]");
@@ -92,10 +93,12 @@ function drawSeats() {
         level.name = `level-${index}`;
         level.className = "level";
         level.setAttribute("aria-label", t("Level of bot {name}", { name: seat.name }));
+        level.setAttribute("aria-describedby", levelsHelp.id);
         level.append(...game.levels.map((id) => new Option(levelName(id), id)));
         level.value = seat.level;
         level.addEventListener("change", () => {
           seat.level = level.value;
+          explainLevels();
         });
         item.append(level);
       }
@@ -114,7 +117,24 @@ function drawSeats() {
     }),
   );
   addSeat.disabled = seats.length >= game.max_players;
+  explainLevels();
   drawTableOptions();
+}
+
+// One line on how each level chosen for a bot plays.
+function explainLevels() {
+  const chosen = [...new Set(seats.filter((seat) => seat.kind === "bot").map((seat) => seat.level))];
+  levelsHelp.replaceChildren(
+    ...game.levels
+      .filter((level) => chosen.includes(level))
+      .map((level) => {
+        const item = document.createElement("li");
+        item.dataset.levelHelp = level;
+        item.textContent = `${levelName(level)}: ${levelHelp(game.id, level)}`;
+        return item;
+      }),
+  );
+  levelsHelp.hidden = chosen.length === 0;
 }
 
 // A turn clock, a listing on the open tables and the choice of hints are for games with friends on

@@ -33,6 +33,7 @@ export const gameName = (game) => t(game, {}, "game");
 export const rulesName = (game, rules) => t(rules, {}, `rules:${game}`);
 export const rulesHelp = (game, rules) => t(rules, {}, `rules-help:${game}`); // one line on what the rule set does
 export const levelName = (level) => t(level, {}, "level");
+export const levelHelp = (game, level) => t(level, {}, `level-help:${game}`); // one line on how the bot plays
 export const boxName = (game, box) => t(box, {}, `box:${game}`);
 
 // Fill every [data-i18n] element (and [data-i18n-label] aria-labels) below root.

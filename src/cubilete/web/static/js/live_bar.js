@@ -1,5 +1,6 @@
-// The live bar, switched on in ⚙: every seat's chance to win (5000) or expected final total (Penta,
-// Generala) at the step the table shows, played back with the steps. The figures come from
+// The live bar, switched on in ⚙: every seat's chance to win (at Penta and Generala: to finish first,
+// with its expected final total in the seat's tooltip) or, alone at Penta or Generala, the expected
+// final total, at the step the table shows, played back with the steps. The figures come from
 // GET /api/games/{id}/chances, the same for every reader; while the bar is off nothing is asked.
 // At a table without hints (a game with friends whose creator did not allow them) the bar and the
 // hint button say why they are off.
@@ -86,7 +87,7 @@ export class LiveBar {
       "live-title",
       winChance ? (answer.estimate ? t("Chance to win (estimated)") : t("Chance to win")) : t("Expected final total"),
     );
-    if (answer.estimate) title.title = t("With more than two players, the values are the strong computer player's estimates.");
+    if (answer.estimate) title.title = t("With more than two players, the chances are the computer players' estimates.");
     const top = Math.max(1, ...answer.seats.map((seat) => seat.value));
     const list = element("ol", "live-seats");
     for (const seat of answer.seats) {
@@ -103,7 +104,12 @@ export class LiveBar {
         element("strong", "value", figure),
         meter,
       );
-      if (!winChance) item.title = t("{points} now", { points: seat.score });
+      if (seat.expected !== undefined) {
+        item.title = t("{points} now, {expected} expected at the end", {
+          points: seat.score,
+          expected: expected.format(seat.expected),
+        });
+      } else if (!winChance) item.title = t("{points} now", { points: seat.score });
       list.append(item);
     }
     this.element.replaceChildren(title, list);
