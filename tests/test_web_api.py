@@ -677,7 +677,7 @@ def test_a_bot_level_refusal_names_the_levels_in_the_new_games_language(client):
     assert response.status_code == 400
     assert response.json()["params"] == {"game": "penta", "levels": list(player_levels("penta")), "level": "genius"}
     assert response.json()["message"] == (
-        "un bot de Penta juega en uno de los niveles Principiante, Casual y Óptimo, no «genius»"
+        "un bot de Penta juega en uno de los niveles Principiante, Casual, Óptimo y Duelo, no «genius»"
     )
 
 
@@ -698,3 +698,9 @@ def test_a_server_chosen_secret_keys_the_dice_and_never_leaves_the_server(client
     assert record["format"] == 2 and len(secret) == 64
     view = act(client, created, {"type": "roll"}).text
     assert secret not in view and secret not in json.dumps(created)
+
+
+def test_a_new_bot_seat_gets_the_optimal_level_of_every_game(client):
+    games = client.get("/api/games/options").json()["games"]
+    assert {game["id"]: game["default_level"] for game in games} == dict.fromkeys(("penta", "generala", "5000"), "optimal")
+    assert all(game["default_level"] in game["levels"] for game in games)

@@ -21,6 +21,7 @@ class FamilyPlayers(Protocol):
     """What a family's players module defines."""
 
     LEVELS: tuple[str, ...]
+    DEFAULT_LEVEL: str
 
     def make_player(self, level: str, rules: Any) -> Player[Any] | None:
         """A player of this level, None for a name that is no level of the family."""
@@ -37,6 +38,11 @@ def family_players(game: str) -> FamilyPlayers:
 def player_levels(game: str) -> tuple[str, ...]:
     """The level names a player of this game can pick, weakest first."""
     return family_players(game).LEVELS
+
+
+def default_level(game: str) -> str:
+    """The level a new bot seat of this game gets."""
+    return family_players(game).DEFAULT_LEVEL
 
 
 def make_player(level: str, rules: Rules) -> Player[Any]:

@@ -33,6 +33,7 @@ from ..solvers.five_thousand_turn import TurnTable
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "strong", "optimal")
+DEFAULT_LEVEL = "optimal"  # the level a new bot seat gets
 THRESHOLD_NAME = re.compile(r"bank([1-9][0-9]*)")
 BEGINNER_THRESHOLD = 300
 TABLE_LEVELS = ("strong", "optimal")  # the levels that play by the two-player table

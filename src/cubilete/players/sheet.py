@@ -32,6 +32,7 @@ from ..solvers.sheet_duel import prepare_duel, rank_for_duel
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "optimal", "duel")
+DEFAULT_LEVEL = "optimal"  # a new bot seat's: the duel's tables cost Penta about 20 s and 1 GB to build
 TABLE_LEVELS = ("casual", "optimal", "duel")  # the levels that play by the solver's tables
 CASUAL_TEMPERATURE = 1.5  # points of expected final total
 CASUAL_SEED = 0

@@ -28,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..engine.games import GAMES, game_info
 from ..engine.refusals import english
-from ..players import player_levels
+from ..players import default_level, player_levels
 from .addresses import LinkBase
 from .broker import open_broker
 from .chances import chances_router
@@ -315,6 +315,7 @@ def create_app(
                     "id": info.id,
                     "rules": list(info.variants),
                     "levels": list(player_levels(info.id)),
+                    "default_level": default_level(info.id),
                     "min_players": info.default.min_players,
                     "max_players": info.default.max_players,
                 }

@@ -35,7 +35,7 @@ const kindName = { here: () => t("On this device"), friend: () => t("A friend"),
 function defaultSeats(info) {
   const humans = [{ name: defaultName("here", 1), kind: "here", level: null }];
   while (humans.length < info.min_players) {
-    humans.push({ name: defaultName("bot", humans.length + 1), kind: "bot", level: info.levels.at(-1) });
+    humans.push({ name: defaultName("bot", humans.length + 1), kind: "bot", level: info.default_level });
   }
   return humans;
 }
@@ -47,9 +47,9 @@ function chooseGame(id) {
   explainRules();
   seats = seats.length ? seats.slice(0, game.max_players) : defaultSeats(game);
   while (seats.length < game.min_players) {
-    seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.levels.at(-1) });
+    seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.default_level });
   }
-  for (const seat of seats) if (seat.kind === "bot" && !game.levels.includes(seat.level)) seat.level = game.levels.at(-1);
+  for (const seat of seats) if (seat.kind === "bot" && !game.levels.includes(seat.level)) seat.level = game.default_level;
   drawSeats();
 }
 
@@ -83,7 +83,7 @@ function drawSeats() {
       kind.addEventListener("change", () => {
         const renamed = seat.name === defaultName(seat.kind, index + 1);
         seat.kind = kind.value;
-        seat.level = seat.kind === "bot" ? game.levels.at(-1) : null;
+        seat.level = seat.kind === "bot" ? game.default_level : null;
         if (renamed) seat.name = defaultName(seat.kind, index + 1);
         drawSeats();
       });
@@ -403,7 +403,7 @@ turnClock.replaceChildren(
   ),
 );
 addSeat.addEventListener("click", () => {
-  seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.levels.at(-1) });
+  seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.default_level });
   drawSeats();
 });
 rulesSelect.addEventListener("change", explainRules);
