@@ -25,7 +25,7 @@ from cubilete.engine.runner import Match
 from cubilete.players import make_player
 from cubilete.players import outlook as outlook_module
 from cubilete.players.outlook import outlook
-from cubilete.solvers import sheet_advice
+from cubilete.solvers import sheet_options
 from cubilete.web import create_app
 
 BOT = {"name": "Bot", "kind": "bot", "level": "optimal"}
@@ -34,8 +34,8 @@ TABLES = (("penta", 2), ("5000", 2), ("5000", 4))
 
 def forget_turns() -> None:
     """Forget what the solvers and the outlook remember of past turns: every step is computed again."""
-    sheet_advice._turn.cache_clear()
-    sheet_advice._position.cache_clear()
+    sheet_options.turn_options.cache_clear()
+    sheet_options.position.cache_clear()
     outlook_module._PLANNER.strong._plans.clear()
 
 
