@@ -29,11 +29,11 @@ from ..engine.errors import IllegalAction
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
 from ..engine.sheet_scoring import Sheet, sheet_total
-from .dice_lattice import keep_indices
+from .dice_lattice import dice_lattice, keep_indices
 from .sheet_cache import solution
 from .sheet_solver import SheetSolution
-from .sheet_tables import state_key
-from .sheet_turn import turn_tables
+from .sheet_tables import SheetArrays, sheet_tables, state_count, state_key
+from .sheet_turn import plain_tables, turn_tables
 
 KEEP_SLOTS = 2**DICE_COUNT - 1  # five different values: every subset of the dice but all of them
 TURNS_REMEMBERED = 512  # turn tables kept in memory: enough for a few concurrent games
@@ -64,21 +64,44 @@ def option_values(rules: SheetRules, states: Sequence[SheetState]) -> OptionValu
         turns.setdefault(key, []).append((i, roll_index(state.dice), state.rolls_left, now))
     # one array of every situation, those of a turn together: one compiled call per turn
     situations = np.array([entry for entries in turns.values() for entry in entries], dtype=np.int64)
-    width = KEEP_SLOTS + solved.tables.shape.box_count
-    boxes = solved.tables.shape.box_count
-    values, ranking = np.empty((len(states), width)), np.empty((len(states), width), dtype=np.int64)
-    counts = np.empty(len(states), dtype=np.int64)
-    points, bonus = np.empty((len(states), boxes), dtype=np.int64), np.empty((len(states), boxes), dtype=np.int64)
-    arrays = solved.tables.arrays
+    options = _empty_options(len(states), solved.tables.shape.box_count)
     first = 0
     for (mask, joker, upper), entries in turns.items():
-        futures, expect, contexts = turn_options(solved, mask, joker, upper)
-        fill_options(
-            arrays.points, arrays.bonus, arrays.gain, sub_keeps(), futures, expect, contexts, mask,
-            situations, first, first + len(entries), values, ranking, counts, points, bonus,
-        )
-        first += len(entries)
-    return OptionValues(values, ranking, counts, points, bonus)
+        stop = first + len(entries)
+        _fill(solved.tables.arrays, turn_options(solved, mask, joker, upper), mask, situations, first, stop, options)
+        first = stop
+    return options
+
+
+def compile_advice(rules: SheetRules) -> None:
+    """Compile (or load from Numba's cache) the kernels of option_values, on a table of zeros:
+    nothing is loaded or solved, and nothing is remembered."""
+    tables, lattice = sheet_tables(rules), dice_lattice()
+    turn = turn_tables(*plain_tables(tables, lattice), np.zeros(state_count(tables)), 0, 0, 0)
+    _fill(tables.arrays, turn, 0, np.empty((0, 4), dtype=np.int64), 0, 0, _empty_options(0, tables.shape.box_count))
+
+
+def _empty_options(situations: int, boxes: int) -> OptionValues:
+    slots = (situations, KEEP_SLOTS + boxes)
+    return OptionValues(
+        np.empty(slots), np.empty(slots, dtype=np.int64), np.empty(situations, dtype=np.int64),
+        np.empty((situations, boxes), dtype=np.int64), np.empty((situations, boxes), dtype=np.int64),
+    )
+
+
+def _fill(
+    arrays: SheetArrays,
+    turn: tuple[np.ndarray, np.ndarray, np.ndarray],
+    mask: int,
+    situations: np.ndarray,
+    first: int,
+    stop: int,
+    options: OptionValues,
+) -> None:
+    """The options of situations[first:stop], all of this turn (see fill_options)."""
+    fill_options(
+        arrays.points, arrays.bonus, arrays.gain, sub_keeps(), *turn, mask, situations, first, stop, *options
+    )
 
 
 def roll_index(dice: Dice) -> int:
@@ -113,9 +136,7 @@ def turn_options(
 
 @lru_cache(maxsize=8)
 def _plain_tables(solved: SheetSolution) -> tuple[tuple[object, ...], ...]:
-    """The rule set's tables and the lattice as plain tuples, as turn_tables takes them."""
-    shape, arrays = solved.tables
-    return tuple(shape), tuple(arrays), tuple(solved.lattice)
+    return plain_tables(solved.tables, solved.lattice)
 
 
 @njit(cache=True)

@@ -12,12 +12,14 @@ mean of the first roll's values.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from ..engine.dice import DICE_COUNT, FACES
 from .dice_lattice import DiceLattice
-from .sheet_tables import JOKER_OPEN, JOKER_ZERO, SheetArrays, SheetShape, context_of
+from .sheet_tables import JOKER_OPEN, JOKER_ZERO, SheetArrays, SheetShape, SheetTables, context_of
 
 FACE_COUNT = len(FACES)
 
@@ -240,6 +242,11 @@ def turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect
     for r in range(lat.roll_probability.shape[0]):
         value += lat.roll_probability[r] * best[r]
     return value
+
+
+def plain_tables(tables: SheetTables, lattice: DiceLattice) -> tuple[tuple[Any, ...], ...]:
+    """The rule set's tables and the lattice as turn_tables takes them: (shape, t, lat)."""
+    return tuple(tables.shape), tuple(tables.arrays), tuple(lattice)
 
 
 @njit(cache=True)
