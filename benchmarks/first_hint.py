@@ -9,7 +9,9 @@
 - every day: both caches filled by an earlier run.
 
 Each figure is the median of --runs fresh processes from the interpreter's start to the
-advice (imports included), Penta `forced` after a first roll. With --baseline, the same
+advice (imports included), Penta `forced` after a first roll: the seconds waited and, in
+brackets, the process's CPU seconds (all its threads), which other work on a shared machine
+inflates less. With --baseline, the same
 cases also run on the `src` of that git revision (say `main`), in the same run, the two
 trees taking turns. Last, the background work `cubilete serve` starts (this tree's
 `compile_sheet_kernels`, empty Numba cache) and the first hint asked once it is done.
@@ -31,12 +33,12 @@ from typing import Any
 
 FIRST_HINT = """
 import json, time
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import PENTA_FORCED
 from cubilete.solvers.sheet_advice import advise
 advise(SheetState.new(PENTA_FORCED).apply_roll((1, 2, 3, 4, 4)))
-print(json.dumps(time.perf_counter() - started))
+print(json.dumps([time.perf_counter() - started, time.process_time() - cpu]))
 """
 WARM_UP = """
 import json, time
@@ -44,8 +46,8 @@ started = time.perf_counter()
 from cubilete.solvers.sheet_warmup import compile_sheet_kernels
 compile_sheet_kernels()
 warmed = time.perf_counter()
-""" + FIRST_HINT.replace("started = time.perf_counter()", "").replace(
-    "print(json.dumps(time.perf_counter() - started))",
+""" + FIRST_HINT.replace("started, cpu = time.perf_counter(), time.process_time()", "").replace(
+    "print(json.dumps([time.perf_counter() - started, time.process_time() - cpu]))",
     "print(json.dumps([warmed - started, time.perf_counter() - warmed]))",
 )
 CASES = ("new install, table on disk", "new install, nothing", "every day")
@@ -59,9 +61,9 @@ def fresh_process(code: str, source: Path, numba_cache: Path, table_cache: Path)
     return json.loads(output.stdout)
 
 
-def case_seconds(trees: dict[str, Path], runs: int, folder: Path) -> dict[str, dict[str, float]]:
-    """The median of each case over `runs` fresh processes, for each source tree."""
-    times: dict[str, dict[str, list[float]]] = {name: {case: [] for case in CASES} for name in trees}
+def case_seconds(trees: dict[str, Path], runs: int, folder: Path) -> dict[str, dict[str, tuple[float, float]]]:
+    """The median wall and CPU seconds of each case over `runs` fresh processes, for each source tree."""
+    times: dict[str, dict[str, list[list[float]]]] = {name: {case: [] for case in CASES} for name in trees}
     solved = folder / "solved"
     fresh_process(FIRST_HINT, trees["this tree"], folder / "numba-setup", solved)  # the table, solved once
     for run in range(runs):
@@ -70,7 +72,11 @@ def case_seconds(trees: dict[str, Path], runs: int, folder: Path) -> dict[str, d
             times[name][CASES[0]].append(fresh_process(FIRST_HINT, source, numba, solved))
             times[name][CASES[1]].append(fresh_process(FIRST_HINT, source, folder / f"numba-0-{t}-{run}", nothing))
             times[name][CASES[2]].append(fresh_process(FIRST_HINT, source, numba, solved))
-    return {name: {case: statistics.median(seconds) for case, seconds in cases.items()} for name, cases in times.items()}
+    return {
+        name: {case: (statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples))
+               for case, samples in cases.items()}
+        for name, cases in times.items()
+    }
 
 
 def warm_up_seconds(source: Path, runs: int, folder: Path) -> tuple[float, float]:
@@ -100,9 +106,10 @@ def main() -> None:
         figures = case_seconds(trees, args.runs, folder)
         warm_up, after = warm_up_seconds(trees["this tree"], args.runs, folder)
     print(f"first hint, seconds from a fresh interpreter (median of {args.runs})")
-    print(f"{'':<28}" + "".join(f"{name:>14}" for name in figures))
+    print(f"{'':<28}" + "".join(f"{name:>20}" for name in figures))
     for case in CASES:
-        print(f"{case:<28}" + "".join(f"{figures[name][case]:14.2f}" for name in figures))
+        cells = (figures[name][case] for name in figures)
+        print(f"{case:<28}" + "".join(f"{wall:10.2f} ({cpu:5.2f} cpu)" for wall, cpu in cells))
     print(f"cubilete serve's warm-up    {warm_up:6.2f} s in the background from its start (empty Numba cache);"
           f" a first hint after it {after:.2f} s")
 
