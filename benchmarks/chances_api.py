@@ -26,7 +26,7 @@ from cubilete.engine.runner import Match
 from cubilete.players import make_player
 from cubilete.players import outlook as outlook_module
 from cubilete.players.outlook import outlook
-from cubilete.solvers import sheet_advice, sheet_duel
+from cubilete.solvers import sheet_duel, sheet_options
 from cubilete.web import create_app
 
 BOT = {"name": "Bot", "kind": "bot", "level": "optimal"}
@@ -35,8 +35,8 @@ TABLES = (("penta", 2), ("5000", 2), ("5000", 4))
 
 def forget_turns() -> None:
     """Forget what the solvers and the outlook remember of past turns: every step is computed again."""
-    sheet_advice.turn_arrays.cache_clear()
-    sheet_advice.position.cache_clear()
+    sheet_options.turn_options.cache_clear()
+    sheet_options.position.cache_clear()
     sheet_duel.duel_turn.cache_clear()
     outlook_module._PLANNER.strong._plans.clear()
 

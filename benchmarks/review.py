@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/review.py [--games 5]
 
 Each game is played by optimal bots (two seats, seeds 1..N) and every seat is reviewed.
-"fresh" is a review with sheet_advice's remembered turns forgotten first (every turn's
+"fresh" is a review with sheet_options' remembered turns forgotten first (every turn's
 tables computed as the review walks it, as for a game played without hints), "again" a second
 review of the same game (turns remembered: the bots' own play had computed them). The median over the games is
 printed, with the number of decisions reviewed.
@@ -19,7 +19,7 @@ from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
 from cubilete.players.review import review
-from cubilete.solvers import sheet_advice
+from cubilete.solvers import sheet_options
 from cubilete.solvers.five_thousand_cache import two_player_solution
 from cubilete.solvers.sheet_cache import solution
 
@@ -42,8 +42,8 @@ def main() -> None:
         fresh, again, decisions = [], [], []
         for seed in range(1, args.games + 1):
             match = play(rules, players, seed)
-            sheet_advice.turn_arrays.cache_clear()
-            sheet_advice.position.cache_clear()
+            sheet_options.turn_options.cache_clear()
+            sheet_options.position.cache_clear()
             seconds, count = timed_review(match)
             fresh.append(seconds)
             again.append(timed_review(match)[0])

@@ -5,7 +5,7 @@
 The app runs in this process (FastAPI's TestClient, a temporary SQLite database). Each game is a
 human seat against the optimal bot: in Penta the human rerolls everything twice and lets the
 computer score (many decisions cost something); in 5000 the human banks at 350 points or more.
-"fresh" is the first request for the game, with sheet_advice's remembered turns forgotten first
+"fresh" is the first request for the game, with sheet_options' remembered turns forgotten first
 (every turn of the review computed as it walks it); "cached" asks again (the app's review cache).
 The median over the games is printed, with the number of decisions reviewed.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from cubilete.solvers import sheet_advice
+from cubilete.solvers import sheet_options
 from cubilete.web import create_app
 
 HUMAN = {"name": "Ana", "kind": "human"}
@@ -71,8 +71,8 @@ def main() -> None:
             for seed in range(1, args.games + 1):
                 played = Game(client, game, seed)
                 played.play_penta() if game == "penta" else played.play_five_thousand()
-                sheet_advice.turn_arrays.cache_clear()
-                sheet_advice.position.cache_clear()
+                sheet_options.turn_options.cache_clear()
+                sheet_options.position.cache_clear()
                 seconds, count = played.timed_review()
                 fresh.append(seconds)
                 cached.append(played.timed_review()[0])

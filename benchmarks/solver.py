@@ -11,9 +11,15 @@ Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-jok
   machine load); Numba's compilation is timed separately in a fresh process with an
   empty Numba cache (a first install);
 - load: reading cubilete's solved table back from its cache file;
-- advice: in-process latency of a turn-start value and of a mid-turn ranking of every
-  option (cubilete's `advise` builds engine actions and RankedOption objects; the peer
-  parses and formats its text notation);
+- advice: in-process latency of a turn-start value and of the value of every option of a
+  mid-turn situation: cubilete's arrays (`option_values`), its best action and `advise`
+  (engine actions and RankedOption objects for every option) against the peer's
+  `option_values` (which parses and formats its text notation); for a turn already
+  advised (cubilete remembers it), for new turns (200 sheets of beginners' games, every
+  remembered turn forgotten first), and per situation of one batch of those 200
+  (`option_values` of them all, the peer's `option_values_batch` on its arrays). Each
+  figure is the best of 5 rounds (the machine is shared: the best round is the least
+  disturbed one, for both solvers alike);
 - simulation: games per second of optimal solitaire play, cubilete's compiled
   simulator and the peer's `simulate`, both on all cores, plus cubilete's engine runner
   (what `cubilete simulate` uses, one Python decision at a time).
@@ -37,17 +43,19 @@ from cubilete.engine.games import new_state
 from cubilete.engine.runner import Match, play
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import PENTA_FORCED
-from cubilete.engine.sheet_scoring import sheet_from_json
+from cubilete.engine.sheet_scoring import sheet_from_json, sheet_total, upper_total
 from cubilete.players import make_player
-from cubilete.solvers import sheet_cache
+from cubilete.solvers import sheet_cache, sheet_options
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
-from cubilete.solvers.sheet_advice import advise, expected_value
+from cubilete.solvers.sheet_advice import advise, best_action, expected_value
+from cubilete.solvers.sheet_options import option_values
 from cubilete.solvers.sheet_simulation import simulate_optimal
 from cubilete.solvers.sheet_solver import solve
 
 PEER_VARIANT = "american+forced-joker"
 MID_TURN_SHEET = {"ones": 3, "threes": 9, "fours": 12, "sixes": 24, "full_house": 25}
 PEER_MID_TURN = "dice 1 2 3 4 4 | rolls 2 | upper 48 | filled ones,threes,fours,sixes,full_house"
+PEER_BOXES = {"penta": "five_of_a_kind"}
 
 COMPILE_RUN = """
 import json, time
@@ -116,17 +124,35 @@ def advice_microseconds() -> dict[str, float]:
     start = new_state(PENTA_FORCED, 1)
     mid_turn = SheetState.situation(PENTA_FORCED, sheet_from_json(PENTA_FORCED, MID_TURN_SHEET), (1, 2, 3, 4, 4), 2)
     fresh = _fresh_turns(200)
+    peer_fresh = [_peer_situation(state) for state in fresh]
+    _check_against_peer(peer, fresh, peer_fresh)
+    batch = yatzy_solver.Variant(PEER_VARIANT).situation_arrays(peer_fresh)
     advise(mid_turn)  # its turn's keep values are now remembered
+
+    def forget() -> None:
+        sheet_options.turn_options.cache_clear()
+        sheet_options.position.cache_clear()
+
+    each = len(fresh)
     return {
         "turn_start": _microseconds(lambda: expected_value(start)),
         "mid_turn": _microseconds(lambda: advise(mid_turn)),
-        "fresh_turn": _microseconds(lambda: advise(next(fresh)), repeat=200),
+        "mid_turn_arrays": _microseconds(lambda: option_values(PENTA_FORCED, (mid_turn,))),
+        "mid_turn_best": _microseconds(lambda: best_action(mid_turn)),
+        "fresh_turn": _microseconds(lambda: [advise(state) for state in fresh], 1, forget) / each,
+        "fresh_turn_arrays": _microseconds(
+            lambda: [option_values(PENTA_FORCED, (state,)) for state in fresh], 1, forget
+        ) / each,
+        "batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 20) / each,
+        "fresh_batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 1, forget) / each,
         "peer_turn_start": _microseconds(lambda: peer.state_value("upper 0 | filled -")),
         "peer_mid_turn": _microseconds(lambda: peer.option_values(PEER_MID_TURN)),
+        "peer_fresh_turn": _microseconds(lambda: [peer.option_values(s) for s in peer_fresh], 1) / each,
+        "peer_batch": _microseconds(lambda: peer.option_values_batch(**batch), 20) / each,
     }
 
 
-def _fresh_turns(count: int):
+def _fresh_turns(count: int) -> list[SheetState]:
     """Mid-turn states of turns never advised before: the sheets of a beginner's games."""
     beginner = make_player("beginner", PENTA_FORCED)
     states: list[SheetState] = []
@@ -138,14 +164,41 @@ def _fresh_turns(count: int):
                 states.append(SheetState.situation(PENTA_FORCED, match.state.sheet, (6, 6, 5, 2, 1), 2))
             match.advance([beginner], max_steps=1)
         seed += 1
-    return iter(states[:count])
+    return states[:count]
 
 
-def _microseconds(call: Callable[[], object], repeat: int = 2000) -> float:
-    started = time.perf_counter()
-    for _ in range(repeat):
-        call()
-    return (time.perf_counter() - started) / repeat * 1e6
+def _peer_situation(state: SheetState) -> str:
+    """The state in the peer's notation (its five-equal box is our penta)."""
+    boxes = {PEER_BOXES.get(box, box): points for box, points in zip(PENTA_FORCED.box_ids, state.sheet.boxes)}
+    filled = [box for box in yatzy_solver.Variant(PEER_VARIANT).categories if boxes[box] is not None]
+    upper = min(upper_total(PENTA_FORCED, state.sheet), PENTA_FORCED.upper_bonus_threshold or 0)
+    armed = " | five_of_a_kind 50" if boxes["five_of_a_kind"] else ""
+    dice = " ".join(map(str, sorted(state.dice)))
+    return f"dice {dice} | rolls {state.rolls_left} | upper {upper} | filled {','.join(filled) or '-'}{armed}"
+
+
+def _check_against_peer(peer: yatzy_solver.Solver, states: list[SheetState], situations: list[str]) -> None:
+    """Both rank the same options with the same values (the peer's exclude the points so far)."""
+    for state, situation in zip(states, situations, strict=True):
+        now = sheet_total(PENTA_FORCED, state.sheet)
+        ours = sorted(option.value - now for option in advise(state))
+        theirs = sorted(value for _, value in peer.option_values(situation))
+        assert len(ours) == len(theirs) and max(abs(a - b) for a, b in zip(ours, theirs)) < 1e-9, situation
+
+
+def _microseconds(
+    call: Callable[[], object], repeat: int = 2000, before: Callable[[], None] | None = None
+) -> float:
+    """The best of 5 rounds of the mean time of one call (`before` runs, untimed, before each round)."""
+    rounds = []
+    for _ in range(5):
+        if before is not None:
+            before()
+        started = time.perf_counter()
+        for _ in range(repeat):
+            call()
+        rounds.append((time.perf_counter() - started) / repeat * 1e6)
+    return min(rounds)
 
 
 def games_per_second(games: int) -> dict[str, float]:
@@ -183,8 +236,13 @@ def report(f: dict[str, float]) -> None:
     print(f"load from cache         {f['load'] * 1e3:7.1f} ms")
     print(f"turn-start value        cubilete {f['turn_start']:7.2f} us   yatzy-solver {f['peer_turn_start']:7.2f} us"
           " (goal < 50 us)")
-    print(f"mid-turn advice         cubilete {f['mid_turn']:7.2f} us (turn remembered),"
-          f" {f['fresh_turn']:.2f} us (new turn)   yatzy-solver {f['peer_mid_turn']:7.2f} us")
+    print(f"mid-turn, every option  cubilete {f['mid_turn_arrays']:7.2f} us arrays, {f['mid_turn_best']:.2f} us"
+          f" best action, {f['mid_turn']:.2f} us advise (turn remembered)"
+          f"   yatzy-solver {f['peer_mid_turn']:7.2f} us (goal: arrays <= peer)")
+    print(f"  new turns             cubilete {f['fresh_turn_arrays']:7.2f} us arrays, {f['fresh_turn']:.2f} us advise"
+          f"   yatzy-solver {f['peer_fresh_turn']:7.2f} us (200 sheets, per situation)")
+    print(f"  batch of 200          cubilete {f['batch']:7.2f} us (turns remembered), {f['fresh_batch']:.2f} us"
+          f" (new turns)   yatzy-solver {f['peer_batch']:7.2f} us (option_values_batch), per situation")
     print(f"simulated games/s       cubilete {f['simulate']:7.0f} (mean {f['simulate_mean']:.2f})"
           f"   yatzy-solver {f['peer_simulate']:7.0f} (mean {f['peer_simulate_mean']:.2f})"
           f"   ratio {f['simulate'] / f['peer_simulate']:.2f} (goal >= 2)")

@@ -26,7 +26,7 @@ from ..engine.actions import Action, Keep, Score
 from ..engine.runner import Player
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
-from ..solvers.sheet_advice import advise
+from ..solvers.sheet_advice import advise, best_action
 from ..solvers.sheet_cache import solution
 from ..solvers.sheet_duel import prepare_duel, rank_for_duel
 from ..solvers.table_cache import Progress
@@ -42,7 +42,7 @@ class OptimalPlayer:
     """Maximises its own expected final total (the solitaire optimum)."""
 
     def choose(self, state: SheetState) -> Action:
-        return advise(state)[0].action
+        return best_action(state)
 
 
 class DuelPlayer:

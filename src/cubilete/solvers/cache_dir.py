@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 
 import platformdirs
@@ -11,4 +12,9 @@ CACHE_DIR_ENV = "CUBILETE_CACHE_DIR"
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_DIR_ENV) or platformdirs.user_cache_dir("cubilete"))
+    return _directory(os.environ.get(CACHE_DIR_ENV))
+
+
+@cache  # asked at every table lookup (every advice): platformdirs and Path cost microseconds
+def _directory(configured: str | None) -> Path:
+    return Path(configured or platformdirs.user_cache_dir("cubilete"))

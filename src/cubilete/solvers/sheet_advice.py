@@ -8,30 +8,27 @@ keep values are computed once and remembered while the turn goes on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
-from ..engine.actions import Action, Keep, Score
+from ..engine.actions import Action, Score
 from ..engine.errors import IllegalAction
-from ..engine.sheet import SheetState
-from ..engine.sheet_scoring import Sheet, sheet_total
-from .dice_lattice import keep_indices
+from ..engine.sheet import SheetState, distinct_keeps
+from .dice_lattice import keep_indices, keeps
 from .sheet_cache import solution
+from .sheet_options import KEEP_SLOTS, option_values, position, roll_index, sub_keeps, turn_options
 from .sheet_solver import SheetSolution
-from .sheet_tables import state_key
-from .sheet_turn import state_index, turn_tables
-
-TURNS_REMEMBERED = 512  # turn tables kept in memory: enough for a few concurrent games
+from .sheet_turn import state_index
 
 
-@dataclass(frozen=True)
-class RankedOption:
+class RankedOption(NamedTuple):
     """One legal action and the expected final total it leads to.
 
     A keep has `keep` (the held values, sorted) and no box; a score has `box`,
-    `points` and `bonus` (the five-equal bonus paid with it) and no keep.
+    `points` and `bonus` (the five-equal bonus paid with it) and no keep. A named
+    tuple: advise builds dozens of them per call, three times faster than a dataclass.
     """
 
     action: Action
@@ -49,29 +46,33 @@ def advise(state: SheetState) -> tuple[RankedOption, ...]:
     Options of equal value keep the engine's `legal_actions` order (keeps, then
     boxes in sheet order): that is the tie rule every optimal player follows.
     """
-    if state.is_over:
-        raise IllegalAction("game_over")
-    if state.is_chance:
-        raise IllegalAction("advice_needs_dice")
-    solved = solution(state.rules)
-    (mask, joker, upper), now = position(solved, state.sheet)
-    futures, expect = turn_arrays(solved, mask, joker, upper)
-    unranked: list[tuple[float, Action, tuple[int, ...] | None, str | None, int | None, int | None]] = []
-    for action in state.legal_actions():
-        if isinstance(action, Keep):
-            kept = tuple(sorted(state.dice[i] for i in action.held))
-            value = now + float(expect[state.rolls_left, keep_indices()[kept]])
-            unranked.append((value, action, kept, None, None, None))
-    for option in state.score_options():
-        future = futures[state.rules.box_index(option.box), option.points]
-        value = now + option.points + option.bonus + float(future)
-        unranked.append((value, Score(option.box), None, option.box, option.points, option.bonus))
-    best = max(entry[0] for entry in unranked)
-    ranked = sorted(unranked, key=lambda entry: -entry[0])
-    return tuple(
-        RankedOption(action, keep, box, points, bonus, value, best - value)
-        for value, action, keep, box, points, bonus in ranked
-    )
+    options = option_values(state.rules, (state,))
+    values = options.values[0].tolist()
+    ranked = options.ranking[0, : options.counts[0]].tolist()
+    points, bonus = options.points[0].tolist(), options.bonus[0].tolist()
+    best = values[ranked[0]]
+    held = distinct_keeps(state.dice)
+    held_values = _keep_values(roll_index(state.dice))
+    scores = _scores(state.rules.box_ids)
+    advice = []
+    for slot in ranked:
+        value = values[slot]
+        if slot < KEEP_SLOTS:
+            advice.append(RankedOption(held[slot], held_values[slot], None, None, None, value, best - value))
+        else:
+            box = slot - KEEP_SLOTS
+            score = scores[box]
+            advice.append(RankedOption(score, None, score.box, points[box], bonus[box], value, best - value))
+    return tuple(advice)
+
+
+def best_action(state: SheetState) -> Action:
+    """advise(state)[0].action without ranking the other options into objects."""
+    options = option_values(state.rules, (state,))
+    slot = int(options.ranking[0, 0])
+    if slot < KEEP_SLOTS:
+        return distinct_keeps(state.dice)[slot]
+    return _scores(state.rules.box_ids)[slot - KEEP_SLOTS]
 
 
 def expected_value(state: SheetState) -> float:
@@ -79,7 +80,8 @@ def expected_value(state: SheetState) -> float:
     if state.is_over:
         raise IllegalAction("game_over")
     if not state.is_chance:
-        return advise(state)[0].value
+        options = option_values(state.rules, (state,))
+        return float(options.values[0, options.ranking[0, 0]])
     solved = solution(state.rules)
     key, now = position(solved, state.sheet)
     if not state.held and state.rolls_left == state.rules.rolls_per_turn:
@@ -91,13 +93,20 @@ def expected_value(state: SheetState) -> float:
     return now + float(expect[state.rolls_left, keep_indices()[kept]])
 
 
-@lru_cache(maxsize=TURNS_REMEMBERED)
-def position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int], int]:
-    """The sheet's turn-start state for the solver, and its total now."""
-    return state_key(solved.tables, solved.rules, sheet), sheet_total(solved.rules, sheet)
-
-
-@lru_cache(maxsize=TURNS_REMEMBERED)
 def turn_arrays(solved: SheetSolution, mask: int, joker: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
-    """A turn's futures[box, points] and expect[rolls left, keep] (see sheet_turn)."""
-    return turn_tables(*solved.tables, solved.lattice, solved.values, mask, joker, upper)
+    """A turn's futures[box, points] and expect[rolls left, keep] (see sheet_turn), remembered."""
+    futures, expect, _ = turn_options(solved, mask, joker, upper)
+    return futures, expect
+
+
+@cache
+def _keep_values(roll: int) -> list[tuple[int, ...]]:
+    """The held values of each keep slot of a roll (see sheet_options)."""
+    every_keep = keeps()
+    return [every_keep[k] for k in sub_keeps()[roll].tolist() if k >= 0]
+
+
+@cache  # by box names: hashing a whole rule set would cost more than building the actions
+def _scores(box_ids: tuple[str, ...]) -> tuple[Score, ...]:
+    """The Score action of each box (immutable, so shared by every advice)."""
+    return tuple(Score(box) for box in box_ids)

@@ -2,7 +2,7 @@
 
 `values` holds the expected future points (bonuses included, points already
 scored excluded) of every turn-start state, flattened by `state_index`. From it,
-`turn_expectations` fills `expect[n, k]`, the expected value of holding keep k
+`turn_levels` fills `expect[n, k]`, the expected value of holding keep k
 when n rolls remain (for n = 0 only the rolls are meaningful: the value of
 scoring them now). The value of the dice r on the table with n rolls left is
 the best `expect[n, k]` over the keeps k inside r, r itself included (holding
@@ -12,11 +12,14 @@ mean of the first roll's values.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from ..engine.dice import DICE_COUNT, FACES
-from .sheet_tables import JOKER_OPEN, JOKER_ZERO, context_of
+from .dice_lattice import DiceLattice
+from .sheet_tables import JOKER_OPEN, JOKER_ZERO, SheetArrays, SheetShape, SheetTables, context_of
 
 FACE_COUNT = len(FACES)
 
@@ -209,32 +212,58 @@ def turn_scratch(shape, lat):
 
 
 @njit(cache=True)
-def turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best):
-    """Fill futures and expect[0 .. rolls_per_turn - 1] for this turn-start state; return its value.
-
-    The arrays come from turn_scratch; best is left holding best_keeps of the first roll's
-    level, expect[rolls_per_turn - 1].
-    """
+def turn_levels(shape, t, lat, values, mask, joker, upper, futures, expect, best):
+    """Fill futures and expect[0 .. rolls_per_turn - 1] for this turn-start state (the arrays
+    come from turn_scratch; best is scratch)."""
     rolls = lat.roll_probability.shape[0]
     score_futures(shape, t, values, mask, joker, upper, futures)
     _score_now(shape, t, mask, joker, futures, expect[0])
-    best[:rolls] = expect[0, :rolls]
-    for n in range(1, shape.rolls_per_turn):
-        expect[n, :rolls] = best[:rolls]
-        _average_rerolls(lat, expect[n])
-        best_keeps(lat, expect[n], best)
-    value = 0.0
+    # element by element: Numba compiles a slice copy with its error messages, seconds at first use
     for r in range(rolls):
+        best[r] = expect[0, r]
+    for n in range(1, shape.rolls_per_turn):
+        for r in range(rolls):
+            expect[n, r] = best[r]
+        _average_rerolls(lat, expect[n])
+        if n < shape.rolls_per_turn - 1:
+            best_keeps(lat, expect[n], best)
+
+
+@njit(cache=True)
+def turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best):
+    """turn_levels, then return the turn-start state's value.
+
+    best is left holding best_keeps of the first roll's level, expect[rolls_per_turn - 1].
+    """
+    turn_levels(shape, t, lat, values, mask, joker, upper, futures, expect, best)
+    if shape.rolls_per_turn > 1:
+        best_keeps(lat, expect[shape.rolls_per_turn - 1], best)
+    value = 0.0
+    for r in range(lat.roll_probability.shape[0]):
         value += lat.roll_probability[r] * best[r]
     return value
 
 
+def plain_tables(tables: SheetTables, lattice: DiceLattice) -> tuple[tuple[Any, ...], ...]:
+    """The rule set's tables and the lattice as turn_tables takes them: (shape, t, lat)."""
+    return tuple(tables.shape), tuple(tables.arrays), tuple(lattice)
+
+
 @njit(cache=True)
 def turn_tables(shape, t, lat, values, mask, joker, upper):
-    """turn_expectations on fresh arrays, in one call from Python: (futures, expect)."""
+    """turn_levels on fresh arrays, in one call from Python: (futures, expect, contexts),
+    contexts[r] being the scoring context of roll r in this turn (roll_context).
+
+    shape, t and lat come as plain tuples of their fields: a plain tuple crosses into
+    Numba in a third of the time a named one takes, which counts at every new turn advised.
+    """
+    shape, t, lat = SheetShape(*shape), SheetArrays(*t), DiceLattice(*lat)
     futures, expect, best = turn_scratch(shape, lat)
-    turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best)
-    return futures, expect
+    turn_levels(shape, t, lat, values, mask, joker, upper, futures, expect, best)
+    contexts = np.empty(t.face_box.shape[0], dtype=np.int64)
+    for r in range(contexts.shape[0]):
+        contexts[r] = roll_context(shape, mask, joker, t.face_box[r])
+    return futures, expect, contexts
 
 
 @njit(cache=True)
@@ -260,4 +289,5 @@ def carry_to_scoring(lat, expect, best, chance, rolls_left):
         for r in range(rolls):
             held[kept[r]] += chance[r]
         roll_free_dice(lat, held)
-        chance[:rolls] = held[:rolls]
+        for r in range(rolls):
+            chance[r] = held[r]

@@ -51,7 +51,11 @@ def listening_addresses(host: str, port: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ...solvers.sheet_warmup import compile_sheet_kernels
     from ...web import create_app
+
+    # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
+    threading.Thread(target=compile_sheet_kernels, daemon=True).start()
 
     app = create_app(args.database, args.broker, public_url=args.public_url, listen_host=args.host)
     urls = listening_addresses(args.host, args.port)
