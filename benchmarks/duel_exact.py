@@ -68,6 +68,9 @@ def main() -> None:
         print(f"{'seed':>5} {'seat':>4} {'lead':>5} {'exact':>9} {'duel':>9} {'optimal':>9} {'share':>7} {'minimax':>9} {'time':>7}")
         shares, gained, possible = [], 0.0, 0.0
         for seed, sheets in positions(rules, args.boxes, args.positions):
+            for seat, sheet in enumerate(sheets):
+                left = [box.id for box, points in zip(rules.boxes, sheet.boxes) if points is None]
+                print(f"{seed:>5} seat {seat}: {sheet_total(rules, sheet)} points, open {' '.join(left)}")
             start = time.perf_counter()
             game_ = ReducedGame(rules, sheets)
             lead = sheet_total(rules, sheets[0]) - sheet_total(rules, sheets[1])

@@ -22,6 +22,8 @@ Each seat plays one of three ways:
   carried lead by lead through the choices rank_by_chance makes: the highest chance to 12
   decimals, then the best expected total, then the engine's order (keeps by their values,
   then boxes in sheet order).
+- ZERO_SUM ranks its options the same way by T of EXACT against EXACT: it plays the zero-sum
+  game's strategy whatever the other seat does (against OPTIMAL it is not the best reply).
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ from .sheet_tables import SheetTables
 from .sheet_threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_buffers, chance_views, threshold_table
 from .sheet_turn import roll_context, roll_free_dice, state_index, successor, turn_tables
 
-EXACT, OPTIMAL, DUEL = 0, 1, 2
-PLAYS = {"exact": EXACT, "optimal": OPTIMAL, "duel": DUEL}
+EXACT, OPTIMAL, DUEL, ZERO_SUM = 0, 1, 2, 3
+PLAYS = {"exact": EXACT, "optimal": OPTIMAL, "duel": DUEL, "zero-sum": ZERO_SUM}
+GUIDES = {DUEL: ("optimal", "optimal"), ZERO_SUM: ("exact", "exact")}  # the chances a ranked player reads
 CHUNKS = 64  # a level's turns are dealt to this many chunks, each with its scratch memory
 
 
@@ -55,6 +58,10 @@ class ReducedGame:
 
     rules: SheetRules
     sheets: tuple[Sheet, Sheet]
+
+    def __post_init__(self) -> None:
+        if self.sheets[0].is_full:
+            raise ValueError("seat 0 moves first: its sheet must have an open box")
 
     @cached_property
     def _solved(self) -> SheetSolution:
@@ -76,23 +83,31 @@ class ReducedGame:
     def chance(self, plays: tuple[str, str]) -> float:
         """The chance that seat 0 finishes first (a tie counting half), seat s playing plays[s]
         ("exact", "optimal" or "duel")."""
-        tables = self.tables(plays)
+        tables = self._tables(plays)
         layout = self._layout
         return float(_value(layout.arrays(), tables, 0, layout.start_pair, self.lead))
 
-    def tables(self, plays: tuple[str, str]) -> np.ndarray:
+    def _tables(self, plays: tuple[str, str]) -> np.ndarray:
         """T[seat to move, window entry] for these plays (see the module's docstring)."""
-        kinds = np.array([PLAYS[play] for play in plays], dtype=np.int64)
-        if (kinds == OPTIMAL).all():
+        if plays == ("optimal", "optimal"):
             return self._optimal_tables
-        both_optimal = self._optimal_tables if (kinds == DUEL).any() else np.zeros((2, 0))
-        return self._solve(kinds, both_optimal)
+        if plays == ("exact", "exact"):
+            return self._zero_sum_tables
+        guides = np.zeros((2, 2, self._layout.size))
+        for seat, play in enumerate(plays):
+            if PLAYS[play] in GUIDES:
+                guides[seat] = self._tables(GUIDES[PLAYS[play]])
+        return self._solve(np.array([PLAYS[play] for play in plays]), guides)
 
     @cached_property
     def _optimal_tables(self) -> np.ndarray:
-        return self._solve(np.array([OPTIMAL, OPTIMAL]), np.zeros((2, 0)))
+        return self._solve(np.array([OPTIMAL, OPTIMAL]), np.zeros((2, 2, 0)))
 
-    def _solve(self, kinds: np.ndarray, both_optimal: np.ndarray) -> np.ndarray:
+    @cached_property
+    def _zero_sum_tables(self) -> np.ndarray:
+        return self._solve(np.array([EXACT, EXACT]), np.zeros((2, 2, 0)))
+
+    def _solve(self, kinds: np.ndarray, guides: np.ndarray) -> np.ndarray:
         layout, solved = self._layout, self._solved
         tables = np.zeros((2, layout.size))
         bonus_values, bonus_level = bonus_levels(solved)
@@ -101,7 +116,7 @@ class ReducedGame:
             _level_turns(
                 *solved.tables, solved.lattice, solved.values, bonus_values, bonus_level,
                 self._classes.mask, self._classes.joker, self._classes.upper, self._classes.index,
-                layout.arrays(), layout.outcomes, layout.sub_keeps, kinds, both_optimal, pairs, movers, tables,
+                layout.arrays(), layout.outcomes, layout.sub_keeps, kinds, guides, pairs, movers, tables,
             )
         return tables
 
@@ -229,7 +244,7 @@ def _worth(layout, tables, seat, a, b, lead):
 @njit(parallel=True, cache=True)
 def _level_turns(
     shape, t, lat, values, bonus_values, bonus_level, cmask, cjoker, cupper, cindex, layout,
-    outcomes, sub_keeps, kinds, both_optimal, pairs, movers, tables,
+    outcomes, sub_keeps, kinds, guides, pairs, movers, tables,
 ):
     """T[mover](pair) of one level's turns (the next level's known), dealt to chunks."""
     local, pair_of, pair_a, pair_b, low, width, offset, full = layout
@@ -247,7 +262,7 @@ def _level_turns(
                 _optimal_turn(layout, outcomes, tables, seat, pair, out)
                 continue
             scored, expect, best = chance_views(buffers, shape, lat, bonus_values.shape[0], width[pair])
-            own = tables if kind == EXACT else both_optimal
+            own = tables if kind == EXACT else guides[seat]
             _fill_scored(shape, t, bonus_values, cmask, cjoker, cupper, cindex, layout, own, seat, pair, scored)
             c = pair_a[pair] if seat == 0 else pair_b[pair]
             best_turn(shape, t, bonus_level, lat, cmask[c], cjoker[c], scored, expect, best)
@@ -258,7 +273,7 @@ def _level_turns(
                         mean += lat.roll_probability[r] * best[r, j]
                     out[j] = mean if seat == 0 else 1.0 - mean
             else:
-                _duel_turn(
+                _ranked_turn(
                     shape, t, lat, values, bonus_values, bonus_level, cmask, cjoker, cupper, cindex,
                     layout, sub_keeps, tables, seat, pair, scored, expect, out,
                 )
@@ -302,13 +317,14 @@ def _fill_scored(shape, t, bonus_values, cmask, cjoker, cupper, cindex, layout, 
 
 
 @njit(cache=True)
-def _duel_turn(
+def _ranked_turn(
     shape, t, lat, values, bonus_values, bonus_level, cmask, cjoker, cupper, cindex, layout,
     sub_keeps, tables, seat, pair, scored, expect, out,
 ):
-    """The duel's turn, lead by lead: the chance of each roll carried through the option it
-    ranks first (scored, expect: its chances from best_turn) to the outcome it scores, whose
-    worth is read in `tables`."""
+    """The turn of a player that ranks options by a chance (the duel, the zero-sum player),
+    lead by lead: the chance of each roll carried through the option it ranks first
+    (scored, expect: its chances from best_turn) to the outcome it scores, whose worth is
+    read in `tables`."""
     local, pair_of, pair_a, pair_b, low, width, offset, full = layout
     a, b = pair_a[pair], pair_b[pair]
     c = a if seat == 0 else b
