@@ -9,11 +9,12 @@ seat 0 to move, the tested player sits first (it moves first) and then second, t
 seat being the optimal player, and the script prints its exact chance to finish first
 (sheet_two_player, a tie counting half):
 
-- exact:   the best reply to the optimal player (the most any play can win against it);
-- duel:    the duel player (players/sheet.py DuelPlayer);
-- optimal: the optimal player itself (the baseline, not 1/2 because of the sheets);
-- share:   (duel - optimal) / (exact - optimal), the part of the possible gain the duel takes;
-- minimax: the value of the zero-sum game (both seats playing to finish first), for reference.
+- exact:    the best reply to the optimal player (the most any play can win against it);
+- duel:     the duel player (players/sheet.py DuelPlayer);
+- zero-sum: the zero-sum game's strategy (it plays as if the other seat also played to win);
+- optimal:  the optimal player itself (the baseline, not 1/2 because of the sheets);
+- share:    (duel - optimal) / (exact - optimal), the part of the possible gain the duel takes;
+- minimax:  the value of the zero-sum game (both seats playing to finish first), for reference.
 
 The mean share over the positions is the mean of the per-position shares (positions with
 no possible gain, exact = optimal to 1e-9, are left out), and the pooled share is the total
@@ -65,7 +66,10 @@ def main() -> None:
     for game in args.games.split(","):
         rules = rules_for(game)
         print(f"{game} ({rules.name}), last {args.boxes} boxes of each sheet, seat 0 to move")
-        print(f"{'seed':>5} {'seat':>4} {'lead':>5} {'exact':>9} {'duel':>9} {'optimal':>9} {'share':>7} {'minimax':>9} {'time':>7}")
+        print(
+            f"{'seed':>5} {'seat':>4} {'lead':>5} {'exact':>9} {'duel':>9} {'zero-sum':>9} {'optimal':>9} "
+            f"{'share':>6} {'minimax':>9} {'time':>6}"
+        )
         shares, gained, possible = [], 0.0, 0.0
         for seed, sheets in positions(rules, args.boxes, args.positions):
             for seat, sheet in enumerate(sheets):
@@ -77,25 +81,20 @@ def main() -> None:
             baseline = game_.chance(("optimal", "optimal"))
             minimax = game_.chance(("exact", "exact"))
             rows = [
-                (0, game_.chance(("exact", "optimal")), game_.chance(("duel", "optimal")), baseline, minimax),
-                (
-                    1,
-                    1 - game_.chance(("optimal", "exact")),
-                    1 - game_.chance(("optimal", "duel")),
-                    1 - baseline,
-                    1 - minimax,
-                ),
+                (0, *(game_.chance((play, "optimal")) for play in ("exact", "duel", "zero-sum")), baseline, minimax),
+                (1, *(1 - game_.chance(("optimal", play)) for play in ("exact", "duel", "zero-sum")), 1 - baseline,
+                 1 - minimax),
             ]
             elapsed = time.perf_counter() - start
-            for seat, exact, duel, optimal, zero_sum in rows:
+            for seat, exact, duel, zero_sum, optimal, value in rows:
                 share = (duel - optimal) / (exact - optimal) if exact - optimal > NO_GAIN else float("nan")
                 if exact - optimal > NO_GAIN:
                     shares.append(share)
                 gained += duel - optimal
                 possible += exact - optimal
                 print(
-                    f"{seed:>5} {seat:>4} {lead if seat == 0 else -lead:>5} {exact:9.6f} {duel:9.6f} "
-                    f"{optimal:9.6f} {share:7.3f} {zero_sum:9.6f} {elapsed:7.1f}"
+                    f"{seed:>5} {seat:>4} {lead if seat == 0 else -lead:>5} {exact:9.6f} {duel:9.6f} {zero_sum:9.6f} "
+                    f"{optimal:9.6f} {share:6.3f} {value:9.6f} {elapsed:6.1f}"
                 )
         mean = sum(shares) / len(shares) if shares else float("nan")
         pooled = gained / possible if possible > NO_GAIN else float("nan")
