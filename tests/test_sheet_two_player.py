@@ -96,14 +96,11 @@ def last_boxes(rules, filled, bonus) -> tuple[Sheet, Sheet]:
     return scored(rules, sheet, (6, 6, 6, 6, 6)), scored(rules, sheet, (1, 1, 2, 3, 5))
 
 
-QUICK = [0, 4]  # the fives-and-penta and generala cases; the others (a few seconds each) are slow
+QUICK = [0, 4]  # the fives-and-penta and generala cases; the others (seconds each) are slow
+SOME_SLOW = [case if i in QUICK else pytest.param(*case, marks=pytest.mark.slow) for i, case in enumerate(CASES)]
 
 
-@pytest.mark.parametrize(
-    "rules, filled, bonus",
-    [case if i in QUICK else pytest.param(*case, marks=pytest.mark.slow) for i, case in enumerate(CASES)],
-    ids=CASE_IDS,
-)
+@pytest.mark.parametrize("rules, filled, bonus", SOME_SLOW, ids=CASE_IDS)
 def test_every_way_of_play_equals_the_brute_force_on_the_last_box(rules, filled, bonus):
     sheets = last_boxes(rules, filled, bonus)
     game = ReducedGame(rules, sheets)
@@ -124,7 +121,7 @@ def test_every_way_of_play_equals_the_brute_force_when_a_seat_plays_on_alone(rul
         assert game.chance(plays) == pytest.approx(brute.start(sheets, 0), abs=1e-9), plays
 
 
-@pytest.mark.parametrize("rules, filled, bonus", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("rules, filled, bonus", SOME_SLOW, ids=CASE_IDS)
 def test_exact_play_is_never_worse_than_the_duel_or_the_optimal_player(rules, filled, bonus):
     sheet = sheet_from_json(rules, filled, bonus)
     for sheets in ((sheet, sheet), (scored(rules, sheet, (4, 4, 4, 5, 5)), sheet)):
