@@ -47,9 +47,11 @@ class PlayerResults:
 
     def paired_rate(self) -> tuple[float, float, float]:
         """Common dice: its share of first place (a tie counting half) over the pairs of games
-        both finished, and the 95% interval with each pair one observation."""
+        both finished, and the 95% interval with each pair one observation (normal, so cut to
+        0 .. 1 for a few games)."""
         pairs = [(a + b) / 2 for a, b in zip(self.shares[::2], self.shares[1::2])]
-        return mean_interval([pair for pair in pairs if not math.isnan(pair)])
+        rate, low, high = mean_interval([pair for pair in pairs if not math.isnan(pair)])
+        return rate, max(low, 0.0), min(high, 1.0)
 
 
 @dataclass(frozen=True)
