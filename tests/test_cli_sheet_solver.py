@@ -94,6 +94,19 @@ def test_simulate_reports_each_seat_reproducibly(capsys):
     assert code == 0 and "seat 1 casual" in out and "games per second" in out
 
 
+def test_simulate_with_common_dice_pairs_the_games_on_the_same_dice(capsys):
+    argv = ("simulate", "generala", "--players", "optimal,optimal", "--games", "4", "--seed", "2", "--common-dice")
+    code, out, _ = run(capsys, *argv, "--json")
+    common = json.loads(out)["common_dice"]
+    assert code == 0 and common["pairs"] == 2
+    # the same player on the same dice plays the same game: every game a tie, half a win each
+    assert [(p["win_rate"], p["ci95"], p["ties"]) for p in common["players"]] == [(0.5, [0.5, 0.5], 4)] * 2
+    code, out, _ = run(capsys, "simulate", "generala", "--players", "duel,optimal", "--games", "2", "--seed", "2",
+                       "--common-dice", "--lang", "es")
+    assert code == 0 and "2 partidas con dados comunes, semilla 2" in out and "duel: gana el " in out
+    assert "optimal: gana el " in out and "aproximación normal" in out
+
+
 BAD = [
     (("solve", "penta", "--rules", "american"), "penta has no rule set 'american'"),
     (("solve", "penta", "--players", "3"), "--players is for 5000"),
@@ -102,6 +115,8 @@ BAD = [
     (("simulate", "penta", "--players", "optimal", "--games", "0", "--seed", "1"), "--games must be at least 1"),
     (("simulate", "generala", "--players", "optimal,optimal,optimal,optimal,optimal", "--games", "1", "--seed", "1"),
      "1 to 4 players"),
+    (("simulate", "penta", "--players", "optimal,duel", "--games", "3", "--seed", "1", "--common-dice"),
+     "--common-dice plays pairs of games"),
 ]
 
 

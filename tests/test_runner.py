@@ -6,8 +6,16 @@ import json
 
 import pytest
 
-from cubilete.engine.actions import Score
-from cubilete.engine.dice_seeds import ChosenSeed, LegacySeed, SecretSeed, hmac_dice
+from cubilete.engine.actions import Score, action_from_json
+from cubilete.engine.dice_seeds import (
+    SPLITMIX_GAMMA,
+    ChosenSeed,
+    CommonSeed,
+    LegacySeed,
+    SecretSeed,
+    hmac_dice,
+    splitmix64,
+)
 from cubilete.engine.errors import IllegalAction, InvalidRecord, NotYourTurn, UnknownGame, UnknownVariant
 from cubilete.engine.games import GAMES, new_state, rules_for, state_from_json
 from cubilete.engine.runner import Match, play
@@ -140,6 +148,30 @@ def test_a_resumed_match_rolls_what_the_original_would_have():
     match.act(Score("chance"), seat=0)
     resumed = Match.from_json(match.to_json())
     assert resumed.roll() == match.roll()
+
+
+def test_splitmix64_gives_the_reference_outputs():
+    """The first outputs of SplitMix64 seeded with 0 (Vigna's splitmix64.c)."""
+    assert [splitmix64(n * SPLITMIX_GAMMA) for n in (1, 2)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4]
+
+
+@pytest.mark.parametrize("game", ["penta", "generala", "5000"])
+def test_with_common_dice_every_seat_draws_the_same_stream_one_die_at_a_time(game):
+    match = play(rules_for(game), [LastLegal(), FirstLegal()], CommonSeed(42))
+    dice: list[list[int]] = [[], []]
+    state = match.initial
+    for event in match.events:
+        if "roll" in event:
+            dice[state.current_player] += event["roll"]
+            state = state.apply_roll(event["roll"])
+        else:
+            state = state.apply(action_from_json(event["action"]))
+    stream = [1 + splitmix64(42 + n * SPLITMIX_GAMMA) % 6 for n in range(1, max(map(len, dice)) + 1)]
+    assert dice[0] == stream[: len(dice[0])] and dice[1] == stream[: len(dice[1])]
+    assert match.drawn == [len(dice[0]), len(dice[1])]
+    assert match.seed == 42 and match.to_json()["dice"] == {"common": 42}
+    replayed = Match.from_json(json.loads(json.dumps(match.to_json())))
+    assert replayed.state == match.state and replayed.events == match.events
 
 
 def test_humans_roll_themselves_and_bots_stop_at_human_seats():

@@ -13,6 +13,13 @@ and the dice are read from blocks 0, 1, ... byte by byte: a byte b below 252 giv
 - `b"cubilete/seed/<seed>"` for an integer seed a client chose: replays, tests and
   simulations, where anyone who knows the seed knows every roll.
 
+A `CommonSeed` instead gives every seat its own copy of one SplitMix64 stream seeded with
+the integer: die n of a seat (counting its dice from 0, one at a time in the order they
+are rolled) is 1 + splitmix64(seed + (n + 1) * gamma) % 6. Two seats that have rolled
+the same number of dice have seen the same dice: common random numbers, so that a
+simulation comparing two players sees luck cancel out (solvers' compiled simulators draw
+the same stream).
+
 Records of format 1 (before the change) derive roll k from Python's `random` seeded with
 "cubilete/<seed>/<k>"; `LegacySeed` keeps that only so that those records still replay.
 """
@@ -33,6 +40,8 @@ from .validation import Record
 SECRET_BYTES = 32
 MAX_CHOSEN_SEED = 2**63 - 1  # what a signed 64-bit integer column or a JavaScript client keeps
 ACCEPTED_BYTES = 256 - 256 % len(FACES)  # 252: bytes at or above it are skipped
+SPLITMIX_GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment
+WORD = 2**64 - 1
 
 SEED = Record("dice seed")
 
@@ -104,16 +113,46 @@ class LegacySeed:
         return tuple(generator.choice(FACES) for _ in range(count))
 
 
-DiceSeed = ChosenSeed | SecretSeed | LegacySeed
+@dataclass(frozen=True)
+class CommonSeed:
+    """The same dice for every seat: each draws from its own copy of one SplitMix64 stream
+    (module docstring). For simulations that compare players; whoever knows it knows them."""
+
+    seed: int
+    chosen_by_client: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        SEED.integer(self.seed, "a common seed", 0, MAX_CHOSEN_SEED)
+
+    def dice(self, first: int, count: int) -> Dice:
+        """A seat's dice number first, first + 1, ... of the stream."""
+        return tuple(FACES[splitmix64(self.seed + (n + 1) * SPLITMIX_GAMMA) % len(FACES)] for n in range(first, first + count))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"common": self.seed}
 
 
-def dice_seed_from_json(data: Any) -> ChosenSeed | SecretSeed:
-    """The "dice" field of a format-2 record: {"seed": <integer>} or {"secret": <64 hex digits>}."""
-    data = SEED.fields(data, (), ("seed", "secret"))
+def splitmix64(state: int) -> int:
+    """SplitMix64's output for a state (the state already advanced by its gamma)."""
+    z = state & WORD
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & WORD
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & WORD
+    return z ^ (z >> 31)
+
+
+DiceSeed = ChosenSeed | SecretSeed | LegacySeed | CommonSeed
+
+
+def dice_seed_from_json(data: Any) -> ChosenSeed | SecretSeed | CommonSeed:
+    """The "dice" field of a format-2 record: {"seed": <integer>}, {"secret": <64 hex digits>}
+    or {"common": <integer>}."""
+    data = SEED.fields(data, (), ("seed", "secret", "common"))
     if len(data) != 1:
-        raise SEED.refuse('expected exactly one of "seed" and "secret"')
+        raise SEED.refuse('expected exactly one of "seed", "secret" and "common"')
     if "seed" in data:
         return ChosenSeed(data["seed"])
+    if "common" in data:
+        return CommonSeed(data["common"])
     secret = data["secret"]
     if not isinstance(secret, str) or len(secret) != 2 * SECRET_BYTES or secret.strip("0123456789abcdef"):
         raise SEED.refuse(f"a secret is {2 * SECRET_BYTES} lower-case hexadecimal digits")

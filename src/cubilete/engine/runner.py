@@ -1,8 +1,9 @@
 """Play a game: the runner owns the dice, drives players and keeps a replayable record.
 
 Randomness lives only here. Roll number k of a match is a pure function of the
-match's dice seed and k (dice_seeds.py), so a record needs only its seed and events
-to be replayed, and a match resumed from storage rolls exactly what it would have.
+match's dice seed and k (dice_seeds.py), or with common dice (CommonSeed) of the seed,
+the seat and how many dice that seat rolled before, so a record needs only its seed and
+events to be replayed, and a match resumed from storage rolls exactly what it would have.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
 from .actions import Action, action_from_json, action_to_json
-from .dice_seeds import ChosenSeed, DiceSeed, LegacySeed, SecretSeed, dice_seed_from_json
+from .dice_seeds import ChosenSeed, CommonSeed, DiceSeed, LegacySeed, SecretSeed, dice_seed_from_json
 from .errors import CubileteError, IllegalAction
 from .games import Rules, new_state, rules_from_json
 from .protocol import GameState
@@ -56,6 +57,7 @@ class Match:
         self.state: GameState = self.initial
         self.events: list[dict[str, Any]] = []
         self.rolls = 0
+        self.drawn = [0] * len(self.names)  # dice each seat has rolled (what common dice follow)
 
     @property
     def seed_chosen_by_client(self) -> bool:
@@ -71,7 +73,12 @@ class Match:
         """Resolve the pending roll with this match's dice."""
         if not self.state.is_chance:
             raise IllegalAction("no_roll_pending")
-        dice = self.dice_seed.roll(self.rolls, self.state.dice_to_roll)
+        count, seat = self.state.dice_to_roll, self.state.current_player or 0  # a roll has a seat
+        if isinstance(self.dice_seed, CommonSeed):
+            dice = self.dice_seed.dice(self.drawn[seat], count)
+        else:
+            dice = self.dice_seed.roll(self.rolls, count)
+        self.drawn[seat] += count
         self.state = self.state.apply_roll(dice)
         self.rolls += 1
         self.events.append({"roll": list(dice)})
@@ -164,7 +171,7 @@ def keep_marks(source: dict[str, Any], replayed: dict[str, Any]) -> None:
             replayed[mark] = True
 
 
-def play(rules: Rules, players: Sequence[Player[Any]], seed: int | None = None) -> Match:
+def play(rules: Rules, players: Sequence[Player[Any]], seed: int | DiceSeed | None = None) -> Match:
     """Play a whole game between bots and return the finished match."""
     match = Match(rules, [f"player {seat + 1}" for seat in range(len(players))], seed)
     match.advance(players)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import statistics
+from collections.abc import Sequence
 
 Z95 = 1.959963984540054  # the standard normal quantile of 97.5%
 
@@ -15,3 +17,12 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     centre = p + z**2 / (2 * trials)
     scale = 1 + z**2 / trials
     return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean of independent observations and its 95% interval by the normal approximation,
+    mean ± z SD / sqrt(n) (sound for the many observations of a simulation; a pair of games
+    with common dice is one observation)."""
+    mean = statistics.fmean(values)
+    spread = z * statistics.pstdev(values, mean) / math.sqrt(len(values))
+    return mean, mean - spread, mean + spread

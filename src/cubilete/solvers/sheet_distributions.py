@@ -8,9 +8,10 @@ pass; the points still to come from c are then
     D(c) = sum over outcomes of probability * D(target) shifted by the points gained,
 
 so D is computed backward, most filled classes first, each class as a window of the
-totals it reaches (low .. high). A request computes only the classes its state can lead to
-that no earlier request computed: supersets of its mask, the same joker state once the
-joker box is filled, upper totals not below its own (the empty sheet: every class). A
+totals it reaches (low .. high). A request computes only the classes the optimal player's
+turns can lead its state to that no earlier request computed: supersets of its mask, the
+same joker state once the joker box is filled, upper totals not below its own (from the
+empty sheet, every class in Generala, not all of them in Penta: sheet_duel.every_law). A
 situation inside a turn carries its chance through the keeps and the box the optimal
 player picks (the tie rules of sheet_stats) and mixes the windows of the turn's outcomes.
 """

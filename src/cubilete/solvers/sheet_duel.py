@@ -31,9 +31,11 @@ from ..engine.sheet_rules import SheetRules
 from ..engine.sheet_scoring import Sheet, sheet_total
 from .dice_lattice import keep_indices
 from .sheet_cache import solution
-from .sheet_distributions import ScoreDistribution, distribution_table, remaining_distribution
+from .sheet_distributions import DistributionTable, ScoreDistribution, distribution_table, remaining_distribution
+from .sheet_solver import SheetSolution
 from .sheet_threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
 from .sheet_turn import state_index, successor
+from .sheet_windows import MISSING
 from .table_cache import Progress
 
 TURNS_REMEMBERED = 256  # duel turns kept in memory: a few concurrent games
@@ -136,20 +138,30 @@ def duel_chance(state: SheetState) -> float:
 
 
 def prepare_duel(rules: SheetRules, progress: Progress | None = None) -> None:
-    """Compute the laws a duel from the empty sheet needs (every class), reporting to `progress`."""
-    solved = solution(rules, progress)
+    """Compute the laws a duel needs (every class), the solution reporting to `progress`."""
+    every_law(solution(rules, progress))
+
+
+def every_law(solved: SheetSolution) -> DistributionTable:
+    """The solution's distribution table with the law of every class computed. A duel turn
+    weighs every box and points it can score, so it reads the laws of classes the optimal
+    player never leads to (not computed by a request from the empty sheet): a law missing
+    would count as no chance at all, and which laws some earlier request happened to compute
+    would change the play."""
     table = distribution_table(solved)
-    table.ensure(table.class_of(SheetState.new(rules).sheet))
+    missing = np.flatnonzero(table.windows.width == MISSING)
+    if missing.size:
+        table.ensure(*missing.tolist())
+    return table
 
 
 @lru_cache(maxsize=TURNS_REMEMBERED)
 def duel_turn(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> DuelTurn:
     """The duel turn of `seat` on these sheets, at the start of its turn."""
     solved = solution(rules)
-    table = distribution_table(solved)
+    table = every_law(solved)
     sheet = sheets[seat]
     c = table.class_of(sheet)
-    table.ensure(c)
     now = sheet_total(rules, sheet)
     others = best_opponent_law(rules, sheets, seat)
     if others is None:  # alone: first whatever happens

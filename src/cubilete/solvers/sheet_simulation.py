@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..engine.dice_seeds import SPLITMIX_GAMMA
 from ..engine.sheet_rules import SheetRules
 from .sheet_cache import solution
 from .sheet_turn import (
@@ -24,7 +25,7 @@ from .sheet_turn import (
     turn_scratch,
 )
 
-GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment
+GOLDEN_GAMMA = np.uint64(SPLITMIX_GAMMA)
 
 
 def simulate_optimal(rules: SheetRules, games: int, seed: int) -> np.ndarray:

@@ -1,12 +1,18 @@
-"""`cubilete simulate GAME --players LEVELS --games N --seed S [--rules VARIANT]`."""
+"""`cubilete simulate GAME --players LEVELS --games N --seed S [--rules VARIANT] [--common-dice]`."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ...engine.games import GAMES, rules_for
 from ..families import cli_family
-from ..output import CommandError, emit
+from ..language import add_language_option, default_language
+from ..output import CommandError, Report, emit
+from ..texts import Texts
+
+if TYPE_CHECKING:
+    from ...players.matches import Simulation
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +30,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=int, required=True, help="how many games")
     parser.add_argument("--seed", type=int, required=True, help="seed of the games' dice")
     parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
+    parser.add_argument(
+        "--common-dice",
+        action="store_true",
+        help="two players: games in pairs on the same dice, seats swapped; each player's win rate"
+        " (a tie counts half) with a 95%% interval over the pairs",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_language_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -36,7 +49,36 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
     levels = [level.strip() for level in args.players.split(",")]
+    if args.common_dice and (len(levels) != 2 or args.games % 2):
+        raise CommandError("--common-dice plays pairs of games: two players and an even --games")
     with ProgressBar() as progress:
-        simulation = simulate(rules, levels, args.games, args.seed, progress)
-    emit(cli_family(args.game).simulation_report(simulation), args.json)
+        simulation = simulate(rules, levels, args.games, args.seed, progress, args.common_dice)
+    report = cli_family(args.game).simulation_report(simulation)
+    if args.common_dice:
+        report = common_dice_report(report, simulation, Texts(args.lang or default_language()))
+    emit(report, args.json)
     return 0
+
+
+def common_dice_report(report: Report, simulation: Simulation, texts: Texts) -> Report:
+    """The family's report, then each player's win rate over the pairs of games."""
+    rates = []
+    lines = [
+        texts.t(
+            "{game} ({rules}), {n} games with common dice, seed {seed}, in pairs with the seats swapped:",
+            game=texts.game(simulation.rules.game), rules=texts.rules(simulation.rules.game, simulation.rules.name),
+            n=simulation.games, seed=simulation.seed,
+        )
+    ]
+    for player in simulation.players:
+        rate, low, high = player.paired_rate()
+        rates.append({"player": player.level, "win_rate": rate, "ci95": [low, high], "ties": player.ties})
+        line = texts.t(
+            "{player}: wins {rate} (a tie counts half), 95% interval {low} to {high}",
+            player=player.level, rate=texts.percent(rate), low=texts.percent(low), high=texts.percent(high),
+        )
+        ties = texts.tn("{n} tie", "{n} ties", player.ties)
+        lines.append(f"  {line}, {ties}")
+    lines.append("  " + texts.t("95% intervals: normal approximation, each pair of games one observation"))
+    data = {**report.data, "common_dice": {"pairs": simulation.games // 2, "players": rates}}
+    return Report(data, "\n".join([report.text, *lines]))
