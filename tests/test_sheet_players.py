@@ -23,9 +23,9 @@ from cubilete.solvers.sheet_simulation import simulate_optimal
 
 
 def test_levels_weakest_first_and_unknown_levels():
-    assert LEVELS == ("beginner", "casual", "optimal") == player_levels("penta") == player_levels("generala")
+    assert LEVELS == ("beginner", "casual", "optimal", "duel") == player_levels("penta") == player_levels("generala")
     assert all(make_player(level, PENTA_SEED) is not None for level in LEVELS)
-    with pytest.raises(UnknownVariant, match="beginner, casual, optimal"):
+    with pytest.raises(UnknownVariant, match="beginner, casual, optimal, duel"):
         make_player("grandmaster", PENTA_SEED)
 
 
