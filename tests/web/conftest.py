@@ -48,17 +48,29 @@ def solved_tables(solver_cache_dir):
         prepare("optimal", info.default)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server_env() -> dict[str, str]:
     """Environment variables of the test's servers (a test file may override it, e.g. the clock's scale)."""
     return {}
 
 
-@pytest.fixture
-def server(tmp_path, solved_tables, server_env):
-    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log", env=server_env)
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory, solved_tables, server_env):
+    """One server on SQLite for a test file's games: starting one takes seconds, and each test
+    starts games of its own from the form or the API."""
+    folder = tmp_path_factory.mktemp("server")
+    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log", env=server_env)
     yield server.start()
     server.stop()
+
+
+@pytest.fixture
+def server(module_server):
+    """The file's server, running: a test that stopped it (a restart, offline) and failed midway
+    leaves it stopped, and the next test should not fail for that."""
+    if module_server.process is None:
+        module_server.start()
+    return module_server
 
 
 @pytest.fixture

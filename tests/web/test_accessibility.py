@@ -8,20 +8,11 @@ from __future__ import annotations
 
 import pytest
 from a11y import axe_violations
-from harness import DESKTOP, Server, free_port
+from harness import DESKTOP
 from layout_checks import start_game
 from playwright.sync_api import expect
 
 SCHEMES = ("light", "dark")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, solved_tables):
-    """One server for the module's games (each test starts its own games from the form)."""
-    folder = tmp_path_factory.mktemp("accessibility")
-    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log")
-    yield server.start()
-    server.stop()
 
 
 def ready(page) -> None:

@@ -6,7 +6,7 @@ too; the sticky cells are opaque; long names and long rule set names are not cut
 from __future__ import annotations
 
 import pytest
-from harness import DESKTOP, PHONE, Server, free_port
+from harness import DESKTOP, PHONE
 from layout_checks import not_on_screen, overflowing, see_through_sticky_cells, start_game
 from playwright.sync_api import expect
 
@@ -14,15 +14,6 @@ SIZES = {"phone": PHONE, "desktop": DESKTOP}
 ROWS = ".sheet tr"
 CONTROLS = "[data-die], .tray [data-action]"
 LONG_NAMES = ("Maximiliano Bartolomé Gu", "Anastasia Valentina Rod", "Wolfgang Amadeus Mozart")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, solved_tables):
-    """One server for the module's games (each test starts its own games from the form)."""
-    folder = tmp_path_factory.mktemp("layout")
-    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log")
-    yield server.start()
-    server.stop()
 
 
 def ready(page) -> None:
