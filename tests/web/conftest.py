@@ -160,6 +160,16 @@ def topology(request, tmp_path, solved_tables, server_env):
             server.stop()
 
 
+# A whole game clicked in the browser spends most of its time waiting for each roll's tumble (420 ms,
+# hundreds of rolls in 5000). In the quick suite such games play with reduced motion, their dice landing
+# at once (the tumble itself, taps during it and the feel have tests of their own); the same games
+# played animated run in the slow step.
+@pytest.fixture(params=["reduce", pytest.param("no-preference", marks=pytest.mark.slow)], ids=["still", "animated"])
+def motion(request) -> str:
+    """The reduced_motion of a whole game's pages (new_page(reduced_motion=motion))."""
+    return request.param
+
+
 @pytest.fixture
 def new_page(browser):
     """Open pages (phone-sized unless told) whose settings are stored before any script runs; no script
@@ -172,8 +182,11 @@ def new_page(browser):
         auto_score: bool = True,
         viewport: dict[str, int] = PHONE,
         color_scheme: str = "light",
+        reduced_motion: str = "no-preference",
     ):
-        context = browser.new_context(viewport=viewport, locale=locale, color_scheme=color_scheme)
+        context = browser.new_context(
+            viewport=viewport, locale=locale, color_scheme=color_scheme, reduced_motion=reduced_motion
+        )
         settings = json.dumps({"autoScore": auto_score, "autoScoreSeconds": 3, "botPaceMs": bot_pace_ms})
         context.add_init_script(
             f"localStorage.getItem('cubilete.settings') || localStorage.setItem('cubilete.settings', '{settings}')"

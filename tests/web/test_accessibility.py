@@ -132,8 +132,8 @@ def tab_to(page, selector: str, most: int = 60) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_a_whole_generala_game_by_keyboard_then_its_end_and_review(server, new_page):
-    page = new_page(auto_score=False)
+def test_a_whole_generala_game_by_keyboard_then_its_end_and_review(server, new_page, motion):
+    page = new_page(auto_score=False, reduced_motion=motion)
     start_game(page, server, "generala")
     message = page.locator("[data-message]")
     expect(message).to_have_attribute("aria-live", "polite")

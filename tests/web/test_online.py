@@ -64,22 +64,22 @@ def game_id_of(page) -> str:
     return page.url.rsplit("/", 1)[1].split("#")[0]
 
 
-def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(topology, new_page):
-    ana = new_page(locale="es-ES")
+def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(topology, new_page, motion):
+    ana = new_page(locale="es-ES", reduced_motion=motion)
     links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto")
     assert links["invite"].startswith(f"{topology.host.url}/game/") and "#seat=1&token=" in links["invite"]
     assert links["watch"] == links["invite"].split("#")[0]
     ready(ana)
     assert list(held_tokens(ana)) == ["0"]  # Ana's phone never holds Beto's seat
 
-    beto = new_page(locale="id-ID")
+    beto = new_page(locale="id-ID", reduced_motion=motion)
     beto.goto(topology.for_friend(links["invite"]))
     assert beto.url.startswith(f"{topology.friend.url}/game/")
     expect(beto.locator("html")).to_have_attribute("lang", "id")  # his language, not Ana's
     expect(beto.locator("[data-current-player]")).to_have_text("Giliran Ana")
     expect(beto.locator(ROLL)).to_be_disabled()
     assert "token" not in beto.url and list(held_tokens(beto)) == ["1"]
-    spectator = new_page(locale="en-US")
+    spectator = new_page(locale="en-US", reduced_motion=motion)
     spectator.goto(topology.for_friend(links["watch"]))
     expect(spectator.locator("[data-current-player]")).to_have_text("Ana's turn")
     second_tab = ana.context.new_page()  # Ana's same game in another tab stays live too
@@ -137,12 +137,12 @@ def next_mover(phones: dict, game_over) -> int | None:
     raise AssertionError("no phone became ready within 20 s")
 
 
-def test_two_phones_play_a_whole_5000_game(topology, new_page):
+def test_two_phones_play_a_whole_5000_game(topology, new_page, motion):
     """Each player banks as soon as the rules allow; each phone shows the other's rolls and banks as they happen."""
-    ana = new_page(locale="es-ES")
+    ana = new_page(locale="es-ES", reduced_motion=motion)
     links = create_with_a_friend(ana, topology.host, "5000", "Ana", "Beto", clock="0")
     ready(ana)
-    beto = new_page(locale="en-US")
+    beto = new_page(locale="en-US", reduced_motion=motion)
     beto.goto(topology.for_friend(links["invite"]))
     phones = {0: ana, 1: beto}
     for phone in phones.values():
