@@ -52,7 +52,7 @@ def test_the_home_rules_and_missing_pages(server, new_page):
     no_violations(page, "missing game")
 
 
-@pytest.mark.parametrize("game", ["penta", "generala"])
+@pytest.mark.parametrize("game", ["penta", pytest.param("generala", marks=pytest.mark.slow)])
 def test_a_sheet_game_in_the_middle(server, new_page, game):
     page = new_page()
     start_game(page, server, game, 2)
