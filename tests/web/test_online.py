@@ -84,6 +84,7 @@ def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectato
     expect(spectator.locator("[data-current-player]")).to_have_text("Ana's turn")
     second_tab = ana.context.new_page()  # Ana's same game in another tab stays live too
     second_tab.goto(ana.url)
+    ana.bring_to_front()  # she plays in the first tab, the other behind it (in front, it slowed her clicks)
     for page in (ana, beto, spectator, second_tab):
         mark_unreloaded(page)
 
