@@ -11,9 +11,26 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 from playwright.sync_api import expect
 from test_browser import ready, score_first_open_box
 
+# The whole games: on one process still in the quick suite and animated in the slow step; on two
+# processes animated, in the slow step (still as well, they would add a minute and a half to it).
+WHOLE_GAME_VARIANTS = pytest.mark.parametrize(
+    ("topology", "motion"),
+    [
+        pytest.param("one-process-sqlite", "reduce", id="one-process-sqlite-still"),
+        pytest.param("one-process-sqlite", "no-preference", id="one-process-sqlite-animated", marks=pytest.mark.slow),
+        pytest.param(
+            "two-processes-postgresql-redis",
+            "no-preference",
+            id="two-processes-postgresql-redis-animated",
+            marks=pytest.mark.slow,
+        ),
+    ],
+    indirect=["topology"],
+)
 ROLL = "[data-action='roll']"
 BANK = "[data-action='bank']"
 READY = "#table[data-ready]"
@@ -64,6 +81,7 @@ def game_id_of(page) -> str:
     return page.url.rsplit("/", 1)[1].split("#")[0]
 
 
+@WHOLE_GAME_VARIANTS
 def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(topology, new_page, motion):
     ana = new_page(locale="es-ES", reduced_motion=motion)
     links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto")
@@ -138,6 +156,7 @@ def next_mover(phones: dict, game_over) -> int | None:
     raise AssertionError("no phone became ready within 20 s")
 
 
+@WHOLE_GAME_VARIANTS
 def test_two_phones_play_a_whole_5000_game(topology, new_page, motion):
     """Each player banks as soon as the rules allow; each phone shows the other's rolls and banks as they happen."""
     ana = new_page(locale="es-ES", reduced_motion=motion)
