@@ -23,8 +23,15 @@ from cubilete.engine.five_thousand import Phase, score_roll
 from cubilete.engine.games import GAMES, new_state, state_from_json
 from cubilete.engine.sheet_scoring import sheet_total
 
+# Each rule set with its fewest and its most players in the quick suite; the counts between run
+# in the slow step (the whole matrix is some fifty cases).
 CASES = [
-    pytest.param(rules, players, id=f"{game}-{name}-{players}p")
+    pytest.param(
+        rules,
+        players,
+        id=f"{game}-{name}-{players}p",
+        marks=() if players in (rules.min_players, rules.max_players) else pytest.mark.slow,
+    )
     for game, info in GAMES.items()
     for name, rules in info.variants.items()
     for players in range(rules.min_players, rules.max_players + 1)

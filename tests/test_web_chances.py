@@ -12,8 +12,9 @@ allowed them; solo, hot-seat and bot games always have them.
 from __future__ import annotations
 
 import pytest
+from test_web_review import ANA, LUIS, OPTIMAL, SEED, act, create, roll
 
-from cubilete.engine.actions import Keep, Roll, Score
+from cubilete.engine.actions import Keep, Score
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.engine.sheet_scoring import sheet_total
@@ -24,29 +25,9 @@ from cubilete.solvers.sheet_duel import duel_chance, final_laws, first_place_cha
 from cubilete.solvers.sheet_tables import state_key
 from cubilete.solvers.sheet_turn import state_index
 
-ANA = {"name": "Ana", "kind": "human"}
-LUIS = {"name": "Luis", "kind": "human"}
 BETO = {"name": "Beto", "kind": "human", "invited": True}
-OPTIMAL = {"name": "Bot", "kind": "bot", "level": "optimal"}
-SEED = 7
 FIRST_PLAYER_WINS = 0.5151204677228313  # cubilete solve 5000 (README)
 PENTA_OPTIMUM = 254.4848458817  # cubilete solve penta (README)
-
-
-def create(client, game="penta", players=(ANA,), **extra) -> dict:
-    body = {"game": game, "players": list(players), **extra}
-    if not any(player.get("invited") for player in players):
-        body.setdefault("seed", SEED)
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def act(client, created, action, seat=0) -> dict:
-    body = {"seat": seat, "token": created["seats"][seat]["token"], "action": action}
-    response = client.post(f"/api/games/{created['id']}/actions", json=body)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def chances(client, created, **params) -> dict:
@@ -155,11 +136,7 @@ def test_two_player_5000_chances_are_the_exact_solvers_at_every_step(client):
     assert start["unit"] == "win_probability" and not start["estimate"]
     assert values(start) == pytest.approx([FIRST_PLAYER_WINS, 1 - FIRST_PLAYER_WINS], abs=1e-12)
     for _ in range(6):  # rolls of whoever is to move: decisions, busts and new turns
-        seat = replay.state.current_player
-        act(client, created, {"type": "roll"}, seat=seat)
-        if not replay.state.is_chance:
-            replay.act(Roll())
-        replay.roll()
+        roll(client, created, replay)
         answer = chances(client, created)
         assert answer["events"] == len(replay.events)
         mover = replay.state.current_player

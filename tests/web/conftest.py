@@ -48,17 +48,29 @@ def solved_tables(solver_cache_dir):
         prepare("optimal", info.default)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server_env() -> dict[str, str]:
     """Environment variables of the test's servers (a test file may override it, e.g. the clock's scale)."""
     return {}
 
 
-@pytest.fixture
-def server(tmp_path, solved_tables, server_env):
-    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log", env=server_env)
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory, solved_tables, server_env):
+    """One server on SQLite for a test file's games: starting one takes seconds, and each test
+    starts games of its own from the form or the API."""
+    folder = tmp_path_factory.mktemp("server")
+    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log", env=server_env)
     yield server.start()
     server.stop()
+
+
+@pytest.fixture
+def server(module_server):
+    """The file's server, running: a test that stopped it (a restart, offline) and failed midway
+    leaves it stopped, and the next test should not fail for that."""
+    if module_server.process is None:
+        module_server.start()
+    return module_server
 
 
 @pytest.fixture
@@ -148,6 +160,16 @@ def topology(request, tmp_path, solved_tables, server_env):
             server.stop()
 
 
+# A whole game clicked in the browser spends most of its time waiting for each roll's tumble (420 ms,
+# hundreds of rolls in 5000). In the quick suite such games play with reduced motion, their dice landing
+# at once (the tumble itself, taps during it and the feel have tests of their own); the same games
+# played animated run in the slow step.
+@pytest.fixture(params=["reduce", pytest.param("no-preference", marks=pytest.mark.slow)], ids=["still", "animated"])
+def motion(request) -> str:
+    """The reduced_motion of a whole game's pages (new_page(reduced_motion=motion))."""
+    return request.param
+
+
 @pytest.fixture
 def new_page(browser):
     """Open pages (phone-sized unless told) whose settings are stored before any script runs; no script
@@ -160,8 +182,11 @@ def new_page(browser):
         auto_score: bool = True,
         viewport: dict[str, int] = PHONE,
         color_scheme: str = "light",
+        reduced_motion: str = "no-preference",
     ):
-        context = browser.new_context(viewport=viewport, locale=locale, color_scheme=color_scheme)
+        context = browser.new_context(
+            viewport=viewport, locale=locale, color_scheme=color_scheme, reduced_motion=reduced_motion
+        )
         settings = json.dumps({"autoScore": auto_score, "autoScoreSeconds": 3, "botPaceMs": bot_pace_ms})
         context.add_init_script(
             f"localStorage.getItem('cubilete.settings') || localStorage.setItem('cubilete.settings', '{settings}')"

@@ -8,20 +8,11 @@ from __future__ import annotations
 
 import pytest
 from a11y import axe_violations
-from harness import DESKTOP, Server, free_port
+from harness import DESKTOP
 from layout_checks import start_game
 from playwright.sync_api import expect
 
 SCHEMES = ("light", "dark")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, solved_tables):
-    """One server for the module's games (each test starts its own games from the form)."""
-    folder = tmp_path_factory.mktemp("accessibility")
-    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log")
-    yield server.start()
-    server.stop()
 
 
 def ready(page) -> None:
@@ -61,7 +52,7 @@ def test_the_home_rules_and_missing_pages(server, new_page):
     no_violations(page, "missing game")
 
 
-@pytest.mark.parametrize("game", ["penta", "generala"])
+@pytest.mark.parametrize("game", ["penta", pytest.param("generala", marks=pytest.mark.slow)])
 def test_a_sheet_game_in_the_middle(server, new_page, game):
     page = new_page()
     start_game(page, server, game, 2)
@@ -141,8 +132,8 @@ def tab_to(page, selector: str, most: int = 60) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_a_whole_generala_game_by_keyboard_then_its_end_and_review(server, new_page):
-    page = new_page(auto_score=False)
+def test_a_whole_generala_game_by_keyboard_then_its_end_and_review(server, new_page, motion):
+    page = new_page(auto_score=False, reduced_motion=motion)
     start_game(page, server, "generala")
     message = page.locator("[data-message]")
     expect(message).to_have_attribute("aria-live", "polite")

@@ -53,8 +53,8 @@ def cell_number(page, selector) -> int:
     return int(page.locator(selector).inner_text())
 
 
-def test_a_solo_penta_game_clicked_to_the_end(server, new_page):
-    page = new_page()
+def test_a_solo_penta_game_clicked_to_the_end(server, new_page, motion):
+    page = new_page(reduced_motion=motion)
     start_from_home(page, server, "penta")
     page.click("[data-action='start']")
     for turn in range(13):
@@ -130,8 +130,8 @@ def test_a_hot_seat_generala_round_with_two_humans(server, new_page):
         assert total == page.get_attribute(f"[data-player='{seat}'][data-score]", "data-score")
 
 
-def test_a_5000_game_against_a_bot_to_the_end(server, new_page):
-    page = new_page(locale="en-US")
+def test_a_5000_game_against_a_bot_to_the_end(server, new_page, motion):
+    page = new_page(locale="en-US", reduced_motion=motion)
     start_from_home(page, server, "5000")
     page.fill("[name='name-0']", "Ana")
     page.click("[data-action='start']")

@@ -115,8 +115,8 @@ def play_to_the_end(page) -> None:
     raise AssertionError("the game did not end within 2000 clicks")
 
 
-def test_a_5000_game_against_a_bot_is_reviewed_with_its_win_chance_chart(server, new_page):
-    page = new_page(locale="en-US")
+def test_a_5000_game_against_a_bot_is_reviewed_with_its_win_chance_chart(server, new_page, motion):
+    page = new_page(locale="en-US", reduced_motion=motion)
     page.goto(f"{server.url}/")
     page.evaluate(f"localStorage.setItem('cubilete.settings', '{json.dumps({'botPaceMs': 0})}')")
     start_from_home(page, server, "5000")

@@ -25,8 +25,8 @@ def play_to_the_end(page) -> int:
     return int(dialog.locator("[data-player='0'] .score").inner_text())
 
 
-def test_two_finished_games_make_a_record_with_a_point_per_reviewed_game(server, new_page):
-    page = new_page(auto_score=False)  # every box chosen by a tap
+def test_two_finished_games_make_a_record_with_a_point_per_reviewed_game(server, new_page, motion):
+    page = new_page(auto_score=False, reduced_motion=motion)  # every box chosen by a tap
     page.goto(f"{server.url}/")
     expect(page.locator("[data-my-record-link]")).to_be_hidden()  # no name on this device yet
     start_from_home(page, server, "penta")

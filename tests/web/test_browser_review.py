@@ -12,8 +12,8 @@ QUICK_AUTO_SCORE = json.dumps({"autoScore": True, "autoScoreSeconds": 1, "botPac
 MARKED = "[data-chart] .point[data-class='mistake'], [data-chart] .point[data-class='blunder']"
 
 
-def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_options(server, new_page):
-    page = new_page()
+def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_options(server, new_page, motion):
+    page = new_page(reduced_motion=motion)
     page.goto(f"{server.url}/")
     page.evaluate(f"localStorage.setItem('cubilete.settings', '{QUICK_AUTO_SCORE}')")
     start_from_home(page, server, "penta")

@@ -17,7 +17,7 @@ CLOCK_SCALE = "0.3"
 CLOCK_RUNS_OUT_MS = 20_000  # the longest wait for a 9 s clock to run out and its turn to be shown
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server_env() -> dict[str, str]:
     return {"CUBILETE_CLOCK_SCALE": CLOCK_SCALE}
 

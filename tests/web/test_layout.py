@@ -1,12 +1,15 @@
 """The table fits the screen: at 375x667 and at 1280x800 every row of the Penta and Generala sheets
 (boxes, bonuses, totals) for 1, 2 and 4 players, the dice and the buttons are on screen without
 scrolling; with six players the other seats collapse to their totals on a phone; 5000's table fits
-too; the sticky cells are opaque; long names and long rule set names are not cut or overflowing."""
+too; the sticky cells are opaque; long names and long rule set names are not cut or overflowing.
+The quick suite checks a representative of each page kind; the whole matrix runs in the slow step."""
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
-from harness import DESKTOP, PHONE, Server, free_port
+from harness import DESKTOP, PHONE
 from layout_checks import not_on_screen, overflowing, see_through_sticky_cells, start_game
 from playwright.sync_api import expect
 
@@ -16,13 +19,13 @@ CONTROLS = "[data-die], .tray [data-action]"
 LONG_NAMES = ("Maximiliano Bartolomé Gu", "Anastasia Valentina Rod", "Wolfgang Amadeus Mozart")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, solved_tables):
-    """One server for the module's games (each test starts its own games from the form)."""
-    folder = tmp_path_factory.mktemp("layout")
-    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log")
-    yield server.start()
-    server.stop()
+def matrix(*axes, quick: set[tuple]) -> list:
+    """Every combination of the axes; those not in `quick` (a representative of each page kind and
+    size) run in the slow step: the whole matrix takes minutes."""
+    return [pytest.param(*case, marks=() if case in quick else pytest.mark.slow) for case in product(*axes)]
+
+
+DESKTOP_IN_THE_SLOW_STEP = ["phone", pytest.param("desktop", marks=pytest.mark.slow)]
 
 
 def ready(page) -> None:
@@ -40,9 +43,10 @@ def nothing_scrolls(page) -> None:
     assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
 
 
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("players", [1, 2, 4])
-@pytest.mark.parametrize("game", ["penta", "generala"])
+@pytest.mark.parametrize(
+    ("game", "players", "size"),
+    matrix(["penta", "generala"], [1, 2, 4], SIZES, quick={("penta", 4, "phone"), ("generala", 4, "desktop")}),
+)
 def test_every_row_of_the_sheet_the_dice_and_the_buttons_are_on_screen(server, new_page, game, players, size):
     page = new_page(viewport=SIZES[size])
     start_game(page, server, game, players)
@@ -67,7 +71,7 @@ def test_every_row_of_the_sheet_the_dice_and_the_buttons_are_on_screen(server, n
         assert not_on_screen(page, CONTROLS + ", [data-countdown]") == []
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", DESKTOP_IN_THE_SLOW_STEP)
 def test_the_sticky_names_and_totals_are_opaque(server, new_page, size):
     page = new_page(viewport=SIZES[size])
     start_game(page, server, "penta", 2)
@@ -115,7 +119,7 @@ def test_with_six_players_the_other_seats_collapse_to_their_totals_on_a_phone(se
     assert not_on_screen(page, ROWS) == []
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", DESKTOP_IN_THE_SLOW_STEP)
 def test_a_5000_table_of_six_fits_with_the_longest_rule_set_name_in_full(server, new_page, size):
     page = new_page(viewport=SIZES[size])
     start_game(page, server, "5000", 6, rules="free-set-aside", names=("Ana", "Beto", "Carla", "Dani", "Eva", "Fede"))
@@ -128,7 +132,7 @@ def test_a_5000_table_of_six_fits_with_the_longest_rule_set_name_in_full(server,
     assert not_on_screen(page, ".scoreboard li, .turn-points, [data-die]:not([hidden]), .tray [data-action]:not([hidden])") == []
 
 
-@pytest.mark.parametrize("game", ["penta", "generala"])
+@pytest.mark.parametrize("game", ["penta", pytest.param("generala", marks=pytest.mark.slow)])
 def test_the_rule_set_is_not_cut_in_the_header(server, new_page, game):
     page = new_page()
     start_game(page, server, game)
@@ -137,8 +141,7 @@ def test_the_rule_set_is_not_cut_in_the_header(server, new_page, game):
     assert not_on_screen(page, "[data-rules-name]") == []
 
 
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("game", ["penta", "5000"])
+@pytest.mark.parametrize(("game", "size"), matrix(["penta", "5000"], SIZES, quick={("penta", "phone"), ("5000", "phone")}))
 def test_three_long_names_do_not_overflow_the_width(server, new_page, game, size):
     page = new_page(viewport=SIZES[size])
     start_game(page, server, game, 3, names=LONG_NAMES)

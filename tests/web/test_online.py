@@ -11,9 +11,26 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 from playwright.sync_api import expect
 from test_browser import ready, score_first_open_box
 
+# The whole games: on one process still in the quick suite and animated in the slow step; on two
+# processes animated, in the slow step (still as well, they would add a minute and a half to it).
+WHOLE_GAME_VARIANTS = pytest.mark.parametrize(
+    ("topology", "motion"),
+    [
+        pytest.param("one-process-sqlite", "reduce", id="one-process-sqlite-still"),
+        pytest.param("one-process-sqlite", "no-preference", id="one-process-sqlite-animated", marks=pytest.mark.slow),
+        pytest.param(
+            "two-processes-postgresql-redis",
+            "no-preference",
+            id="two-processes-postgresql-redis-animated",
+            marks=pytest.mark.slow,
+        ),
+    ],
+    indirect=["topology"],
+)
 ROLL = "[data-action='roll']"
 BANK = "[data-action='bank']"
 READY = "#table[data-ready]"
@@ -64,26 +81,28 @@ def game_id_of(page) -> str:
     return page.url.rsplit("/", 1)[1].split("#")[0]
 
 
-def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(topology, new_page):
-    ana = new_page(locale="es-ES")
+@WHOLE_GAME_VARIANTS
+def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(topology, new_page, motion):
+    ana = new_page(locale="es-ES", reduced_motion=motion)
     links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto")
     assert links["invite"].startswith(f"{topology.host.url}/game/") and "#seat=1&token=" in links["invite"]
     assert links["watch"] == links["invite"].split("#")[0]
     ready(ana)
     assert list(held_tokens(ana)) == ["0"]  # Ana's phone never holds Beto's seat
 
-    beto = new_page(locale="id-ID")
+    beto = new_page(locale="id-ID", reduced_motion=motion)
     beto.goto(topology.for_friend(links["invite"]))
     assert beto.url.startswith(f"{topology.friend.url}/game/")
     expect(beto.locator("html")).to_have_attribute("lang", "id")  # his language, not Ana's
     expect(beto.locator("[data-current-player]")).to_have_text("Giliran Ana")
     expect(beto.locator(ROLL)).to_be_disabled()
     assert "token" not in beto.url and list(held_tokens(beto)) == ["1"]
-    spectator = new_page(locale="en-US")
+    spectator = new_page(locale="en-US", reduced_motion=motion)
     spectator.goto(topology.for_friend(links["watch"]))
     expect(spectator.locator("[data-current-player]")).to_have_text("Ana's turn")
     second_tab = ana.context.new_page()  # Ana's same game in another tab stays live too
     second_tab.goto(ana.url)
+    ana.bring_to_front()  # she plays in the first tab, the other behind it (in front, it slowed her clicks)
     for page in (ana, beto, spectator, second_tab):
         mark_unreloaded(page)
 
@@ -137,12 +156,13 @@ def next_mover(phones: dict, game_over) -> int | None:
     raise AssertionError("no phone became ready within 20 s")
 
 
-def test_two_phones_play_a_whole_5000_game(topology, new_page):
+@WHOLE_GAME_VARIANTS
+def test_two_phones_play_a_whole_5000_game(topology, new_page, motion):
     """Each player banks as soon as the rules allow; each phone shows the other's rolls and banks as they happen."""
-    ana = new_page(locale="es-ES")
+    ana = new_page(locale="es-ES", reduced_motion=motion)
     links = create_with_a_friend(ana, topology.host, "5000", "Ana", "Beto", clock="0")
     ready(ana)
-    beto = new_page(locale="en-US")
+    beto = new_page(locale="en-US", reduced_motion=motion)
     beto.goto(topology.for_friend(links["invite"]))
     phones = {0: ana, 1: beto}
     for phone in phones.values():

@@ -213,10 +213,10 @@ def test_the_auto_score_comes_back_after_a_box_is_selected_and_deselected(server
     expect(page.locator(LOG).first).to_have_text(re.compile(r"^El ordenador anota \d+ en .+ por Ana$"))
 
 
-def test_the_5000_hot_dice_message_says_what_the_player_may_do(server, new_page):
+def test_the_5000_hot_dice_message_says_what_the_player_may_do(server, new_page, motion):
     """Ana rolls on until all five dice have scored with banking allowed; every hot-dice message on the
     way matches the bank button, and a roll that scores nothing with no points says just that."""
-    page = new_page(locale="en-US")
+    page = new_page(locale="en-US", reduced_motion=motion)
     start_game(page, server, "5000")
     seen = set()
     for _ in range(500):
