@@ -20,9 +20,9 @@ from .sheet_tables import SheetShape, SheetTables, computed_states
 from .sheet_turn import (
     best_boxes,
     carry_to_scoring,
+    next_class,
     roll_context,
     state_index,
-    successor,
     turn_expectations,
     turn_scratch,
 )
@@ -212,10 +212,10 @@ def write_outcomes(
             continue
         for j in range(t.point_values_start[b], t.point_values_start[b + 1]):
             p = t.point_values[j]
-            next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
+            to, earned = next_class(shape, cindex, mask, joker, upper, b, p)
             for level in range(bonus_values.shape[0]):
                 if scored[b, p, level] > 0:
-                    target[slot] = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+                    target[slot] = to
                     box[slot], points[slot], bonus[slot] = b, p, bonus_values[level]
                     upper_bonus[slot], probability[slot] = earned, scored[b, p, level]
                     gained[slot] = p + bonus_values[level] + earned

@@ -34,7 +34,7 @@ from .sheet_cache import solution
 from .sheet_distributions import DistributionTable, ScoreDistribution, distribution_table, remaining_distribution
 from .sheet_solver import SheetSolution
 from .sheet_threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
-from .sheet_turn import state_index, successor
+from .sheet_turn import next_class
 from .sheet_windows import MISSING
 from .table_cache import Progress
 
@@ -200,8 +200,7 @@ def scored_worths(
             continue
         for jp in range(t.point_values_start[b], t.point_values_start[b + 1]):
             p = t.point_values[jp]
-            next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
-            to = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+            to, earned = next_class(shape, cindex, mask, joker, upper, b, p)
             for level in range(bonus_values.shape[0]):
                 first = shift + p + bonus_values[level] + earned + low[to]
                 worth = 0.0

@@ -30,7 +30,7 @@ from .dice_lattice import keep_indices
 from .sheet_advice import RankedOption, advise
 from .sheet_cache import solution
 from .sheet_solver import SheetSolution
-from .sheet_turn import roll_context, state_index, successor
+from .sheet_turn import next_class, roll_context
 from .sheet_windows import MISSING, ClassTable
 from .table_cache import Progress
 
@@ -249,8 +249,7 @@ def _tops(shape, t, bonus_values, bonus_level, cmask, cjoker, cupper, cindex, to
                 p = t.points[context, b, r]
                 if (mask >> b) & 1 or p < 0:
                     continue
-                next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
-                to = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+                to, earned = next_class(shape, cindex, mask, joker, upper, b, p)
                 most = max(most, p + t.bonus[context, b, r] + earned + top[to])
         top[c] = most
 
@@ -300,8 +299,7 @@ def turn_chances(
             continue
         for jp in range(t.point_values_start[b], t.point_values_start[b + 1]):
             p = t.point_values[jp]
-            next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
-            to = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+            to, earned = next_class(shape, cindex, mask, joker, upper, b, p)
             for level in range(bonus_values.shape[0]):
                 gained = p + bonus_values[level] + earned
                 for j in range(needs):

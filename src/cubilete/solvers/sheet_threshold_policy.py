@@ -18,7 +18,7 @@ from ..engine.sheet import SheetState
 from .dice_lattice import keep_indices
 from .sheet_distributions import ScoreDistribution, distribution_table, mix_group
 from .sheet_threshold import CHANCE_DIGITS, ThresholdTable, chance_scratch, check_target, turn_chances
-from .sheet_turn import roll_context, roll_free_dice, state_index, successor, turn_expectations, turn_scratch
+from .sheet_turn import next_class, roll_context, roll_free_dice, turn_expectations, turn_scratch
 
 
 def threshold_distribution(state: SheetState, target: int) -> ScoreDistribution:
@@ -189,8 +189,7 @@ def _write_scored(
         for p in range(shape.max_points + 1):
             for level in range(bonus_values.shape[0]):
                 if by_outcome[b, p, level] > 0:
-                    next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, b, p)
-                    target[slot] = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+                    target[slot], earned = next_class(shape, cindex, mask, joker, upper, b, p)
                     gained[slot] = p + bonus_values[level] + earned
                     out_need[slot], weight[slot] = need, mass * by_outcome[b, p, level]
                     slot += 1

@@ -73,6 +73,14 @@ def successor(shape, mask, joker, upper, box, points):
 
 
 @njit(cache=True)
+def next_class(shape, cindex, mask, joker, upper, box, points):
+    """successor's state as a class (cindex maps a state index to its class), and the upper
+    bonus earned."""
+    next_mask, next_joker, next_upper, bonus = successor(shape, mask, joker, upper, box, points)
+    return cindex[state_index(shape, next_mask, next_joker, next_upper)], bonus
+
+
+@njit(cache=True)
 def score_future(shape, values, mask, joker, upper, box, points):
     """The upper bonus earned by scoring these points in the box, plus the expected future after."""
     next_mask, next_joker, next_upper, bonus = successor(shape, mask, joker, upper, box, points)

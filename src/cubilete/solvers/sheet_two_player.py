@@ -43,7 +43,7 @@ from .sheet_classes import StateClasses, state_classes, turn_outcomes
 from .sheet_solver import SheetSolution
 from .sheet_tables import SheetTables
 from .sheet_threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_buffers, chance_views, threshold_table
-from .sheet_turn import roll_context, roll_free_dice, state_index, successor, turn_tables
+from .sheet_turn import next_class, roll_context, roll_free_dice, successor, turn_levels, turn_scratch
 
 EXACT, OPTIMAL, DUEL, ZERO_SUM = 0, 1, 2, 3
 PLAYS = {"exact": EXACT, "optimal": OPTIMAL, "duel": DUEL, "zero-sum": ZERO_SUM}
@@ -307,8 +307,7 @@ def _fill_scored(shape, t, bonus_values, cmask, cjoker, cupper, cindex, layout, 
             continue
         for jp in range(t.point_values_start[box], t.point_values_start[box + 1]):
             p = t.point_values[jp]
-            next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, box, p)
-            to = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+            to, earned = next_class(shape, cindex, mask, joker, upper, box, p)
             na, nb = (to, b) if seat == 0 else (a, to)
             for level in range(bonus_values.shape[0]):
                 gained = p + bonus_values[level] + earned
@@ -330,7 +329,8 @@ def _ranked_turn(
     c = a if seat == 0 else b
     sign = 1 if seat == 0 else -1
     mask, joker, upper = cmask[c], cjoker[c], cupper[c]
-    futures, values_expect = turn_tables(shape, t, lat, values, mask, joker, upper)
+    futures, values_expect, scratch = turn_scratch(shape, lat)
+    turn_levels(shape, t, lat, values, mask, joker, upper, futures, values_expect, scratch)
     rolls = lat.roll_probability.shape[0]
     chance = np.empty(lat.child.shape[0])
     held = np.empty(lat.child.shape[0])
@@ -366,8 +366,7 @@ def _ranked_turn(
                     held[keep] += chance[r]
                     continue
                 p = t.points[context, box, r]
-                next_mask, next_joker, next_upper, earned = successor(shape, mask, joker, upper, box, p)
-                to = cindex[state_index(shape, next_mask, next_joker, next_upper)]
+                to, earned = next_class(shape, cindex, mask, joker, upper, box, p)
                 na, nb = (to, b) if seat == 0 else (a, to)
                 gained = p + t.bonus[context, box, r] + earned
                 total += chance[r] * _after(layout, tables, seat, na, nb, lead + sign * gained)
