@@ -25,10 +25,10 @@ LUIS = {"name": "Luis", "kind": "human"}
 class NoWarmer:
     """The solver's tables are not needed by games between humans."""
 
-    def start(self, rules):
+    def start(self, rules, level=None):
         pass
 
-    def wait(self, rules):
+    def wait(self, rules, levels=()):
         pass
 
 
