@@ -10,10 +10,11 @@ Within its turn the duel player maximises the mean of G over the turn's outcomes
 the turns after this one as played by the optimal player: scoring g points from turn-start
 class c into class c' is worth the mean of G(now + g + R) over R, the law of the points c'
 still scores (sheet_distributions' D(c')). Every later turn sees the opponents' new totals
-and decides again. This is one step of look-ahead on exact score distributions, the way
-Pawlewicz's near-optimal two-player Yahtzee player is built. Options whose chances agree to
-12 decimals are ranked as the expected-total solver ranks them, so a game already won, or
-lost whatever happens, is played like the optimal player.
+and decides again: one turn of look-ahead on exact score distributions (cheap, where the
+"beat X" chances of every need a Penta game meets would take many minutes to compute; the
+exact two-seat comparison in sheet_two_player measures the difference). Options whose
+chances agree to 12 decimals are ranked as the expected-total solver ranks them, so a game
+already won, or lost whatever happens, is played like the optimal player.
 """
 
 from __future__ import annotations
