@@ -11,6 +11,7 @@ from itertools import product
 import pytest
 from harness import DESKTOP, PHONE
 from layout_checks import not_on_screen, overflowing, see_through_sticky_cells, start_game
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -37,10 +38,20 @@ def roll(page) -> None:
     ready(page)
 
 
+SCROLL_FIGURES = """(() => { const b = document.querySelector('[data-board]');
+  return [b.scrollHeight, b.clientHeight, document.documentElement.scrollHeight, innerHeight]; })()"""
+
+
 def nothing_scrolls(page) -> None:
-    board = page.evaluate("(() => { const b = document.querySelector('[data-board]'); return [b.scrollHeight, b.clientHeight]; })()")
-    assert board[0] <= board[1], f"the board scrolls: {board}"
-    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
+    """Once the table has settled (a roll's lines may take a frame or two to reach their height),
+    neither the board nor the page scrolls."""
+    try:
+        page.wait_for_function(
+            f"(([board, shown, page, view]) => board <= shown && page <= view)({SCROLL_FIGURES})", timeout=3000
+        )
+    except PlaywrightTimeoutError:
+        board, shown, height, view = page.evaluate(SCROLL_FIGURES)
+        raise AssertionError(f"the board scrolls ({board} > {shown}) or the page does ({height} > {view})") from None
 
 
 @pytest.mark.parametrize(
