@@ -57,10 +57,15 @@ def test_the_live_bar_shows_the_expected_final_total_and_follows_each_move(serve
     expect(page.locator(BAR)).to_be_hidden()
 
 
-def test_the_live_bar_shows_the_exact_chance_to_win_against_a_5000_bot(server, new_page):
-    page = new_page(locale="en-US")
+def open_home_with_the_live_bar(page, server) -> None:
+    """The home page, this browser's settings showing the live bar and bots playing at once."""
     page.goto(f"{server.url}/")
     page.evaluate("localStorage.setItem('cubilete.settings', JSON.stringify({liveBar: true, botPaceMs: 0}))")
+
+
+def test_the_live_bar_shows_the_exact_chance_to_win_against_a_5000_bot(server, new_page):
+    page = new_page(locale="en-US")
+    open_home_with_the_live_bar(page, server)
     start_from_home(page, server, "5000")
     page.click("[data-action='start']")
     ready(page)
@@ -76,8 +81,7 @@ def test_the_live_bar_shows_the_exact_chance_to_win_against_a_5000_bot(server, n
 
 def test_a_duel_bot_chosen_in_the_form_and_the_live_bar_shows_the_chances_to_finish_first(server, new_page):
     page = new_page(locale="en-US")
-    page.goto(f"{server.url}/")
-    page.evaluate("localStorage.setItem('cubilete.settings', JSON.stringify({liveBar: true, botPaceMs: 0}))")
+    open_home_with_the_live_bar(page, server)
     start_from_home(page, server, "generala")
     page.click("[data-action='add-player']")
     rows = page.locator("[data-player-row]")

@@ -33,6 +33,17 @@ def start_a_solo_penta_game(page, server) -> None:
     page.wait_for_selector("#table[data-ready]")
 
 
+def first_roll_shakes(page, server) -> str:
+    """A solo Penta game's first roll: the tray shakes and a sound plays; the shake's animation."""
+    start_a_solo_penta_game(page, server)
+    page.click("[data-action='roll']")
+    tray = page.locator("[data-dice]")
+    expect(tray).to_have_class("dice feel-shake")
+    animation = tray.evaluate("(element) => getComputedStyle(element).animationName")
+    page.wait_for_function("window.feelProbe.audioContexts === 1")
+    return animation
+
+
 def play_to_the_end(page, turns: int = 13) -> None:
     """Roll once and score the first open box, each turn."""
     for _turn in range(turns):
@@ -49,12 +60,7 @@ def test_the_feel_shakes_the_cup_sounds_and_celebrates_the_win(server, new_page)
     page.context.add_init_script(FEEL_PROBE)
     sounds = []
     page.on("request", lambda request: "/static/sounds/" in request.url and sounds.append(request.url.rsplit("/", 1)[1]))
-    start_a_solo_penta_game(page, server)
-    page.click("[data-action='roll']")
-    tray = page.locator("[data-dice]")
-    expect(tray).to_have_class("dice feel-shake")
-    assert tray.evaluate("(element) => getComputedStyle(element).animationName") == "cup-shake"
-    page.wait_for_function("window.feelProbe.audioContexts === 1")
+    assert first_roll_shakes(page, server) == "cup-shake"
 
     play_to_the_end(page)
     page.wait_for_function("window.feelProbe.celebrations.some((shown) => shown.kind === 'win')")
@@ -94,12 +100,7 @@ def test_with_reduced_motion_nothing_shakes_or_flies_but_the_sounds_stay(server,
     page = new_page(locale="es-ES")
     page.context.add_init_script(FEEL_PROBE)
     page.emulate_media(reduced_motion="reduce")
-    start_a_solo_penta_game(page, server)
-    page.click("[data-action='roll']")
-    tray = page.locator("[data-dice]")
-    expect(tray).to_have_class("dice feel-shake")
-    assert tray.evaluate("(element) => getComputedStyle(element).animationName") == "none"
-    page.wait_for_function("window.feelProbe.audioContexts === 1")
+    assert first_roll_shakes(page, server) == "none"
     # a celebration as feel.js draws it: still with reduced motion, animated without
     animations = """() => {
       const shown = document.createElement("div");

@@ -65,7 +65,7 @@ def outlook(state: Any) -> Outlook:
 
 def outlook_level(game: str, num_players: int) -> str:
     """The player level whose tables the outlook of such a game needs (players.prepare)."""
-    return "duel" if family_of(game).id == "sheet" and num_players > 1 else "optimal"
+    return OUTLOOK_LEVELS[family_of(game).id](num_players)
 
 
 def sheet_outlook(state: SheetState) -> Outlook:
@@ -115,3 +115,10 @@ def five_thousand_outlook(state: FiveThousandState) -> Outlook:
 
 # The outlook of each game family (engine/games.py family ids).
 OUTLOOKS: dict[str, Callable[[Any], Outlook]] = {"sheet": sheet_outlook, "five_thousand": five_thousand_outlook}
+
+# The level whose tables each family's outlook needs, by number of seats: the sheet games' chances
+# to finish first are the duel's.
+OUTLOOK_LEVELS: dict[str, Callable[[int], str]] = {
+    "sheet": lambda seats: "duel" if seats > 1 else "optimal",
+    "five_thousand": lambda seats: "optimal",
+}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 from numba import njit
@@ -143,6 +143,7 @@ def prepare_duel(rules: SheetRules, progress: Progress | None = None) -> None:
     every_law(solution(rules, progress))
 
 
+@cache  # once every law is computed it stays: no scan of the classes at every duel turn
 def every_law(solved: SheetSolution) -> DistributionTable:
     """The solution's distribution table with the law of every class computed. A duel turn
     weighs every box and points it can score, so it reads the laws of classes the optimal
