@@ -31,8 +31,8 @@ def validate_dice(dice: Sequence[object], count: int | None = None) -> Dice:
 
 def face_counts(dice: Iterable[int]) -> tuple[int, ...]:
     """How many dice show each face: index 0 is the count of 1s."""
-    counts = Counter(dice)
-    return tuple(counts[face] for face in FACES)
+    values = tuple(dice)
+    return tuple(values.count(face) for face in FACES)
 
 
 def multiset_probability(outcome: Dice) -> Fraction:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
+from functools import cache
 from typing import Any, NoReturn
 
 from .actions import Action, Bank, Roll, SetAside
@@ -57,6 +58,11 @@ class Phase(Enum):
     DECIDE = "decide"  # the player rolls again or banks
     SET_ASIDE = "set_aside"  # free_set_aside only: the player picks the scoring dice to keep
     OVER = "over"  # someone reached the target
+
+
+# The actions offered are shared by every state (a server keeps many states; the collector walks each object).
+_ROLL_ONLY, _ROLL_OR_BANK = (Roll(),), (Roll(), Bank())
+_set_aside_action = cache(SetAside)
 
 
 @dataclass(frozen=True)
@@ -191,10 +197,10 @@ class FiveThousandState:
 
     def legal_actions(self) -> tuple[Action, ...]:
         if self.phase is Phase.SET_ASIDE:
-            return tuple(SetAside(held) for held in set_aside_choices(self.last_roll, self.rules))
+            return tuple(_set_aside_action(held) for held in set_aside_choices(self.last_roll, self.rules))
         if self.phase is not Phase.DECIDE:
             return ()
-        return (Roll(),) if self.must_roll_reason() else (Roll(), Bank())
+        return _ROLL_ONLY if self.must_roll_reason() else _ROLL_OR_BANK
 
     def apply(self, action: Action, seat: int | None = None) -> FiveThousandState:
         if self.is_over:

@@ -27,6 +27,12 @@ from .validation import Record, describe
 FORMAT = 1
 
 
+# One Keep per set of held positions, shared by every state: a long-running server keeps many
+# states, and objects that are all alike only add to what the garbage collector walks.
+_KEEPS = {held: Keep(held) for size in range(DICE_COUNT) for held in combinations(range(DICE_COUNT), size)}
+_score_action = cache(Score)  # likewise one Score per box
+
+
 @cache  # 7,776 tables of dice at most, and every roll of every game asks
 def distinct_keeps(dice: Dice) -> tuple[Keep, ...]:
     """One Keep per distinct multiset of held values (not all five), ordered by those values."""
@@ -35,7 +41,7 @@ def distinct_keeps(dice: Dice) -> tuple[Keep, ...]:
         for size in range(DICE_COUNT)
         for held in reversed(list(combinations(range(DICE_COUNT), size)))
     }
-    return tuple(Keep(held) for _, held in sorted(distinct.items()))
+    return tuple(_KEEPS[held] for _, held in sorted(distinct.items()))
 
 
 @dataclass(frozen=True)
@@ -126,7 +132,7 @@ class SheetState:
     def _legal(self) -> tuple[Action, ...]:
         if self.is_over or self.awaiting_roll:
             return ()
-        return self._keeps() + tuple(Score(option.box) for option in self.score_options())
+        return self._keeps() + tuple(_score_action(option.box) for option in self.score_options())
 
     def apply(self, action: Action, seat: int | None = None) -> SheetState:
         if self.is_over:

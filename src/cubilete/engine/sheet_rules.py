@@ -63,10 +63,16 @@ class SheetRules:
     five_equal_bonus: int = 0  # paid for each further five-equal roll while joker_box holds points
     box_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
     upper_indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "box_ids", tuple(box.id for box in self.boxes))
         object.__setattr__(self, "upper_indices", tuple(i for i, box in enumerate(self.boxes) if box.upper))
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, name) for name in RULE_FIELDS)))
+
+    def __hash__(self) -> int:
+        # Computed once: the scoring caches are keyed by the rules, and every roll of every game asks them.
+        return self._hash
 
     def box_index(self, box_id: str) -> int:
         try:

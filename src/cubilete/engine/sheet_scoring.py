@@ -45,6 +45,10 @@ class ScoreOption:
     bonus: int
 
 
+# A few hundred distinct options in all: each is made once and shared by every state that offers it.
+_score_option = cache(ScoreOption)
+
+
 # Box patterns: docs/rules.md#penta-boxes and #generala-boxes.
 def _matches(box: BoxRule, counts: tuple[int, ...]) -> bool:
     if box.pattern is Pattern.FACE or box.pattern is Pattern.ANY:
@@ -122,7 +126,7 @@ def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple
     # docs/rules.md#penta-bonus
     bonus = rules.five_equal_bonus if five_equal and joker_points else 0
     points = _points_by_box(rules, counts, joker)
-    return tuple(ScoreOption(rules.box_ids[i], points[i], bonus) for i in legal)
+    return tuple(_score_option(rules.box_ids[i], points[i], bonus) for i in legal)
 
 
 @cache
