@@ -231,11 +231,6 @@ def create_app(
     app.state.games = games
     app.add_middleware(Protections)
     app.add_middleware(Compression)
-    app.include_router(review_router(games))
-    app.include_router(record_router(games))
-    app.include_router(chances_router(games))
-    app.include_router(shell_router())
-    app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
     def request_language(request: Request, *preferred: str | None) -> str:
         return negotiate(
@@ -456,5 +451,13 @@ def create_app(
         """Pushes the game's steps to a player's or spectator's browser as they happen (see web/live.py)."""
         language = negotiate((lang, websocket.cookies.get("lang")), websocket.headers.get("accept-language"))
         await follow_game(websocket, games, broker, game_id, language, since)
+
+    # After the routes above: a request is matched against the routes in order, and every move
+    # comes through the action route.
+    app.include_router(review_router(games))
+    app.include_router(record_router(games))
+    app.include_router(chances_router(games))
+    app.include_router(shell_router())
+    app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 
     return app

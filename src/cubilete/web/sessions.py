@@ -343,6 +343,13 @@ class LiveGame:
             self._step(lambda: self.match.act(action_from_json(event["action"]), event["seat"]))
         keep_marks(event, self.match.events[-1])
 
+    def stop_hearing(self) -> None:
+        """Leave the broker. The subscription refers back to this game: dropping it too lets the game
+        be freed as soon as nothing else holds it, rather than at the collector's next full pass."""
+        if self.unsubscribe is not None:
+            self.unsubscribe()
+            self.unsubscribe = None
+
     def hear(self, events: int) -> None:
         """A broker's news (from any thread): the game has `events` events, or its seats changed."""
         if events == SEATS_CHANGED:
@@ -656,14 +663,13 @@ class Games:
         live.unsubscribe = self.broker.subscribe(live.id, live.hear)
         kept = self._live.add(live.id, live)
         if kept is not live:  # another request loaded it first
-            live.unsubscribe()
+            live.stop_hearing()
         return kept
 
 
 def _forget(live: LiveGame) -> None:
     """A game leaves the cache: stop following its news."""
-    if live.unsubscribe is not None:
-        live.unsubscribe()
+    live.stop_hearing()
 
 
 def _with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..engine.actions import Action, Keep
 from ..engine.sheet import SheetState
-from ..engine.sheet_scoring import no_open_box_scores, upper_bonus, upper_total
+from ..engine.sheet_rules import SheetRules
+from ..engine.sheet_scoring import Sheet, no_open_box_scores, sheet_total, upper_bonus, upper_total
 from ..players.review import same_choice
 from ..solvers.sheet_advice import advise
 
@@ -18,20 +20,11 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
     rules = state.rules
     options = state.score_options()
     return {
-        "boxes": [{"id": box.id, "upper": box.upper} for box in rules.boxes],
+        "boxes": _boxes(rules),
         "upper_bonus_threshold": rules.upper_bonus_threshold,
         "upper_bonus_points": rules.upper_bonus_points,
         "has_five_equal_bonus": bool(rules.five_equal_bonus),
-        "sheets": [
-            {
-                "boxes": sheet.filled(rules),
-                "upper_total": upper_total(rules, sheet),
-                "upper_bonus": upper_bonus(rules, sheet),
-                "five_equal_bonus": sheet.bonus,
-                "total": total,
-            }
-            for sheet, total in zip(state.sheets, state.scores())
-        ],
+        "sheets": [_sheet(rules, sheet) for sheet in state.sheets],
         "dice": list(state.dice),
         "held": list(state.held),
         "rolls_left": state.rolls_left,
@@ -42,6 +35,24 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
         ],
         "must_sacrifice": bool(options) and no_open_box_scores(options),
     }
+
+
+# A sheet changes once a turn but is drawn at every step: each is drawn once. Like the state views
+# (web/views.py), these are shared, and nothing changes them once drawn.
+@lru_cache(maxsize=4096)
+def _sheet(rules: SheetRules, sheet: Sheet) -> dict[str, Any]:
+    return {
+        "boxes": sheet.filled(rules),
+        "upper_total": upper_total(rules, sheet),
+        "upper_bonus": upper_bonus(rules, sheet),
+        "five_equal_bonus": sheet.bonus,
+        "total": sheet_total(rules, sheet),
+    }
+
+
+@lru_cache(maxsize=64)
+def _boxes(rules: SheetRules) -> list[dict[str, Any]]:
+    return [{"id": box.id, "upper": box.upper} for box in rules.boxes]
 
 
 def hint(state: SheetState, limit: int = HINT_OPTIONS) -> dict[str, Any]:
