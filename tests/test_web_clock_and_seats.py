@@ -191,6 +191,15 @@ def test_public_games_with_open_seats_are_listed_without_tokens(client):
     assert no_friend["id"] not in text and "token" not in text
 
 
+def test_open_tables_list_the_most_recently_played_first(client):
+    older, newer = create(client, public=True), create(client, public=True)
+    listed = [table["id"] for table in client.get("/api/open-tables").json()]
+    assert listed == [newer["id"], older["id"]]
+    act(client, older, {"type": "roll"})  # a move is stored as an event only: the list reads the newest
+    listed = [table["id"] for table in client.get("/api/open-tables").json()]
+    assert listed == [older["id"], newer["id"]]
+
+
 def test_a_joiner_gets_a_fresh_token_for_the_open_seat_and_it_is_listed_no_more(client):
     created = create(client, public=True)
     url = f"/api/games/{created['id']}/seats/1/join"

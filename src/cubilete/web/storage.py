@@ -37,6 +37,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -64,6 +65,11 @@ def database_url(url: str | None) -> str:
     if parsed.drivername in ("postgresql", "postgres"):
         return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     return url
+
+
+# A database server's connections per process: requests beyond them wait for one (each process runs its
+# requests on at most 40 threads); keep processes x this under the server's max_connections (100 by default).
+SERVER_CONNECTIONS = 20
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -124,10 +130,10 @@ _EVENTS_FROM = (
     .order_by(events_table.c["index"])
 )
 _INSERT_EVENTS = insert(events_table).values({column.name: bindparam(column.name) for column in events_table.c})
-_TOUCH_GAME = (
+_FINISH_GAME = (
     update(games_table)
     .where(games_table.c.id == bindparam("game_id"))
-    .values(finished=bindparam("finished"), updated=bindparam("updated"))
+    .values(finished=True, updated=bindparam("updated"))
 )
 
 
@@ -149,7 +155,7 @@ class StoredGame:
     finished: bool
     rematch: str | None
     created: datetime
-    updated: datetime
+    updated: datetime  # when the game was created, its seats last changed, or it ended (not each move)
     seats_version: int = 0  # how many times the seats changed since the game was created
 
 
@@ -175,9 +181,12 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         upgrade_to_newest(self.url)
+        self.is_local = make_url(self.url).get_backend_name() == "sqlite"  # a file on this machine, no network between
+        # A server's connections stay open: beyond a pool's size, SQLAlchemy closes each connection handed
+        # back and opens a new one for the next request, which under load costs more than the moves.
+        pool = {} if self.is_local else {"pool_size": SERVER_CONNECTIONS, "max_overflow": 0}
         # orjson for the JSON columns: several times faster than the standard library, and every action writes one
-        self.engine = create_engine(self.url, json_serializer=_json_text, json_deserializer=_json_value)
-        self.is_local = self.engine.dialect.name == "sqlite"  # a file on this machine, no network between
+        self.engine = create_engine(self.url, json_serializer=_json_text, json_deserializer=_json_value, **pool)
         if self.is_local:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._appender = _Appender(self.engine)
@@ -227,7 +236,8 @@ class Storage:
             {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
             for offset, event_ in enumerate(events)
         ]
-        self._appender.append(rows, {"game_id": game_id, "finished": finished, "updated": now})
+        # The game's row changes only when the game ends: its `updated` is then when it ended.
+        self._appender.append(rows, {"game_id": game_id, "finished": True, "updated": now} if finished else None)
         return now
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -282,10 +292,17 @@ class Storage:
     def open_tables(self, limit: int = 50) -> list[OpenTable]:
         """Unfinished games with open seats, the most recently played first (only public games have any)."""
         columns = games_table.c
+        last_played = (  # the time of the game's newest event (its row changes only with its seats)
+            select(events_table.c.created)
+            .where(events_table.c.game_id == columns.id)
+            .order_by(events_table.c["index"].desc())
+            .limit(1)
+            .scalar_subquery()
+        )
         query = (
             select(columns.id, columns.game, columns.rules, columns.seats, columns.table_options)
             .where(columns.finished.is_(False), columns.open_seats > 0)
-            .order_by(columns.updated.desc())
+            .order_by(func.coalesce(last_played, columns.updated).desc(), columns.updated.desc())
             .limit(limit)
         )
         with self.engine.connect() as connection:
@@ -372,18 +389,18 @@ class _DriverStatement:
 
 
 class _Appender:
-    """Appends an action's events and touches its game in one transaction on the driver's
-    connection: SQLAlchemy Core's work per execution cost more than the two writes themselves,
-    and every action of every game comes through here (benchmarks/web_load.py)."""
+    """Appends an action's events (and marks its game finished, with the last one) in one transaction
+    on the driver's connection: SQLAlchemy Core's work per execution cost more than the writes
+    themselves, and every action of every game comes through here (benchmarks/web_load.py)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.insert = _DriverStatement(_INSERT_EVENTS, engine)
-        self.touch = _DriverStatement(_TOUCH_GAME, engine)
+        self.finish = _DriverStatement(_FINISH_GAME, engine)
         driver = engine.dialect.loaded_dbapi
         self.conflict, self.failure = driver.IntegrityError, driver.Error
 
-    def append(self, rows: list[dict[str, Any]], game: dict[str, Any]) -> None:
+    def append(self, rows: list[dict[str, Any]], finished: dict[str, Any] | None) -> None:
         try:
             connection = self.engine.raw_connection()
         except SQLAlchemyError as error:
@@ -392,7 +409,8 @@ class _Appender:
             cursor = connection.cursor()
             if rows:
                 cursor.executemany(self.insert.sql, [self.insert.parameters(row) for row in rows])
-            cursor.execute(self.touch.sql, self.touch.parameters(game))
+            if finished is not None:
+                cursor.execute(self.finish.sql, self.finish.parameters(finished))
             cursor.close()
             connection.commit()
         except self.conflict as error:
