@@ -24,7 +24,9 @@ Sections, each printed as table rows:
 - open loop: --open-games games whose players think --think seconds on average
   (exponential) before each action, for --open-seconds (goal: p99 < 20 ms);
 - two processes on PostgreSQL + Redis (a fresh schema, dropped at the end), games
-  alternating between the two ports, compared with one process (goal: >= 1.7x);
+  alternating between the two ports, compared with one process on SQLite (goal: >= 1.7x)
+  and with one of the two alone on the same database and broker; a line per row says
+  where the machine's CPU went (servers, PostgreSQL, Redis, this client);
 - memory: --memory-games short games (score or bank as soon as allowed) and the server's RSS
   every --memory-every games (goal: flat).
 
@@ -187,9 +189,23 @@ def fresh_postgres_schema() -> Iterator[str]:
 # -- measurement ------------------------------------------------------------------------
 
 
+SERVICES = {"PostgreSQL": "postgres", "Redis": "redis-server"}  # process names start with these
+
+
+def service_cpu() -> dict[str, dict[int, float]]:
+    """CPU seconds so far of each process of the database and broker services, by pid."""
+    found: dict[str, dict[int, float]] = {service: {} for service in SERVICES}
+    for process in psutil.process_iter(["name", "cpu_times"]):
+        name, times = process.info["name"] or "", process.info["cpu_times"]
+        for service, prefix in SERVICES.items():
+            if name.startswith(prefix) and times is not None:
+                found[service][process.pid] = times.user + times.system
+    return found
+
+
 @dataclass
 class Window:
-    """Server and client resources over one measured stretch."""
+    """Server, service and client resources over one measured stretch."""
 
     servers: list[Server]
     started: float = 0.0
@@ -198,9 +214,12 @@ class Window:
     rss_before: int = 0
     rss_after: int = 0
     seconds: float = 0.0
+    services: dict[str, float] = field(default_factory=dict)  # CPU seconds of PostgreSQL's and Redis's processes
+    _services_before: dict[str, dict[int, float]] = field(default_factory=dict)
 
     def __enter__(self) -> Self:
         self.rss_before = sum(s.rss() for s in self.servers)
+        self._services_before = service_cpu()
         self.cpu = -sum(s.cpu_seconds() for s in self.servers)
         self.client_cpu = -time.process_time()
         self.started = time.perf_counter()
@@ -211,6 +230,16 @@ class Window:
         self.cpu += sum(s.cpu_seconds() for s in self.servers)
         self.client_cpu += time.process_time()
         self.rss_after = sum(s.rss() for s in self.servers)
+        self.services = {  # a process started during the window (a new connection) counts from 0
+            service: sum(seconds - self._services_before[service].get(pid, 0.0) for pid, seconds in pids.items())
+            for service, pids in service_cpu().items()
+        }
+
+    def machine_line(self) -> str:
+        """Where the machine's CPU went: on a small machine the services and the client compete with the servers."""
+        used = ", ".join(f"{service} {seconds:.2f}" for service, seconds in self.services.items())
+        return (f"{'':<22}{'':>6}  CPU-s of the machine's {os.cpu_count() * self.seconds:.1f}: servers {self.cpu:.2f},"
+                f" {used}, client {self.client_cpu:.2f}")
 
 
 @dataclass
@@ -371,9 +400,10 @@ async def open_loop(servers: list[Server], games: int, seconds: float, think: fl
 
         async def thinking(player: Player, deadline: float) -> None:
             while True:
-                await asyncio.sleep(player.rng.expovariate(1 / think))
-                if time.perf_counter() >= deadline:
+                pause = player.rng.expovariate(1 / think)
+                if time.perf_counter() + pause >= deadline:  # the window ends at the deadline, not a think later
                     return
+                await asyncio.sleep(pause)
                 await player.act(tally)
 
         with Window(servers) as window:
@@ -538,13 +568,19 @@ def two_processes(args: argparse.Namespace, folder: Path, one: dict[int, Row], b
         servers = [first, second]
         warm_up(servers, args.game)
         print(HEADER)
+        alone: dict[int, Row] = {}
         for games in args.levels:
             games = max(games, 2)
+            # the first process alone on the same database and broker: what a second process adds to it
+            alone[games] = asyncio.run(closed_loop([first], games, args.seconds, args.game, "closed, 1 of them"))
+            print_row(alone[games])
+            print(alone[games].window.machine_line())
             row = asyncio.run(closed_loop(servers, games, args.seconds, args.game, "closed, 2 processes"))
             print_row(row)
-            if games in one:
-                print(f"{'':<22}{'':>6}  actions/s vs one process (SQLite) = {row.rate / one[games].rate:.2f}x"
-                      f" (goal >= 1.7x)", flush=True)
+            print(row.window.machine_line())
+            versus_one = f"{row.rate / one[games].rate:.2f}x" if games in one else "-"
+            print(f"{'':<22}{'':>6}  actions/s vs one process (SQLite) = {versus_one} (goal >= 1.7x),"
+                  f" vs one process on PostgreSQL + Redis = {row.rate / alone[games].rate:.2f}x", flush=True)
 
 
 def profile(servers: list[Server], args: argparse.Namespace, folder: Path) -> None:
