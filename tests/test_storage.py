@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from datetime import UTC, datetime
 
 import pytest
@@ -250,6 +252,20 @@ def test_games_beyond_the_bound_are_reloaded_from_the_database(database):
     assert reloaded.match.events == first_rolled.match.events and len(reloaded.match.events) == 1
     games.act(first.id, 0, tokens[0], {"type": "keep", "held": [0]}, 1)
     assert len(games.get(first.id).match.events) == 3
+
+
+def test_a_game_leaving_the_cache_is_freed_without_waiting_for_the_collector(database):
+    games = Games(Storage(database), NoWarmer(), LocalBroker(), cached_games=1)
+    live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 1, "en")
+    games.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+    left = weakref.ref(live)
+    del live
+    gc.disable()  # what a long-running server's collector has not reached yet
+    try:
+        games.create("penta", None, [SeatRequest("Ana", "human")], 2, "en")  # the first game leaves the cache
+        assert left() is None
+    finally:
+        gc.enable()
 
 
 def test_the_history_keeps_the_latest_states_and_replays_older_ones():
