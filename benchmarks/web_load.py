@@ -568,19 +568,17 @@ def two_processes(args: argparse.Namespace, folder: Path, one: dict[int, Row], b
         servers = [first, second]
         warm_up(servers, args.game)
         print(HEADER)
-        alone: dict[int, Row] = {}
         for games in args.levels:
             games = max(games, 2)
             # the first process alone on the same database and broker: what a second process adds to it
-            alone[games] = asyncio.run(closed_loop([first], games, args.seconds, args.game, "closed, 1 of them"))
-            print_row(alone[games])
-            print(alone[games].window.machine_line())
+            alone = asyncio.run(closed_loop([first], games, args.seconds, args.game, "closed, 1 of them"))
             row = asyncio.run(closed_loop(servers, games, args.seconds, args.game, "closed, 2 processes"))
-            print_row(row)
-            print(row.window.machine_line())
+            for measured in (alone, row):
+                print_row(measured)
+                print(measured.window.machine_line())
             versus_one = f"{row.rate / one[games].rate:.2f}x" if games in one else "-"
             print(f"{'':<22}{'':>6}  actions/s vs one process (SQLite) = {versus_one} (goal >= 1.7x),"
-                  f" vs one process on PostgreSQL + Redis = {row.rate / alone[games].rate:.2f}x", flush=True)
+                  f" vs one process on PostgreSQL + Redis = {row.rate / alone.rate:.2f}x", flush=True)
 
 
 def profile(servers: list[Server], args: argparse.Namespace, folder: Path) -> None:

@@ -27,10 +27,10 @@ from .validation import Record, describe
 FORMAT = 1
 
 
-# One Keep per set of held positions, shared by every state: a long-running server keeps many
-# states, and objects that are all alike only add to what the garbage collector walks.
-_KEEPS = {held: Keep(held) for size in range(DICE_COUNT) for held in combinations(range(DICE_COUNT), size)}
-_score_action = cache(Score)  # likewise one Score per box
+# One Keep per set of held positions and one Score per box, shared by every state: a long-running
+# server keeps many states, and objects that are all alike only add to what the garbage collector walks.
+_keep_action = cache(Keep)
+_score_action = cache(Score)
 
 
 @cache  # 7,776 tables of dice at most, and every roll of every game asks
@@ -41,7 +41,7 @@ def distinct_keeps(dice: Dice) -> tuple[Keep, ...]:
         for size in range(DICE_COUNT)
         for held in reversed(list(combinations(range(DICE_COUNT), size)))
     }
-    return tuple(_KEEPS[held] for _, held in sorted(distinct.items()))
+    return tuple(_keep_action(held) for _, held in sorted(distinct.items()))
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -133,7 +134,7 @@ _INSERT_EVENTS = insert(events_table).values({column.name: bindparam(column.name
 _FINISH_GAME = (
     update(games_table)
     .where(games_table.c.id == bindparam("game_id"))
-    .values(finished=True, updated=bindparam("updated"))
+    .values(finished=true(), updated=bindparam("updated"))
 )
 
 
@@ -237,7 +238,7 @@ class Storage:
             for offset, event_ in enumerate(events)
         ]
         # The game's row changes only when the game ends: its `updated` is then when it ended.
-        self._appender.append(rows, {"game_id": game_id, "finished": True, "updated": now} if finished else None)
+        self._appender.append(rows, {"game_id": game_id, "updated": now} if finished else None)
         return now
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -400,7 +401,8 @@ class _Appender:
         driver = engine.dialect.loaded_dbapi
         self.conflict, self.failure = driver.IntegrityError, driver.Error
 
-    def append(self, rows: list[dict[str, Any]], finished: dict[str, Any] | None) -> None:
+    def append(self, rows: list[dict[str, Any]], ended: dict[str, Any] | None) -> None:
+        """`ended`: the game's id and the time it ended, when these events end it."""
         try:
             connection = self.engine.raw_connection()
         except SQLAlchemyError as error:
@@ -409,8 +411,8 @@ class _Appender:
             cursor = connection.cursor()
             if rows:
                 cursor.executemany(self.insert.sql, [self.insert.parameters(row) for row in rows])
-            if finished is not None:
-                cursor.execute(self.finish.sql, self.finish.parameters(finished))
+            if ended is not None:
+                cursor.execute(self.finish.sql, self.finish.parameters(ended))
             cursor.close()
             connection.commit()
         except self.conflict as error:
