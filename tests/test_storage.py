@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import weakref
@@ -81,6 +82,30 @@ def test_the_database_refuses_a_second_event_at_the_same_index(database):
     with pytest.raises(EventConflict):
         storage.append("g", 0, [{"roll": [6, 6, 6, 6, 6]}, {"roll": [1, 1, 1, 1, 1]}], finished=False)
     assert storage.events_since("g", 0) == match.events
+    storage.close()
+
+
+def test_the_event_loop_writes_on_after_a_refused_and_a_failed_write(database):
+    """The moves made on the event loop share one connection: neither a taken index nor a failed
+    write stops the next moves from being stored."""
+    storage = Storage(database)
+    match = Match(rules_for("penta"), ["Ana"], seed=3)
+    storage.insert("g", "en", [], match.to_json())
+    match.roll()
+
+    async def moves() -> None:
+        storage.append("g", 0, match.events, finished=False)
+        with pytest.raises(EventConflict):
+            storage.append("g", 0, [{"roll": [6, 6, 6, 6, 6]}], finished=False)
+        storage.append("g", 1, [{"seat": 0, "action": {"type": "keep", "held": [0]}}], finished=False)
+        storage._appender._kept.execute("PRAGMA query_only = ON")  # as a disk gone read-only would
+        with pytest.raises(SaveFailed):
+            storage.append("g", 2, [{"roll": [1, 1, 1, 1]}], finished=False)
+        storage.append("g", 2, [{"roll": [2, 2, 2, 2]}], finished=False)
+
+    asyncio.run(moves())
+    assert [index for index, _event in stored_events(database, "g")] == [0, 1, 2]
+    assert stored_events(database, "g")[2] == (2, {"roll": [2, 2, 2, 2]})
     storage.close()
 
 

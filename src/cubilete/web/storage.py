@@ -10,6 +10,7 @@ SQLite under the user's data directory unless another URL is given.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator, Sequence
@@ -190,7 +191,7 @@ class Storage:
         self.engine = create_engine(self.url, json_serializer=_json_text, json_deserializer=_json_value, **pool)
         if self.is_local:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._appender = _Appender(self.engine)
+        self._appender = _Appender(self.engine, keep_connection=self.is_local)
 
     def insert(
         self,
@@ -233,12 +234,7 @@ class Storage:
         first), SaveFailed when the database fails; either way nothing is stored.
         """
         now = _now()
-        rows = [
-            {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
-            for offset, event_ in enumerate(events)
-        ]
-        # The game's row changes only when the game ends: its `updated` is then when it ended.
-        self._appender.append(rows, {"game_id": game_id, "updated": now} if finished else None)
+        self._appender.append(game_id, first, events, finished, now)
         return now
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -323,6 +319,7 @@ class Storage:
             return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
 
     def close(self) -> None:
+        self._appender.close()
         self.engine.dispose()
 
     @contextmanager
@@ -384,35 +381,52 @@ class _DriverStatement:
         }
 
     def parameters(self, values: dict[str, Any]) -> Any:
-        converted = {name: self.conversions[name](value) if name in self.conversions else value
-                     for name, value in values.items()}
+        return self._ordered(self._converted(values))
+
+    def parameters_of_rows(self, shared: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[Any]:
+        """Each row's parameters, with the values the rows share (`shared`) converted once."""
+        common = self._converted(shared)
+        return [self._ordered(common | self._converted(row)) for row in rows]
+
+    def _converted(self, values: dict[str, Any]) -> dict[str, Any]:
+        return {name: self.conversions[name](value) if name in self.conversions else value
+                for name, value in values.items()}
+
+    def _ordered(self, converted: dict[str, Any]) -> Any:
         return converted if self.order is None else tuple(converted[name] for name in self.order)
 
 
 class _Appender:
     """Appends an action's events (and marks its game finished, with the last one) in one transaction
     on the driver's connection: SQLAlchemy Core's work per execution cost more than the writes
-    themselves, and every action of every game comes through here (benchmarks/web_load.py)."""
+    themselves, and every action of every game comes through here (benchmarks/web_load.py).
 
-    def __init__(self, engine: Engine) -> None:
+    With `keep_connection` (a local database), the event loop's thread, which makes the moves
+    (web/app.py), keeps its connection open: taking one from SQLAlchemy's pool and handing it back
+    cost about a sixth of a move's storing. Worker threads, which come and go, take the pool's."""
+
+    def __init__(self, engine: Engine, keep_connection: bool) -> None:
         self.engine = engine
         self.insert = _DriverStatement(_INSERT_EVENTS, engine)
         self.finish = _DriverStatement(_FINISH_GAME, engine)
         driver = engine.dialect.loaded_dbapi
         self.conflict, self.failure = driver.IntegrityError, driver.Error
+        self._keep_connection = keep_connection
+        self._kept: Any = None  # the event loop's connection
 
-    def append(self, rows: list[dict[str, Any]], ended: dict[str, Any] | None) -> None:
-        """`ended`: the game's id and the time it ended, when these events end it."""
-        try:
-            connection = self.engine.raw_connection()
-        except SQLAlchemyError as error:
-            raise _save_failed(error) from error
+    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool, now: datetime) -> None:
+        """Events `first`, `first + 1`... of the game, stored at `now`; with `finished`, the game ends with them."""
+        kept = self._keep_connection and _on_event_loop()
+        connection = self._connection(kept)
         try:
             cursor = connection.cursor()
-            if rows:
-                cursor.executemany(self.insert.sql, [self.insert.parameters(row) for row in rows])
-            if ended is not None:
-                cursor.execute(self.finish.sql, self.finish.parameters(ended))
+            if events:
+                rows = [{"index": first + offset, "event": event_} for offset, event_ in enumerate(events)]
+                cursor.executemany(
+                    self.insert.sql, self.insert.parameters_of_rows({"game_id": game_id, "created": now}, rows)
+                )
+            if finished:  # the game's row changes only when it ends: its `updated` is then when it ended
+                cursor.execute(self.finish.sql, self.finish.parameters({"game_id": game_id, "updated": now}))
             cursor.close()
             connection.commit()
         except self.conflict as error:
@@ -420,9 +434,38 @@ class _Appender:
             raise EventConflict() from error
         except self.failure as error:
             _roll_back_quietly(connection)
+            if kept:  # the next write starts from a new connection, not this one handed back to the pool
+                self._kept = None
+                connection.invalidate()
             raise _save_failed(error) from error
         finally:
-            connection.close()
+            if not kept:
+                connection.close()
+
+    def close(self) -> None:
+        if self._kept is not None:
+            with contextlib.suppress(Exception):
+                self._kept.close()
+            self._kept = None
+
+    def _connection(self, kept: bool) -> Any:
+        if kept and self._kept is not None:
+            return self._kept
+        try:
+            connection = self.engine.raw_connection()
+        except SQLAlchemyError as error:
+            raise _save_failed(error) from error
+        if kept:
+            self._kept = connection
+        return connection
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _roll_back_quietly(connection: Any) -> None:
