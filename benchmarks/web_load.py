@@ -484,8 +484,10 @@ def serve_baseline(port: int, view_file: str) -> None:
     def act_in_a_worker_thread(game_id: str, body: BaselineAction) -> dict[str, Any]:
         return {**answer, "id": game_id, "events": (body.at or 0) + 1}
 
-    from cubilete.cli.commands.serve import server_settings  # imported from this tree's src (python_env)
+    # imported from this tree's src (python_env): the settings of `cubilete serve`, collector included
+    from cubilete.cli.commands.serve import server_settings, tune_collector
 
+    tune_collector()
     uvicorn.run(app, host="127.0.0.1", port=port, **server_settings(behind_proxy=False))
 
 
