@@ -557,6 +557,43 @@ def test_bodies_are_bounded_and_bad_characters_refused_cleanly(client):
     assert client.post("/api/games", json={"game": "penta", "players": [{"name": "x" * 25, "kind": "human"}]}).status_code == 422
 
 
+def test_a_body_that_does_not_arrive_in_time_is_refused_while_others_are_served():
+    """Half-sent requests are not held open (one timer watches every body being read, on each event loop)."""
+    import asyncio
+
+    from cubilete.web.security import Protections
+
+    async def echo(scope, receive, send):
+        message = await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": message["body"]})
+
+    protected = Protections(echo, body_timeout=0.2)
+
+    async def request(body_arrives: bool) -> list[dict]:
+        sent: list[dict] = []
+
+        async def receive():
+            if not body_arrives:
+                await asyncio.sleep(3600)
+            return {"type": "http.request", "body": b"{}", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await protected({"type": "http", "path": "/api/games", "headers": []}, receive, send)
+        return sent
+
+    async def slow_and_quick() -> list[list[dict]]:
+        return await asyncio.wait_for(asyncio.gather(request(False), request(True)), 5)
+
+    for _loop in range(2):
+        slow, quick = asyncio.run(slow_and_quick())
+        assert slow[0]["status"] == 408 and b"did not arrive within 0.2 s" in slow[1]["body"]
+        assert quick[0]["status"] == 200 and quick[1]["body"] == b"{}"
+        assert (b"x-frame-options", b"DENY") in slow[0]["headers"] and (b"x-frame-options", b"DENY") in quick[0]["headers"]
+
+
 @pytest.mark.parametrize("path", ["/", "/rules/penta", "/game/nope", "/api/games/options", "/static/js/game.js", "/docs"])
 def test_every_response_carries_the_security_headers(client, path):
     headers = client.get(path).headers

@@ -47,6 +47,58 @@ _PAGE_HEADERS = _headers(_PAGE_POLICY)
 _DOCS_HEADERS = _headers(_DOCS_POLICY)
 
 
+class _BodyDeadlines:
+    """The requests still reading their bodies and when each must have it, watched by one timer for
+    all of them: a timer per request cost about as much as the rest of this middleware, on every move."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._interval = min(1.0, timeout / 4)  # a slow body is refused at most this late
+        self._reading: dict[asyncio.Task[Any], float] = {}
+        self._expired: set[asyncio.Task[Any]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._watching = False
+
+    def start(self) -> asyncio.Task[Any]:
+        """The current request starts reading its body."""
+        loop, task = asyncio.get_running_loop(), asyncio.current_task()
+        assert task is not None, "a request is served by a task"
+        if loop is not self._loop:  # a new event loop (tests start one per client): nothing of the old one is kept
+            self._loop, self._watching = loop, False
+            self._reading.clear()
+            self._expired.clear()
+        self._reading[task] = loop.time() + self.timeout
+        if not self._watching:
+            self._watching = True
+            loop.call_later(self._interval, self._watch)
+        return task
+
+    def ran_out(self, task: asyncio.Task[Any]) -> bool:
+        """Whether the request's time ran out: then it was cancelled for it, which is taken back."""
+        if task not in self._expired:
+            return False
+        self._expired.discard(task)
+        task.uncancel()
+        return True
+
+    def stop(self, task: asyncio.Task[Any]) -> None:
+        """The request no longer reads its body (it has it, or was refused)."""
+        self._reading.pop(task, None)
+        self._expired.discard(task)
+
+    def _watch(self) -> None:
+        assert self._loop is not None
+        now = self._loop.time()
+        for task, deadline in list(self._reading.items()):
+            if deadline <= now:
+                del self._reading[task]
+                self._expired.add(task)
+                task.cancel()
+        self._watching = bool(self._reading)
+        if self._watching:
+            self._loop.call_later(self._interval, self._watch)
+
+
 class _BodyRefused(Exception):
     def __init__(self, status: int, detail: str) -> None:
         self.status, self.detail = status, detail
@@ -70,7 +122,7 @@ class Protections:
     def __init__(self, app: ASGIApp, max_body: int = MAX_BODY_BYTES, body_timeout: float = BODY_TIMEOUT_SECONDS) -> None:
         self.app = app
         self.max_body = max_body
-        self.body_timeout = body_timeout
+        self.body_deadlines = _BodyDeadlines(body_timeout)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -79,13 +131,11 @@ class Protections:
         extra = _DOCS_HEADERS if scope["path"].startswith(_DOCS_PATHS) else _PAGE_HEADERS
 
         async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = message.get("headers", [])
-                names = {name.lower() for name, _ in headers}
-                message = {**message, "headers": [*headers, *(h for h in extra if h[0] not in names)]}
+            if message["type"] == "http.response.start":  # no route sets these headers itself
+                message["headers"] = [*message.get("headers", ()), *extra]
             await send(message)
 
-        declared = dict(scope.get("headers", [])).get(b"content-length")
+        declared = next((value for name, value in scope["headers"] if name == b"content-length"), None)
         if declared is not None and declared.isdigit() and int(declared) > self.max_body:
             await self._refuse(send_with_headers, 413, self._too_large())
             return
@@ -99,20 +149,25 @@ class Protections:
     async def _read_body(self, receive: Receive) -> bytes:
         """The whole body, refused once it grows past the bound or has not arrived in time."""
         chunks, size, more = [], 0, True
+        task = self.body_deadlines.start()
         try:
-            async with asyncio.timeout(self.body_timeout):  # a timer, not a task per message as wait_for makes
-                while more:
-                    message = await receive()
-                    if message["type"] != "http.request":
-                        raise _BodyRefused(400, "the client left before sending the whole body")
-                    chunk = message.get("body", b"")
-                    size += len(chunk)
-                    if size > self.max_body:
-                        raise _BodyRefused(413, self._too_large())
-                    chunks.append(chunk)
-                    more = message.get("more_body", False)
-        except TimeoutError:
-            raise _BodyRefused(408, f"the request body did not arrive within {self.body_timeout:g} s") from None
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    raise _BodyRefused(400, "the client left before sending the whole body")
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_body:
+                    raise _BodyRefused(413, self._too_large())
+                chunks.append(chunk)
+                more = message.get("more_body", False)
+        except asyncio.CancelledError:
+            if self.body_deadlines.ran_out(task):
+                timeout = self.body_deadlines.timeout
+                raise _BodyRefused(408, f"the request body did not arrive within {timeout:g} s") from None
+            raise
+        finally:
+            self.body_deadlines.stop(task)
         return b"".join(chunks)
 
     def _too_large(self) -> str:
