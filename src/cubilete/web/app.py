@@ -273,6 +273,27 @@ def create_app(
         body = error.body if isinstance(error.body, dict) else {}
         return refusal(request, code, params, 422, body.get("lang"))
 
+    # -- moves: every move comes through the action route, matched first ----------
+    # (a request is matched against the routes in order)
+
+    def drawn(request: Request, live: LiveGame, since: int | None) -> Response:
+        with live.lock:  # never a view torn by a move being made
+            return json_answer(game_view(live, request_language(request, live.lang), since))
+
+    @app.post(
+        "/api/games/{game_id}/actions", summary="A human seat acts; the bots then play", response_model=dict[str, Any]
+    )
+    async def act(request: Request, game_id: str, body: ActionIn) -> Response:
+        """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
+
+        def play() -> Response:
+            live = games.act(game_id, body.seat, body.token, body.action, body.at)
+            return drawn(request, live, body.at)
+
+        if on_event_loop and not games.get(game_id).needs_solver(body.action):
+            return play()
+        return await run_in_threadpool(play)
+
     # -- pages ---------------------------------------------------------------------
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -350,10 +371,6 @@ def create_app(
         segno.make(text, error="m").save(svg, kind="svg", scale=4, xmldecl=False, dark="#000", light="#fff")
         return Response(svg.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=86400"})
 
-    def drawn(request: Request, live: LiveGame, since: int | None) -> Response:
-        with live.lock:  # never a view torn by a move being made
-            return json_answer(game_view(live, request_language(request, live.lang), since))
-
     @app.get(
         "/api/games/{game_id}", summary="A game now, and the steps since an event index", response_model=dict[str, Any]
     )
@@ -366,20 +383,6 @@ def create_app(
             return drawn(request, games.get(game_id), since)
 
         return read_game() if on_event_loop else await run_in_threadpool(read_game)
-
-    @app.post(
-        "/api/games/{game_id}/actions", summary="A human seat acts; the bots then play", response_model=dict[str, Any]
-    )
-    async def act(request: Request, game_id: str, body: ActionIn) -> Response:
-        """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
-
-        def play() -> Response:
-            live = games.act(game_id, body.seat, body.token, body.action, body.at)
-            return drawn(request, live, body.at)
-
-        if on_event_loop and not games.get(game_id).needs_solver(body.action):
-            return play()
-        return await run_in_threadpool(play)
 
     @app.post("/api/games/{game_id}/bots", summary="A seat of the game lets the bots play until a human is to move")
     def bots(
@@ -452,8 +455,7 @@ def create_app(
         language = negotiate((lang, websocket.cookies.get("lang")), websocket.headers.get("accept-language"))
         await follow_game(websocket, games, broker, game_id, language, since)
 
-    # After the routes above: a request is matched against the routes in order, and every move
-    # comes through the action route.
+    # After the app's own routes, so that the action route is matched first.
     app.include_router(review_router(games))
     app.include_router(record_router(games))
     app.include_router(chances_router(games))
