@@ -35,13 +35,34 @@ _score_action = cache(Score)
 
 @cache  # 7,776 tables of dice at most, and every roll of every game asks
 def distinct_keeps(dice: Dice) -> tuple[Keep, ...]:
-    """One Keep per distinct multiset of held values (not all five), ordered by those values."""
+    """One Keep per distinct multiset of held values (not all five), ordered by those values;
+    of the positions showing those values, it holds the first ones."""
+    # The keeps of the sorted dice, carried to the table by the stable sort: the k-th lowest
+    # die (ties in table order) sits at table position by_value[k].
+    by_value = tuple(sorted(range(DICE_COUNT), key=dice.__getitem__))
+    keep = _keeps_by_ranks(by_value)
+    return tuple(keep[ranks] for ranks in _sorted_keeps(tuple(sorted(dice))))
+
+
+@cache  # 252 multisets
+def _sorted_keeps(dice: Dice) -> tuple[tuple[int, ...], ...]:
+    """distinct_keeps of sorted dice, as positions: the lowest combination for each multiset."""
     distinct = {
-        tuple(sorted(dice[i] for i in held)): held
+        tuple(dice[i] for i in held): held
         for size in range(DICE_COUNT)
         for held in reversed(list(combinations(range(DICE_COUNT), size)))
     }
-    return tuple(_keep_action(held) for _, held in sorted(distinct.items()))
+    return tuple(held for _, held in sorted(distinct.items()))
+
+
+@cache  # 120 orders of the dice
+def _keeps_by_ranks(by_value: tuple[int, ...]) -> dict[tuple[int, ...], Keep]:
+    """The Keep of each combination of positions in the sorted dice, for dice in this order."""
+    return {
+        ranks: _keep_action(tuple(sorted(by_value[rank] for rank in ranks)))
+        for size in range(DICE_COUNT)
+        for ranks in combinations(range(DICE_COUNT), size)
+    }
 
 
 @dataclass(frozen=True)
