@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .actions import Action, Keep, Score
 from .dice import DICE_COUNT, Dice, is_submultiset, roll_outcomes, validate_dice
@@ -25,6 +25,25 @@ from .sheet_scoring import (
 from .validation import Record, describe
 
 FORMAT = 1
+
+T = TypeVar("T")
+
+
+class _derived(Generic[T]):  # a decorator: named like functools.cached_property
+    """A value derived from a state, computed at its first use and kept on the (frozen) state.
+
+    functools.cached_property, but without its lock: on Python 3.11 one lock serves every state
+    of the class, taken at each first use (every view of every state). The value is a pure
+    function of the state, so two threads that compute it at once find the same.
+    """
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+
+    def __get__(self, state: object, owner: type | None = None) -> T:
+        value = state.__dict__[self._name] = self._compute(state)
+        return value
 
 
 # One Keep per set of held positions and one Score per box, shared by every state: a long-running
@@ -116,7 +135,7 @@ class SheetState:
     def num_players(self) -> int:
         return len(self.sheets)
 
-    @cached_property  # asked many times of each state (every view and move): computed once
+    @_derived  # asked many times of each state (every view and move): computed once
     def is_over(self) -> bool:
         return all(sheet.is_full for sheet in self.sheets)
 
@@ -149,7 +168,7 @@ class SheetState:
     def legal_actions(self) -> tuple[Action, ...]:
         return self._legal
 
-    @cached_property
+    @_derived
     def _legal(self) -> tuple[Action, ...]:
         if self.is_over or self.awaiting_roll:
             return ()
@@ -171,7 +190,7 @@ class SheetState:
     def scores(self) -> tuple[int, ...]:
         return self._totals
 
-    @cached_property
+    @_derived
     def _totals(self) -> tuple[int, ...]:
         return tuple(sheet_total(self.rules, sheet) for sheet in self.sheets)
 
@@ -189,7 +208,7 @@ class SheetState:
         """The legal boxes for the dice on the table, with what each would score now."""
         return self._options
 
-    @cached_property
+    @_derived
     def _options(self) -> tuple[ScoreOption, ...]:
         if self.awaiting_roll or self.is_over:
             return ()
