@@ -161,9 +161,8 @@ class SheetState:
         table = (
             self.dice[i] if i in self.held else next(rolled) for i in range(DICE_COUNT)
         )
-        return replace(
-            self, dice=tuple(table), held=(), rolls_left=self.rolls_left - 1, awaiting_roll=False
-        )
+        # Each step's state is built whole: dataclasses.replace costs twice as much, at every step of every game.
+        return SheetState(self.rules, self.sheets, self.current, tuple(table), (), self.rolls_left - 1, False)
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self._legal
@@ -244,7 +243,7 @@ class SheetState:
             raise IllegalAction("held_twice")
         if len(action.held) == DICE_COUNT:
             raise IllegalAction("hold_all")
-        return replace(self, held=action.held, awaiting_roll=True)
+        return SheetState(self.rules, self.sheets, self.current, self.dice, action.held, self.rolls_left, True)
 
     def _score(self, box: str) -> SheetState:
         self.rules.box_index(box)  # an unknown box name raises here, before "already used"
@@ -258,15 +257,8 @@ class SheetState:
             sheet.bonus + option.bonus,
         )
         sheets = self.sheets[: self.current] + (scored,) + self.sheets[self.current + 1 :]
-        return replace(
-            self,
-            sheets=sheets,
-            current=(self.current + 1) % self.num_players,
-            dice=(),
-            held=(),
-            rolls_left=self.rules.rolls_per_turn,
-            awaiting_roll=True,
-        )
+        next_seat = (self.current + 1) % self.num_players
+        return SheetState(self.rules, sheets, next_seat, (), (), self.rules.rolls_per_turn, True)
 
     def _refusal(self, box: str) -> IllegalAction:
         """Why an open-or-used box of this sheet cannot take the dice on the table."""
