@@ -1,10 +1,12 @@
 """Turn flow of Penta and Generala, and typed errors that change nothing (whole games: test_conformance.py)."""
 
+from itertools import combinations, product
+
 import pytest
 
 from cubilete.engine.actions import Keep, Roll, Score
 from cubilete.engine.errors import IllegalAction, InvalidDice, InvalidRecord, NotYourTurn
-from cubilete.engine.sheet import SheetState
+from cubilete.engine.sheet import SheetState, distinct_keeps
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
 
@@ -34,6 +36,15 @@ def test_legal_keeps_are_each_distinct_multiset_once():
     state = rolled(SheetState.new(PENTA_SEED), [1, 2, 3, 4, 5])
     assert len([a for a in state.legal_actions() if isinstance(a, Keep)]) == 31
 
+
+
+def test_every_table_keeps_each_multiset_of_values_once_at_its_first_positions():
+    for dice in product(range(1, 7), repeat=5):
+        first = {}  # combinations come in lexicographic order: the first for its values is the lowest
+        for size in range(5):
+            for held in combinations(range(5), size):
+                first.setdefault(tuple(sorted(dice[i] for i in held)), held)
+        assert [keep.held for keep in distinct_keeps(dice)] == [first[values] for values in sorted(first)]
 
 def test_game_ends_after_13_turns_each_with_shared_places():
     state = SheetState.new(GENERALA_SEED, 2)

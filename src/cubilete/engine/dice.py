@@ -31,8 +31,7 @@ def validate_dice(dice: Sequence[object], count: int | None = None) -> Dice:
 
 def face_counts(dice: Iterable[int]) -> tuple[int, ...]:
     """How many dice show each face: index 0 is the count of 1s."""
-    values = tuple(dice)
-    return tuple(values.count(face) for face in FACES)
+    return tuple(map(tuple(dice).count, FACES))
 
 
 def multiset_probability(outcome: Dice) -> Fraction:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .actions import Action, Keep, Score
 from .dice import DICE_COUNT, Dice, is_submultiset, roll_outcomes, validate_dice
@@ -26,6 +26,25 @@ from .validation import Record, describe
 
 FORMAT = 1
 
+T = TypeVar("T")
+
+
+class _derived(Generic[T]):  # a decorator: named like functools.cached_property
+    """A value derived from a state, computed at its first use and kept on the (frozen) state.
+
+    functools.cached_property, but without its lock: on Python 3.11 one lock serves every state
+    of the class, taken at each first use (every view of every state). The value is a pure
+    function of the state, so two threads that compute it at once find the same.
+    """
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+
+    def __get__(self, state: object, owner: type | None = None) -> T:
+        value = state.__dict__[self._name] = self._compute(state)
+        return value
+
 
 # One Keep per set of held positions and one Score per box, shared by every state: a long-running
 # server keeps many states, and objects that are all alike only add to what the garbage collector walks.
@@ -35,13 +54,34 @@ _score_action = cache(Score)
 
 @cache  # 7,776 tables of dice at most, and every roll of every game asks
 def distinct_keeps(dice: Dice) -> tuple[Keep, ...]:
-    """One Keep per distinct multiset of held values (not all five), ordered by those values."""
+    """One Keep per distinct multiset of held values (not all five), ordered by those values;
+    of the positions showing those values, it holds the first ones."""
+    # The keeps of the sorted dice, carried to the table by the stable sort: the k-th lowest
+    # die (ties in table order) sits at table position by_value[k].
+    by_value = tuple(sorted(range(DICE_COUNT), key=dice.__getitem__))
+    keep = _keeps_by_ranks(by_value)
+    return tuple(keep[ranks] for ranks in _sorted_keeps(tuple(sorted(dice))))
+
+
+@cache  # 252 multisets
+def _sorted_keeps(dice: Dice) -> tuple[tuple[int, ...], ...]:
+    """distinct_keeps of sorted dice, as positions: the lowest combination for each multiset."""
     distinct = {
-        tuple(sorted(dice[i] for i in held)): held
+        tuple(dice[i] for i in held): held
         for size in range(DICE_COUNT)
         for held in reversed(list(combinations(range(DICE_COUNT), size)))
     }
-    return tuple(_keep_action(held) for _, held in sorted(distinct.items()))
+    return tuple(held for _, held in sorted(distinct.items()))
+
+
+@cache  # 120 orders of the dice
+def _keeps_by_ranks(by_value: tuple[int, ...]) -> dict[tuple[int, ...], Keep]:
+    """The Keep of each combination of positions in the sorted dice, for dice in this order."""
+    return {
+        ranks: _keep_action(tuple(sorted(by_value[rank] for rank in ranks)))
+        for size in range(DICE_COUNT)
+        for ranks in combinations(range(DICE_COUNT), size)
+    }
 
 
 @dataclass(frozen=True)
@@ -95,7 +135,7 @@ class SheetState:
     def num_players(self) -> int:
         return len(self.sheets)
 
-    @cached_property  # asked many times of each state (every view and move): computed once
+    @_derived  # asked many times of each state (every view and move): computed once
     def is_over(self) -> bool:
         return all(sheet.is_full for sheet in self.sheets)
 
@@ -121,14 +161,13 @@ class SheetState:
         table = (
             self.dice[i] if i in self.held else next(rolled) for i in range(DICE_COUNT)
         )
-        return replace(
-            self, dice=tuple(table), held=(), rolls_left=self.rolls_left - 1, awaiting_roll=False
-        )
+        # Each step's state is built whole: dataclasses.replace costs twice as much, at every step of every game.
+        return SheetState(self.rules, self.sheets, self.current, tuple(table), (), self.rolls_left - 1, False)
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self._legal
 
-    @cached_property
+    @_derived
     def _legal(self) -> tuple[Action, ...]:
         if self.is_over or self.awaiting_roll:
             return ()
@@ -150,7 +189,7 @@ class SheetState:
     def scores(self) -> tuple[int, ...]:
         return self._totals
 
-    @cached_property
+    @_derived
     def _totals(self) -> tuple[int, ...]:
         return tuple(sheet_total(self.rules, sheet) for sheet in self.sheets)
 
@@ -168,7 +207,7 @@ class SheetState:
         """The legal boxes for the dice on the table, with what each would score now."""
         return self._options
 
-    @cached_property
+    @_derived
     def _options(self) -> tuple[ScoreOption, ...]:
         if self.awaiting_roll or self.is_over:
             return ()
@@ -204,7 +243,7 @@ class SheetState:
             raise IllegalAction("held_twice")
         if len(action.held) == DICE_COUNT:
             raise IllegalAction("hold_all")
-        return replace(self, held=action.held, awaiting_roll=True)
+        return SheetState(self.rules, self.sheets, self.current, self.dice, action.held, self.rolls_left, True)
 
     def _score(self, box: str) -> SheetState:
         self.rules.box_index(box)  # an unknown box name raises here, before "already used"
@@ -218,15 +257,8 @@ class SheetState:
             sheet.bonus + option.bonus,
         )
         sheets = self.sheets[: self.current] + (scored,) + self.sheets[self.current + 1 :]
-        return replace(
-            self,
-            sheets=sheets,
-            current=(self.current + 1) % self.num_players,
-            dice=(),
-            held=(),
-            rolls_left=self.rules.rolls_per_turn,
-            awaiting_roll=True,
-        )
+        next_seat = (self.current + 1) % self.num_players
+        return SheetState(self.rules, sheets, next_seat, (), (), self.rules.rolls_per_turn, True)
 
     def _refusal(self, box: str) -> IllegalAction:
         """Why an open-or-used box of this sheet cannot take the dice on the table."""

@@ -27,7 +27,7 @@ class Sheet:
 
     @property
     def is_full(self) -> bool:
-        return all(points is not None for points in self.boxes)
+        return None not in self.boxes
 
     def filled(self, rules: SheetRules) -> dict[str, int]:
         return {box.id: pts for box, pts in zip(rules.boxes, self.boxes) if pts is not None}
@@ -77,8 +77,10 @@ def box_points(rules: SheetRules, box: BoxRule, counts: tuple[int, ...], joker: 
     return box.points if box.points is not None else sum(f * c for f, c in enumerate(counts, 1))
 
 
+# The totals below are summed at every view of every state: filter(None, ...) skips the open boxes
+# (and the zeros, which add nothing) at C speed.
 def upper_total(rules: SheetRules, sheet: Sheet) -> int:
-    return sum(sheet.boxes[i] or 0 for i in rules.upper_indices)
+    return sum(filter(None, map(sheet.boxes.__getitem__, rules.upper_indices)))
 
 
 def upper_bonus(rules: SheetRules, sheet: Sheet) -> int:
@@ -90,7 +92,7 @@ def upper_bonus(rules: SheetRules, sheet: Sheet) -> int:
 
 def sheet_total(rules: SheetRules, sheet: Sheet) -> int:
     """TOTAL = upper + upper bonus + lower + five-equal bonuses (docs/rules.md#penta-total)."""
-    return sum(pts or 0 for pts in sheet.boxes) + upper_bonus(rules, sheet) + sheet.bonus
+    return sum(filter(None, sheet.boxes)) + upper_bonus(rules, sheet) + sheet.bonus
 
 
 def _joker_box_points(rules: SheetRules, sheet: Sheet) -> int | None:
@@ -106,7 +108,7 @@ def _upper_index(rules: SheetRules, face: int) -> int | None:
 def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple[ScoreOption, ...]:
     """Exactly the legal boxes for these dice on this sheet, in sheet order."""
     counts = face_counts(validate_dice(dice, DICE_COUNT))
-    open_boxes = [i for i in range(len(rules.boxes)) if sheet.is_open(i)]
+    open_boxes = [i for i, points in enumerate(sheet.boxes) if points is None]
     five_equal = max(counts) == DICE_COUNT
     joker_points = _joker_box_points(rules, sheet)
     # The joker per rule set: docs/rules.md#penta-joker, #penta-ordinary-five-equal, #penta-rule-sets.
