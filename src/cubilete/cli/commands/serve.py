@@ -71,10 +71,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 # Young objects are collected after this many allocations (Python's default: 700). Each pass walks
-# every young object, and under load that is mostly the requests being served: at 700, passes
-# cost about a sixth of a move's CPU (benchmarks/web_load.py). At most this many objects wait a
-# little longer to be freed: a few megabytes.
-YOUNG_COLLECTION_THRESHOLD = 50_000
+# every young object, and under load that is mostly the requests being served: at 700, passes cost
+# about a sixth of a move's CPU, and at 50,000 still a tenth (benchmarks/web_load.py). Cyclic garbage
+# waits longer to be freed, at most this many objects; the server's RSS under load did not change.
+YOUNG_COLLECTION_THRESHOLD = 200_000
 
 
 def tune_collector() -> None:
