@@ -3,7 +3,7 @@
     pip install -e '.[bench]'
     PYTHONPATH=src python benchmarks/web_load.py [--quick] [--seconds 10] [--game penta|5000]
         [--levels 1,10,50,200] [--open-games 500 --open-seconds 30] [--memory-games 10000]
-        [--skip two,memory,...] [--profile DIR]
+        [--rounds 3] [--skip two,memory,...] [--profile DIR]
 
 Every figure comes from server processes this script starts itself on free loopback
 ports (the `src` tree beside this script, a temporary SQLite file), driven by one
@@ -17,10 +17,12 @@ Sections, each printed as table rows:
 - baseline: a bare FastAPI endpoint of the same shape (the action route's pydantic body
   in, a real action answer of the same game out, annotated `-> dict`) under the same
   uvicorn with the settings of `cubilete serve` (serve.server_settings: its HTTP parser,
-  no proxy headers), driven the same way. The goal compares actions per server CPU-second
-  with this endpoint's requests per server CPU-second (goal: ratio >= 0.5). The endpoint
-  is `async def`, the framework's floor; one more row at saturation gives the same
-  endpoint as a plain `def` (run in a worker thread: what the hop to a thread costs);
+  no proxy headers; serve.tune_collector), driven the same way. The goal compares actions
+  per server CPU-second with this endpoint's requests per server CPU-second (goal: ratio
+  >= 0.5). The endpoint is `async def`, the framework's floor; one more row at saturation
+  gives the same endpoint as a plain `def` (run in a worker thread: what the hop to a
+  thread costs); then --rounds pairs at saturation, the app then the bare endpoint, each
+  pair a ratio, and their median (the CPU a request costs drifts on a shared machine);
 - open loop: --open-games games whose players think --think seconds on average
   (exponential) before each action, for --open-seconds (goal: p99 < 20 ms);
 - two processes on PostgreSQL + Redis (a fresh schema, dropped at the end), games
@@ -47,6 +49,7 @@ import random
 import secrets
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -534,7 +537,7 @@ def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
         if "baseline" not in args.skip:
             view_file = folder / "answer.json"
             view_file.write_text(json.dumps(asyncio.run(sample_answer(server, args.game))))
-            baseline(args, folder, view_file, rows)
+            baseline(args, folder, view_file, rows, server)
         if "open" not in args.skip:
             section(f"open loop, one process, SQLite, think time {args.think} s mean (exponential)")
             print(HEADER)
@@ -544,7 +547,7 @@ def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
     return rows
 
 
-def baseline(args: argparse.Namespace, folder: Path, view_file: Path, rows: dict[int, Row]) -> None:
+def baseline(args: argparse.Namespace, folder: Path, view_file: Path, rows: dict[int, Row], app: Server) -> None:
     section(f"baseline: bare FastAPI endpoint, same uvicorn, answer of {view_file.stat().st_size} bytes")
     command = [str(Path(__file__).resolve()), "--serve-baseline", str(view_file)]
     with running("baseline", command, folder) as server:
@@ -555,11 +558,33 @@ def baseline(args: argparse.Namespace, folder: Path, view_file: Path, rows: dict
             row = asyncio.run(baseline_loop(server, games, args.seconds))
             print_row(row)
             if games in rows:
-                ratio = rows[games].per_cpu / row.per_cpu
-                print(f"{'':<22}{'':>6}  actions per CPU-s / baseline requests per CPU-s = {ratio:.3f}"
-                      f" (goal >= 0.5)", flush=True)
+                print_ratio(rows[games], row)
         saturation = 50 if 50 in args.levels else max(args.levels)
         print_row(asyncio.run(baseline_loop(server, saturation, args.seconds, threaded=True)))
+        if args.rounds:
+            alternate(args, app, server, saturation)
+
+
+def print_ratio(actions: Row, requests: Row) -> float:
+    ratio = actions.per_cpu / requests.per_cpu
+    print(f"{'':<22}{'':>6}  actions per CPU-s / baseline requests per CPU-s = {ratio:.3f} (goal >= 0.5)", flush=True)
+    return ratio
+
+
+def alternate(args: argparse.Namespace, app: Server, bare: Server, games: int) -> None:
+    """The app and the bare endpoint at saturation, one after the other, --rounds times: on a shared
+    machine the CPU a request costs drifts from minute to minute, so each ratio compares neighbours."""
+    section(f"alternating at {games} games: the app, then the bare endpoint, {args.rounds} rounds")
+    print(HEADER)
+    ratios = []
+    for _round in range(args.rounds):
+        actions = asyncio.run(closed_loop([app], games, args.seconds, args.game, "closed loop"))
+        requests = asyncio.run(baseline_loop(bare, games, args.seconds))
+        print_row(actions)
+        print_row(requests)
+        ratios.append(print_ratio(actions, requests))
+    print(f"ratios {', '.join(f'{ratio:.3f}' for ratio in ratios)}: median {statistics.median(ratios):.3f}"
+          f" (goal >= 0.5)", flush=True)
 
 
 def two_processes(args: argparse.Namespace, folder: Path, one: dict[int, Row], broker: str | None) -> None:
@@ -627,13 +652,15 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--memory-games", type=int, default=10_000)
     parser.add_argument("--memory-every", type=int, default=1_000, help="print RSS every this many games")
     parser.add_argument("--memory-concurrency", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds of the app and the bare endpoint at saturation (0: none)")
     parser.add_argument("--skip", default="", help=f"sections to leave out, comma-separated: {','.join(SECTIONS)}")
     parser.add_argument("--profile", metavar="DIR", help="also record a py-spy profile of the server at 50 games")
     parser.add_argument("--serve-baseline", metavar="ANSWER_JSON", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     if parser.parse_args().quick:  # shorter defaults; flags given explicitly still win
         parser.set_defaults(seconds=3.0, levels="1,10,50", open_seconds=8.0, open_games=100, memory_games=100,
-                            memory_every=50)
+                            memory_every=50, rounds=1)
     args = parser.parse_args()
     args.levels = [int(level) for level in args.levels.split(",")]
     args.skip = {name for name in args.skip.split(",") if name}
