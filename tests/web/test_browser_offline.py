@@ -9,6 +9,9 @@ from playwright.sync_api import expect
 from cubilete.web.i18n import messages
 
 OFFLINE = "No connection to the server: playing needs one."
+# The server's page for a game that does not exist. Until it loads, the home page stands in, with two
+# h1s: a plain "h1" would fail at once on strict mode rather than wait (seen in CI).
+MISSING_GAME_TITLE = ".missing-page h1"
 ACTIVATED = """navigator.serviceWorker.ready.then(({ active }) => active.state === "activated" ||
   new Promise((resolve) => active.addEventListener("statechange", () => resolve(active.state === "activated"))))"""
 
@@ -58,6 +61,22 @@ def test_the_home_page_opens_offline_says_a_connection_is_needed_and_goes_on_onc
     assert navigations == [] and api_from_worker == []
 
 
+def test_a_page_online_while_the_server_is_down_goes_on_once_the_server_is_back(server, new_page):
+    """No "online" event comes when only the server was away (restarted, say): the page asks again
+    every few seconds while the browser is online."""
+    page = new_page(locale="es-ES")
+    page.goto(f"{server.url}/")
+    assert worker_activated(page)
+    server.stop()
+    page.reload()
+    notice = page.locator("[data-offline]")
+    expect(notice).to_be_visible()
+    expect(page.locator("[data-new-game]")).to_be_hidden()
+    server.start()
+    expect(page.locator("[data-new-game]")).to_be_visible()
+    expect(notice).to_be_hidden()
+
+
 def test_offline_any_page_opens_the_home_page_which_gives_way_to_that_page_once_online(server, new_page):
     page = new_page(locale="es-ES")
     page.goto(f"{server.url}/")
@@ -68,7 +87,28 @@ def test_offline_any_page_opens_the_home_page_which_gives_way_to_that_page_once_
     expect(page.locator("[data-new-game]")).to_be_hidden()
     with page.expect_navigation():
         come_back_online(page, server)
-    expect(page.locator("h1")).to_have_text(messages("es")["This game does not exist"])  # the server's page
+    expect(page.locator(MISSING_GAME_TITLE)).to_have_text(messages("es")["This game does not exist"])
+
+
+def test_a_page_the_worker_stood_in_for_while_the_server_answers_loads_after_all(server, new_page):
+    """Just back online, the worker may fail to reach the server for a moment and stand in for the
+    page: the stand-in loads that page as soon as the server answers it (it used to stay the home page)."""
+    page = new_page(locale="es-ES")
+    page.goto(f"{server.url}/")
+    assert worker_activated(page)
+    refused = []
+
+    def refuse_once(route):
+        if refused:
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()  # the worker's fetch fails: it answers with the home page
+
+    page.context.route("**/game/some-game", refuse_once)
+    page.goto(f"{server.url}/game/some-game")
+    expect(page.locator(MISSING_GAME_TITLE)).to_have_text(messages("es")["This game does not exist"])
+    assert refused == [f"{server.url}/game/some-game"]
 
 
 def test_the_shell_opens_offline_in_the_language_last_chosen_on_any_page(server, new_page):
