@@ -77,12 +77,11 @@ class _BodyDeadlines:
         """Whether the request's time ran out: then it was cancelled for it, which is taken back."""
         if task not in self._expired:
             return False
-        self._expired.discard(task)
         task.uncancel()
         return True
 
     def stop(self, task: asyncio.Task[Any]) -> None:
-        """The request no longer reads its body (it has it, or was refused)."""
+        """The request no longer reads its body (it has it, was refused, or ran out of time)."""
         self._reading.pop(task, None)
         self._expired.discard(task)
 

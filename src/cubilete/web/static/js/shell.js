@@ -28,7 +28,8 @@ const standIn = () => document.body.classList.contains("home-page") && location.
 
 // Loads the page a stand-in stands for, once the server answers. Just back online, the worker may
 // not reach the server for a moment yet and stand in again: the new stand-in tries again a second
-// later, a few times at most (counted for the tab), never in a loop.
+// later, a few times at most (counted for the tab until a page that is no stand-in opens), never in
+// a loop.
 const RELOADS = "cubilete.stand-in-reloads";
 const MOST_RELOADS = 3;
 
@@ -45,7 +46,7 @@ function loadStoodInPage(afterWaiting) {
   return true;
 }
 
-function forgetReloads() {
+if (!standIn()) {
   try {
     sessionStorage.removeItem(RELOADS);
   } catch {
@@ -62,8 +63,7 @@ export async function withConnection(request) {
   for (let attempt = 0; ; attempt += 1) {
     try {
       const answer = await request();
-      if (!standIn()) forgetReloads();
-      else if (loadStoodInPage(attempt > 0)) return new Promise(() => {});
+      if (standIn() && loadStoodInPage(attempt > 0)) return new Promise(() => {});
       if (attempt > 0) {
         for (const element of needing) element.hidden = false;
         showNotice(!navigator.onLine);
