@@ -40,7 +40,7 @@ def first_roll_shakes(page, server) -> str:
     tray = page.locator("[data-dice]")
     expect(tray).to_have_class("dice feel-shake")
     animation = tray.evaluate("(element) => getComputedStyle(element).animationName")
-    page.wait_for_function("window.feelProbe.audioContexts === 1")
+    page.wait_for_function("() => window.feelProbe.audioContexts === 1")
     return animation
 
 
@@ -63,7 +63,7 @@ def test_the_feel_shakes_the_cup_sounds_and_celebrates_the_win(server, new_page)
     assert first_roll_shakes(page, server) == "cup-shake"
 
     play_to_the_end(page)
-    page.wait_for_function("window.feelProbe.celebrations.some((shown) => shown.kind === 'win')")
+    page.wait_for_function("() => window.feelProbe.celebrations.some((shown) => shown.kind === 'win')")
     celebrations = page.evaluate("window.feelProbe.celebrations")
     assert celebrations[-1] == {"kind": "win", "label": "¡Gana Jugador 1!", "animation": "celebration-pop"}
     # and any five of a kind rolled on the way
