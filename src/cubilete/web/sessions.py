@@ -23,12 +23,11 @@ import hashlib
 import hmac
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from math import ceil
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.actions import Action, Keep, Roll, Score, action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
@@ -265,7 +264,8 @@ class LiveGame:
 
     @property
     def bot_to_move(self) -> bool:
-        return not self.state.is_over and self.seat_to_move.kind == BOT
+        seat = self.state.current_player  # None once the game is over
+        return seat is not None and self.seats[seat].kind == BOT
 
     def mover(self, index: int) -> int | None:
         """The seat that made event `index` (the seat to move before it)."""
@@ -293,11 +293,11 @@ class LiveGame:
             raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seat_to_move.name)
         action = self._action(intention, state)
         if isinstance(action, Roll) and state.is_chance:
-            self._step(self.match.roll)
+            self._keep(self.match.roll())
             return
-        self._step(lambda: self.match.act(action, seat))
-        if isinstance(action, (Keep, Roll)) and self.state.is_chance:
-            self._step(self.match.roll)
+        after = self._keep(self.match.act(action, seat))
+        if isinstance(action, (Keep, Roll)) and after.is_chance:
+            self._keep(self.match.roll())
 
     def _action(self, intention: Any, state: GameState) -> Action:
         if _is_auto_score(intention):
@@ -311,7 +311,7 @@ class LiveGame:
         """The computer plays the rest of the seat to move's turn, each step marked "clock"."""
         seat, player = self.state.current_player, make_player(CLOCK_LEVEL, self.match.rules)
         while not self.state.is_over and self.state.current_player == seat:
-            self._step(lambda: self.match.advance([player] * len(self.seats), max_steps=1))
+            self._keep(self.match.advance([player] * len(self.seats), max_steps=1))
             self.match.events[-1]["clock"] = True
 
     def turn_start(self) -> int:
@@ -324,23 +324,23 @@ class LiveGame:
     def advance_bots(self) -> None:
         """Let the bots play, one step at a time so that each state is kept, until a human is to move."""
         while self.bot_to_move:
-            self._step(lambda: self.match.advance(self.players, max_steps=1))
+            self._keep(self.match.advance(self.players, max_steps=1))
 
-    def _step(self, operation: Callable[[], object]) -> None:
-        """Run one match operation (each adds exactly one event) and keep the state it leads to."""
-        operation()
-        self.history.append(self.state)
+    def _keep(self, state: GameState) -> GameState:
+        """Keep the state a match operation led to (each adds exactly one event); answers it."""
+        self.history.append(state)
+        return state
 
     def replay(self, event: dict[str, Any]) -> None:
         """Apply an event stored by another process; its dice must be the ones this match rolls."""
         if "roll" in event:
-            self._step(self.match.roll)
+            self._keep(self.match.roll())
             if self.match.events[-1]["roll"] != event["roll"]:
                 raise InvalidRecord(
                     "invalid_record", what="game record", detail=f"roll {self.match.rolls} does not match the record's seed"
                 )
         else:
-            self._step(lambda: self.match.act(action_from_json(event["action"]), event["seat"]))
+            self._keep(self.match.act(action_from_json(event["action"]), event["seat"]))
         keep_marks(event, self.match.events[-1])
 
     def stop_hearing(self) -> None:
@@ -369,17 +369,21 @@ class LiveGame:
             or (self.state.is_over and self.rematch is None)
         )
 
-    @contextmanager
-    def undone_on_error(self) -> Iterator[None]:
-        """Put the match back as it was if the block fails (a refused move, a failed save)."""
-        events, state, rolls = len(self.match.events), self.match.state, self.match.rolls
-        try:
-            yield
-        except BaseException:
-            del self.match.events[events:]
-            self.match.state, self.match.rolls = state, rolls
-            self.history.truncate(events + 1)
-            raise
+    def checkpoint(self) -> Checkpoint:
+        """Where the match is now, to go back to with `rewind`."""
+        return Checkpoint(len(self.match.events), self.match.state, self.match.rolls)
+
+    def rewind(self, checkpoint: Checkpoint) -> None:
+        """Put the match back as it was at the checkpoint (a refused move, a failed save)."""
+        del self.match.events[checkpoint.events :]
+        self.match.state, self.match.rolls = checkpoint.state, checkpoint.rolls
+        self.history.truncate(checkpoint.events + 1)
+
+
+class Checkpoint(NamedTuple):
+    events: int
+    state: GameState
+    rolls: int
 
 
 class Games:
@@ -596,16 +600,22 @@ class Games:
 
         Another process that stored events at the same indexes first wins: this request is stale.
         """
-        first = len(live.match.events)
+        checkpoint = live.checkpoint()
+        first = checkpoint.events
         try:
-            with live.undone_on_error():
+            try:
                 change()
                 stored = self.storage.append(live.id, first, live.match.events[first:], live.state.is_over)
+            except BaseException:
+                # a plain try: a contextlib context manager here cost about 3% of each move
+                live.rewind(checkpoint)
+                raise
         except EventConflict:
             self._catch_up(live)  # another process stored these events: the next request starts from them
             raise StaleRequest("stale") from None
         self._time_turn(live, first, stored)
-        self._live.get(live.id)  # filed again among the finished games if it has ended
+        if live.state.is_over:
+            self._live.get(live.id)  # filed again among the finished games (the request's `get` made it the latest)
         self.broker.publish(live.id, len(live.match.events))
 
     def _catch_up(self, live: LiveGame) -> None:
