@@ -98,7 +98,7 @@ def test_the_event_loop_writes_on_after_a_refused_and_a_failed_write(database):
         with pytest.raises(EventConflict):
             storage.append("g", 0, [{"roll": [6, 6, 6, 6, 6]}], finished=False)
         storage.append("g", 1, [{"seat": 0, "action": {"type": "keep", "held": [0]}}], finished=False)
-        storage._appender._kept.execute("PRAGMA query_only = ON")  # as a disk gone read-only would
+        storage._writes._kept.execute("PRAGMA query_only = ON")  # as a disk gone read-only would
         with pytest.raises(SaveFailed):
             storage.append("g", 2, [{"roll": [1, 1, 1, 1]}], finished=False)
         storage.append("g", 2, [{"roll": [2, 2, 2, 2]}], finished=False)

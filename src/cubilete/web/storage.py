@@ -45,7 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..engine.errors import CubileteError
 from .schema import upgrade_to_newest
@@ -131,7 +131,23 @@ _EVENTS_FROM = (
     .where(events_table.c.game_id == bindparam("game_id"), events_table.c["index"] >= bindparam("first"))
     .order_by(events_table.c["index"])
 )
+_INSERT_GAME = insert(games_table).values(
+    {column.name: bindparam(column.name) for column in games_table.c if column.name != "rematch"}
+)
 _INSERT_EVENTS = insert(events_table).values({column.name: bindparam(column.name) for column in events_table.c})
+_CHANGE_SEATS = (  # unless another process changed them since `version`
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"), games_table.c.seats_version == bindparam("version"))
+    .values(
+        seats=bindparam("seats"), seats_version=bindparam("new_version"), open_seats=bindparam("open_seats"),
+        updated=bindparam("updated"),
+    )
+)
+_CLAIM_REMATCH = (  # by one process only: the game's rematch is the first one stored
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"), games_table.c.rematch.is_(None))
+    .values(rematch=bindparam("rematch"))
+)
 _FINISH_GAME = (
     update(games_table)
     .where(games_table.c.id == bindparam("game_id"))
@@ -191,7 +207,11 @@ class Storage:
         self.engine = create_engine(self.url, json_serializer=_json_text, json_deserializer=_json_value, **pool)
         if self.is_local:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._appender = _Appender(self.engine, keep_connection=self.is_local)
+        self._writes = _DriverWrites(self.engine, keep_connection=self.is_local)
+        self._insert_game, self._insert_events, self._claim_rematch, self._change_seats, self._finish_game = (
+            _DriverStatement(statement, self.engine)
+            for statement in (_INSERT_GAME, _INSERT_EVENTS, _CLAIM_REMATCH, _CHANGE_SEATS, _FINISH_GAME)
+        )
 
     def insert(
         self,
@@ -202,8 +222,8 @@ class Storage:
         table_options: dict[str, Any] | None = None,
     ) -> None:
         """A new game with the events its record already has."""
-        with self._writing() as connection:
-            self._insert(connection, game_id, lang, seats, record, table_options)
+        with self._writes.transaction() as cursor:
+            self._insert(cursor, game_id, lang, seats, record, table_options)
 
     def insert_rematch(
         self,
@@ -216,14 +236,11 @@ class Storage:
     ) -> str | None:
         """Store the rematch of a game unless another process did first; answers the rematch's id
         (None if the game is gone)."""
-        with self._writing() as connection:
-            claimed = connection.execute(
-                update(games_table)
-                .where(games_table.c.id == game_id, games_table.c.rematch.is_(None))
-                .values(rematch=new_id)
-            ).rowcount
-            if claimed:
-                self._insert(connection, new_id, lang, seats, record, table_options)
+        with self._writes.transaction() as cursor:
+            claim = {"game_id": game_id, "rematch": new_id}
+            cursor.execute(self._claim_rematch.sql, self._claim_rematch.parameters(claim))
+            if cursor.rowcount:
+                self._insert(cursor, new_id, lang, seats, record, table_options)
                 return new_id
         return self.rematch_of(game_id)
 
@@ -234,7 +251,12 @@ class Storage:
         first), SaveFailed when the database fails; either way nothing is stored.
         """
         now = _now()
-        self._appender.append(game_id, first, events, finished, now)
+        with self._writes.transaction() as cursor:
+            if events:
+                self._insert_events_at(cursor, game_id, first, events, now)
+            if finished:  # the game's row changes only when it ends: its `updated` is then when it ended
+                ended = {"game_id": game_id, "updated": now}
+                cursor.execute(self._finish_game.sql, self._finish_game.parameters(ended))
         return now
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -277,14 +299,11 @@ class Storage:
     def change_seats(self, game_id: str, version: int, seats: list[dict[str, Any]]) -> bool:
         """Store the game's new seats unless they changed since `version` (another process changed
         them first: answers False and stores nothing)."""
-        columns = games_table.c
-        with self._writing() as connection:
-            changed = connection.execute(
-                update(games_table)
-                .where(columns.id == game_id, columns.seats_version == version)
-                .values(seats=seats, seats_version=version + 1, open_seats=_open_seats(seats), updated=_now())
-            ).rowcount
-        return bool(changed)
+        row = {"game_id": game_id, "version": version, "seats": seats, "new_version": version + 1,
+               "open_seats": _open_seats(seats), "updated": _now()}
+        with self._writes.transaction() as cursor:
+            cursor.execute(self._change_seats.sql, self._change_seats.parameters(row))
+            return bool(cursor.rowcount)
 
     def open_tables(self, limit: int = 50) -> list[OpenTable]:
         """Unfinished games with open seats, the most recently played first (only public games have any)."""
@@ -319,24 +338,12 @@ class Storage:
             return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
 
     def close(self) -> None:
-        self._appender.close()
+        self._writes.close()
         self.engine.dispose()
 
-    @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        """One write transaction, committed on leaving; a taken key is another process's move,
-        any other database error a failed save."""
-        try:
-            with self.engine.begin() as connection:
-                yield connection
-        except IntegrityError as error:
-            raise EventConflict() from error
-        except SQLAlchemyError as error:
-            raise _save_failed(error) from error
-
-    @staticmethod
     def _insert(
-        connection: Connection,
+        self,
+        cursor: Any,
         game_id: str,
         lang: str,
         seats: list[dict[str, Any]],
@@ -344,21 +351,26 @@ class Storage:
         table_options: dict[str, Any] | None,
     ) -> None:
         now = _now()
+        row = {
+            "id": game_id, "lang": lang, "seats": seats, "table_options": table_options or {}, "finished": False,
+            "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats),
+        }
         header = {field: record.get(field) for field in HEADER}
-        connection.execute(
-            insert(games_table).values(
-                id=game_id, lang=lang, seats=seats, table_options=table_options or {}, finished=False,
-                created=now, updated=now, seats_version=0, open_seats=_open_seats(seats), **header,
-            )
-        )
+        cursor.execute(self._insert_game.sql, self._insert_game.parameters(row | header))
         if record["events"]:
-            connection.execute(
-                insert(events_table),
-                [
-                    {"game_id": game_id, "index": index, "event": event_, "created": now}
-                    for index, event_ in enumerate(record["events"])
-                ],
-            )
+            self._insert_events_at(cursor, game_id, 0, record["events"], now)
+
+    def _insert_events_at(
+        self, cursor: Any, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
+    ) -> None:
+        parameters = self._insert_events.parameters
+        cursor.executemany(
+            self._insert_events.sql,
+            [
+                parameters({"game_id": game_id, "index": first + offset, "event": event_, "created": now})
+                for offset, event_ in enumerate(events)
+            ],
+        )
 
     @staticmethod
     def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:
@@ -373,33 +385,26 @@ class _DriverStatement:
         dialect = engine.dialect
         compiled = statement.compile(dialect=dialect)
         self.sql = compiled.string
-        self.order = tuple(compiled.positiontup or ()) if compiled.positional else None
-        self.conversions = {
-            name: converter
-            for name, bind in compiled.binds.items()
-            if (converter := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        self._positional = compiled.positional
+        self._names = tuple(compiled.positiontup or ()) if compiled.positional else tuple(compiled.binds)
+        processors = {
+            name: bind.type.dialect_impl(dialect).bind_processor(dialect) for name, bind in compiled.binds.items()
         }
+        self._processors = tuple(processors[name] for name in self._names)
 
     def parameters(self, values: dict[str, Any]) -> Any:
-        return self._ordered(self._converted(values))
-
-    def parameters_of_rows(self, shared: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[Any]:
-        """Each row's parameters, with the values the rows share (`shared`) converted once."""
-        common = self._converted(shared)
-        return [self._ordered(common | self._converted(row)) for row in rows]
-
-    def _converted(self, values: dict[str, Any]) -> dict[str, Any]:
-        return {name: self.conversions[name](value) if name in self.conversions else value
-                for name, value in values.items()}
-
-    def _ordered(self, converted: dict[str, Any]) -> Any:
-        return converted if self.order is None else tuple(converted[name] for name in self.order)
+        """The driver's parameters for `values`, by bind name (SQLAlchemy's bindparam or column names)."""
+        converted = [
+            value if process is None else process(value)
+            for process, value in zip(self._processors, map(values.__getitem__, self._names), strict=True)
+        ]
+        return tuple(converted) if self._positional else dict(zip(self._names, converted, strict=True))
 
 
-class _Appender:
-    """Appends an action's events (and marks its game finished, with the last one) in one transaction
-    on the driver's connection: SQLAlchemy Core's work per execution cost more than the writes
-    themselves, and every action of every game comes through here (benchmarks/web_load.py).
+class _DriverWrites:
+    """Write transactions on the driver's own connection: SQLAlchemy Core's work per execution cost
+    more than the writes themselves, and every action of every game comes through here
+    (benchmarks/web_load.py).
 
     With `keep_connection` (a local database), the event loop's thread, which makes the moves
     (web/app.py), keeps its connection open: taking one from SQLAlchemy's pool and handing it back
@@ -407,33 +412,28 @@ class _Appender:
 
     def __init__(self, engine: Engine, keep_connection: bool) -> None:
         self.engine = engine
-        self.insert = _DriverStatement(_INSERT_EVENTS, engine)
-        self.finish = _DriverStatement(_FINISH_GAME, engine)
         driver = engine.dialect.loaded_dbapi
         self.conflict, self.failure = driver.IntegrityError, driver.Error
         self._keep_connection = keep_connection
         self._kept: Any = None  # the event loop's connection
 
-    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool, now: datetime) -> None:
-        """Events `first`, `first + 1`... of the game, stored at `now`; with `finished`, the game ends with them."""
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """A cursor whose writes are committed on leaving. A taken key (another process acted first)
+        raises EventConflict, any other database error SaveFailed; either way nothing is stored."""
         kept = self._keep_connection and _on_event_loop()
         connection = self._connection(kept)
+        driver = connection.dbapi_connection  # the pool's wrapper costs more per call than the commit itself
         try:
-            cursor = connection.cursor()
-            if events:
-                rows = [{"index": first + offset, "event": event_} for offset, event_ in enumerate(events)]
-                cursor.executemany(
-                    self.insert.sql, self.insert.parameters_of_rows({"game_id": game_id, "created": now}, rows)
-                )
-            if finished:  # the game's row changes only when it ends: its `updated` is then when it ended
-                cursor.execute(self.finish.sql, self.finish.parameters({"game_id": game_id, "updated": now}))
+            cursor = driver.cursor()
+            yield cursor
             cursor.close()
-            connection.commit()
+            driver.commit()
         except self.conflict as error:
-            _roll_back_quietly(connection)
+            _roll_back_quietly(driver)
             raise EventConflict() from error
         except self.failure as error:
-            _roll_back_quietly(connection)
+            _roll_back_quietly(driver)
             if kept:  # the next write starts from a new connection, not this one handed back to the pool
                 self._kept = None
                 connection.invalidate()
