@@ -65,6 +65,11 @@ _ROLL_ONLY, _ROLL_OR_BANK = (Roll(),), (Roll(), Bank())
 _set_aside_action = cache(SetAside)
 
 
+@cache  # 9,330 rolls per rule set, each scored in its 31 subsets of dice, and every view of a set-aside asks
+def _set_aside_actions(roll: Dice, rules: FiveThousandRules) -> tuple[SetAside, ...]:
+    return tuple(_set_aside_action(held) for held in set_aside_choices(roll, rules))
+
+
 @dataclass(frozen=True)
 class TurnEvent:
     """What the last step did, for apps to announce.
@@ -203,7 +208,7 @@ class FiveThousandState:
 
     def legal_actions(self) -> tuple[Action, ...]:
         if self.phase is Phase.SET_ASIDE:
-            return tuple(_set_aside_action(held) for held in set_aside_choices(self.last_roll, self.rules))
+            return _set_aside_actions(self.last_roll, self.rules)
         if self.phase is not Phase.DECIDE:
             return ()
         return _ROLL_ONLY if self.must_roll_reason() else _ROLL_OR_BANK

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -152,6 +153,11 @@ def score_roll(dice: Sequence[int], rules: FiveThousandRules) -> RollScore:
     roll = validate_dice(dice)
     if len(roll) > DICE_COUNT:
         raise InvalidDice("too_many_dice", most=DICE_COUNT, count=len(roll))
+    return _roll_score(roll, rules)
+
+
+@cache  # 9,330 rolls of one to five dice per rule set, and every roll and every view of a game scores one
+def _roll_score(roll: Dice, rules: FiveThousandRules) -> RollScore:
     if tuple(sorted(roll)) in STRAIGHTS:
         return RollScore(rules.straight_points, tuple(range(len(roll))))
     points = {face: _face_points(face, count, rules) for face, count in zip(FACES, face_counts(roll))}
