@@ -19,6 +19,7 @@ from cubilete.engine.five_thousand import (
     set_aside_points,
 )
 from cubilete.engine.games import GAMES
+from cubilete.engine.ranking import shared_places
 from cubilete.engine.sheet_scoring import Sheet, score_options
 
 SETTINGS = settings(max_examples=300, deadline=None)
@@ -176,3 +177,12 @@ def test_score_options_agree_with_the_rule_book(situation):
     expected = (penta_options if rules.game == "penta" else generala_options)(rules.name, sheet, dice)
     assert {option.box: (option.points, option.bonus) for option in options} == expected
     assert [option.box for option in options] == [box for box in rules.box_ids if box in expected]
+
+
+# --- places ----------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 400), min_size=1, max_size=6))
+def test_places_are_one_plus_the_seats_that_scored_more(scores):
+    assert shared_places(scores) == tuple(1 + sum(other > score for other in scores) for score in scores)
