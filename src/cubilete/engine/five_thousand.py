@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NoReturn
 
 from .actions import Action, Bank, Roll, SetAside
@@ -18,6 +18,7 @@ from .five_thousand_scoring import (
     FIVE_THOUSAND_THREE_ONES_1000,
     FIVE_THOUSAND_VARIANTS,
     GAME,
+    ROLLS_KEPT,
     FiveThousandRules,
     RollScore,
     check_int,
@@ -65,7 +66,7 @@ _ROLL_ONLY, _ROLL_OR_BANK = (Roll(),), (Roll(), Bank())
 _set_aside_action = cache(SetAside)
 
 
-@cache  # 9,330 rolls per rule set, each scored in its 31 subsets of dice, and every view of a set-aside asks
+@lru_cache(maxsize=ROLLS_KEPT)  # each roll's 31 subsets of dice scored once, and every view of a set-aside asks
 def _set_aside_actions(roll: Dice, rules: FiveThousandRules) -> tuple[SetAside, ...]:
     return tuple(_set_aside_action(held) for held in set_aside_choices(roll, rules))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -156,7 +156,11 @@ def score_roll(dice: Sequence[int], rules: FiveThousandRules) -> RollScore:
     return _roll_score(roll, rules)
 
 
-@cache  # 9,330 rolls of one to five dice per rule set, and every roll and every view of a game scores one
+# Bounded: rule sets are data, and a stored game may bring its own (the presets fit many times over).
+ROLLS_KEPT = 16 * 9_330
+
+
+@lru_cache(maxsize=ROLLS_KEPT)  # 9,330 rolls of one to five dice per rule set; every roll and every view scores one
 def _roll_score(roll: Dice, rules: FiveThousandRules) -> RollScore:
     if tuple(sorted(roll)) in STRAIGHTS:
         return RollScore(rules.straight_points, tuple(range(len(roll))))
