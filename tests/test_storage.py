@@ -329,3 +329,21 @@ def test_postgresql_urls_use_the_driver_cubilete_ships_with():
     assert database_url("postgresql://ana@db.example/games") == "postgresql+psycopg://ana@db.example/games"
     assert database_url("postgresql+psycopg://ana@db/games") == "postgresql+psycopg://ana@db/games"
     assert database_url("sqlite:///games.sqlite3") == "sqlite:///games.sqlite3"
+
+
+def test_a_write_that_fails_before_the_database_leaves_nothing_for_the_next_commit(database):
+    """A value no column takes fails the write half-way: the event loop's kept connection must not
+    commit its first half with the next move."""
+    storage = Storage(database)
+    match = Match(rules_for("penta"), ["Ana"], seed=3)
+    storage.insert("g", "en", [], match.to_json())
+
+    async def moves() -> None:
+        with pytest.raises(TypeError):
+            storage.insert("half", "en", [], {**match.to_json(), "events": [{"roll": {1, 2}}]})
+        storage.append("g", 0, [{"roll": [2, 2, 2, 2, 2]}], finished=False)
+
+    asyncio.run(moves())
+    assert storage.load("half") is None
+    assert stored_events(database, "g") == [(0, {"roll": [2, 2, 2, 2, 2]})]
+    storage.close()

@@ -438,6 +438,9 @@ class _DriverWrites:
                 self._kept = None
                 connection.invalidate()
             raise _save_failed(error) from error
+        except BaseException:  # e.g. a value its column cannot take: the kept connection holds no half write
+            _roll_back_quietly(driver)
+            raise
         finally:
             if not kept:
                 connection.close()
