@@ -35,6 +35,7 @@ from .chances import chances_router
 from .compression import Compression, action_answer
 from .i18n import LANGUAGES, messages, negotiate, refusal_message
 from .live import follow_game
+from .model_route import ModelBodyRoute
 from .pages import render_page, rules_html
 from .record_routes import record_router
 from .review_routes import review_router
@@ -276,9 +277,6 @@ def create_app(
         with live.lock:  # never a view torn by a move being made
             return orjson.dumps(game_view(live, request_language(request, live.lang), since))
 
-    @app.post(
-        "/api/games/{game_id}/actions", summary="A human seat acts; the bots then play", response_model=dict[str, Any]
-    )
     async def act(request: Request, game_id: str, body: ActionIn) -> Response:
         """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
 
@@ -289,6 +287,15 @@ def create_app(
         if on_event_loop and not games.get(game_id).needs_solver(body.action):
             return play()
         return await run_in_threadpool(play)
+
+    app.router.add_api_route(
+        "/api/games/{game_id}/actions",
+        act,
+        methods=["POST"],
+        summary="A human seat acts; the bots then play",
+        response_model=dict[str, Any],
+        route_class_override=ModelBodyRoute,  # every move: served without FastAPI's dependency solving
+    )
 
     # -- pages ---------------------------------------------------------------------
 
