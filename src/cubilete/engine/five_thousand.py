@@ -201,10 +201,7 @@ class FiveThousandState:
         if score.points == 0:
             return self._end_turn(TurnEvent("bust", self.current, self.turn_points), last_roll=roll)
         if self.rules.free_set_aside:
-            return FiveThousandState(
-                self.rules, self.totals, self.current, self.turn_points, self.dice_left, roll, Phase.SET_ASIDE,
-                self.winner, None,
-            )
+            return self._moved_on(Phase.SET_ASIDE, roll)
         return self._keep(roll, score.points, score.scoring_dice)
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -220,10 +217,7 @@ class FiveThousandState:
         if seat is not None and seat != self.current:
             raise NotYourTurn("not_seat_turn", seat=self.current, asked=seat)
         if isinstance(action, Roll) and self.phase is Phase.DECIDE:
-            return FiveThousandState(
-                self.rules, self.totals, self.current, self.turn_points, self.dice_left, self.last_roll, Phase.ROLL,
-                self.winner, None,
-            )
+            return self._moved_on(Phase.ROLL, self.last_roll)
         if isinstance(action, Bank) and self.must_roll_reason() is None:
             return self._credit(self.current, gift=False)
         if isinstance(action, SetAside) and self.phase is Phase.SET_ASIDE:
@@ -261,6 +255,12 @@ class FiveThousandState:
         event = None if left else TurnEvent("hot_dice", self.current, turn_points)
         return FiveThousandState(
             self.rules, self.totals, self.current, turn_points, left or DICE_COUNT, roll, Phase.DECIDE, self.winner, event
+        )
+
+    def _moved_on(self, phase: Phase, last_roll: Dice) -> FiveThousandState:
+        """The same turn in `phase`, after `last_roll`, with nothing to announce."""
+        return FiveThousandState(
+            self.rules, self.totals, self.current, self.turn_points, self.dice_left, last_roll, phase, self.winner, None
         )
 
     def _set_aside(self, held: tuple[int, ...]) -> FiveThousandState:
