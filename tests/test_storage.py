@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import threading
 import weakref
 from datetime import UTC, datetime
 
@@ -172,6 +173,124 @@ def test_a_process_catches_up_on_what_another_stored(database):
     second.act(live.id, 0, tokens[0], {"type": "keep", "held": []}, 1)
     first.act(live.id, 0, tokens[0], {"type": "keep", "held": [0]}, 3)  # caught up before acting
     assert copy.match.events[:3] == live.match.events[:3] and len(live.match.events) == 5
+
+
+# -- group commit: the moves of one turn of the event loop, stored in one transaction --------------------
+
+ROLL = {"type": "roll"}
+
+
+def games_of(database: str, count: int = 2) -> tuple[Storage, Games, list]:
+    """A process's games (one human seat each), and their tokens."""
+    storage = Storage(database)
+    games = Games(storage, NoWarmer(), LocalBroker())
+    return storage, games, [games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en") for seed in range(count)]
+
+
+def grouped(games: Games, *moves: tuple) -> list:
+    """The moves (game, token, action, at), made at once on an event loop: each answer, or its refusal."""
+
+    async def together() -> list:
+        return await asyncio.gather(
+            *(games.act_grouped(live.id, 0, tokens[0], action, at) for live, tokens, action, at in moves),
+            return_exceptions=True,
+        )
+
+    return asyncio.run(together())
+
+
+def spy_on_groups(storage: Storage) -> list[int]:
+    """The number of appends in each transaction of `append_together`."""
+    sizes: list[int] = []
+    store = storage.append_together
+    storage.append_together = lambda appends: sizes.append(len(appends)) or store(appends)  # type: ignore[method-assign]
+    return sizes
+
+
+def test_the_moves_of_one_turn_of_the_loop_are_stored_in_one_transaction(database):
+    storage, games, made = games_of(database, 3)
+    groups = spy_on_groups(storage)
+    answers = grouped(games, *((live, tokens, ROLL, 0) for live, tokens in made))
+    assert answers == [live for live, _tokens in made]
+    assert groups == [3]
+    for live, _tokens in made:
+        assert live.unsaved is None and len(live.match.events) == 1
+        assert stored_events(database, live.id) == [(0, live.match.events[0])]
+    storage.close()
+
+
+def test_a_second_move_of_a_game_waits_until_its_first_is_stored(database):
+    storage, games, [(live, tokens)] = games_of(database, 1)
+    groups = spy_on_groups(storage)
+    answers = grouped(games, (live, tokens, ROLL, 0), (live, tokens, {"type": "keep", "held": [0]}, 1))
+    assert answers == [live, live]
+    assert groups == [1, 1]
+    assert [index for index, _event in stored_events(database, live.id)] == [0, 1, 2]
+    storage.close()
+
+
+def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tmp_path):
+    storage, _games, made = games_of(database)
+    read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), NoWarmer(), LocalBroker())
+    copies = [read_only.get(live.id) for live, _tokens in made]
+    refusals = grouped(read_only, *((copy, tokens, ROLL, 0) for copy, (_live, tokens) in zip(copies, made)))
+    assert [type(refusal) for refusal in refusals] == [SaveFailed, SaveFailed]
+    for copy in copies:
+        assert copy.unsaved is None and copy.match.events == [] and copy.match.rolls == 0 and len(copy.history) == 1
+        assert stored_events(database, copy.id) == []
+    storage.close()
+    read_only.storage.close()
+
+
+def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(database):
+    storage, first, made = games_of(database)
+    second = Games(Storage(database), NoWarmer(), LocalBroker())  # hears nothing of the first's moves
+    copies = [second.get(live.id) for live, _tokens in made]
+    (taken, taken_tokens), (_free, free_tokens) = made
+    first.act(taken.id, 0, taken_tokens[0], ROLL, 0)
+    stale, stored = grouped(second, (copies[0], taken_tokens, ROLL, 0), (copies[1], free_tokens, ROLL, 0))
+    assert isinstance(stale, StaleRequest) and stale.code == "stale"
+    assert stored is copies[1] and stored_events(database, copies[1].id) == [(0, copies[1].match.events[0])]
+    assert copies[0].match.events == taken.match.events  # caught up with what the other process stored
+    assert stored_events(database, taken.id) == [(0, taken.match.events[0])]
+    storage.close()
+    second.storage.close()
+
+
+class WatchedEvent(threading.Event):
+    """An event that tells when someone starts waiting for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.awaited = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.awaited.set()
+        return super().wait(timeout)
+
+
+def test_a_worker_thread_changes_a_game_only_once_its_unsaved_move_is_stored(database):
+    storage, games, [(live, tokens)] = games_of(database, 1)
+    seen: list = []
+
+    def worker() -> None:
+        with live.lock_once_saved():
+            seen.append(stored_events(database, live.id))
+
+    async def move_then_worker() -> None:
+        move = asyncio.create_task(games.act_grouped(live.id, 0, tokens[0], ROLL, 0))
+        await asyncio.sleep(0)  # the move is made; it is stored on the loop's next turn
+        assert live.unsaved is not None
+        live.unsaved.saved = saved = WatchedEvent()
+        thread = threading.Thread(target=worker)
+        thread.start()
+        assert saved.awaited.wait(10)  # the worker waits (and the loop, held here, has not stored the move)
+        await move
+        thread.join(10)
+
+    asyncio.run(move_then_worker())
+    assert seen == [[(0, live.match.events[0])]]
+    storage.close()
 
 
 # -- the schema before migrations ----------------------------------------------------------------------

@@ -280,13 +280,12 @@ def create_app(
     async def act(request: Request, game_id: str, body: ActionIn) -> Response:
         """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
 
-        def play() -> Response:
-            live = games.act(game_id, body.seat, body.token, body.action, body.at)
+        def answer(live: LiveGame) -> Response:
             return action_answer(drawn(request, live, body.at), request.headers.get("accept-encoding", ""))
 
         if on_event_loop and not games.get(game_id).needs_solver(body.action):
-            return play()
-        return await run_in_threadpool(play)
+            return answer(await games.act_grouped(game_id, body.seat, body.token, body.action, body.at))
+        return await run_in_threadpool(lambda: answer(games.act(game_id, body.seat, body.token, body.action, body.at)))
 
     app.router.add_api_route(
         "/api/games/{game_id}/actions",

@@ -19,13 +19,16 @@ version it was made from, and announced on the broker so that other processes re
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from math import ceil
 from typing import Any, NamedTuple
 
@@ -38,7 +41,8 @@ from ..players import make_player, player_levels
 from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
-from .storage import EventConflict, OpenTable, Storage, StoredGame
+from .group_commit import GroupCommit, UnsavedChange
+from .storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .warmup import ADVICE_LEVEL, TableWarmer
 
 HUMAN, BOT = "human", "bot"
@@ -224,6 +228,7 @@ class LiveGame:
     seats_news: bool = False  # a seat change was announced since the seats were last read
     turn_started: tuple[int, datetime] | None = None  # clock games: the events at the turn's start, and when
     deadline: datetime | None = None  # clock games: when the seat to move's turn clock runs out
+    unsaved: UnsavedChange | None = None  # a change made on the event loop, waiting to be stored
 
     def __post_init__(self) -> None:
         self.history = StateHistory(self.match)
@@ -299,6 +304,11 @@ class LiveGame:
         if isinstance(action, (Keep, Roll)) and after.is_chance:
             self._keep(self.match.roll())
 
+    def play_then_bots(self, seat: int, intention: Any) -> None:
+        """A human seat's intention, then the bots' turns until a human is to move."""
+        self.play(seat, intention)
+        self.advance_bots()
+
     def _action(self, intention: Any, state: GameState) -> Action:
         if _is_auto_score(intention):
             legal = state.legal_actions()
@@ -369,6 +379,22 @@ class LiveGame:
             or (self.state.is_over and self.rematch is None)
         )
 
+    @contextmanager
+    def lock_once_saved(self) -> Iterator[None]:
+        """(In a worker thread, before a change.) The game's lock, taken once no change of the game waits
+        to be stored: nothing may build on events that may yet be undone (web/group_commit.py)."""
+        while True:
+            self.lock.acquire()
+            unsaved = self.unsaved
+            if unsaved is None:
+                break
+            self.lock.release()
+            unsaved.saved.wait()
+        try:
+            yield
+        finally:
+            self.lock.release()
+
     def checkpoint(self) -> Checkpoint:
         """Where the match is now, to go back to with `rewind`."""
         return Checkpoint(len(self.match.events), self.match.state, self.match.rolls)
@@ -403,6 +429,7 @@ class Games:
         self.clock_scale = clock_scale  # a test hook: every turn clock lasts this fraction of its seconds
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
         self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
+        self._group = GroupCommit(storage)
 
     def create(
         self,
@@ -454,18 +481,30 @@ class Games:
         live = self.get(game_id)
         if live.needs_solver(intention):
             self.warmer.wait(live.match.rules, live.levels)
+        with live.lock_once_saved():
+            self._check_act(live, seat, token, at)
+            self._change(live, partial(live.play_then_bots, seat, intention))
+        return live
+
+    async def act_grouped(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
+        """`act` on the event loop, for a move that waits for no solver on a local database: its events
+        are stored with the other changes of this turn of the loop, in one commit (web/group_commit.py).
+        Answers once they are stored; refused (and undone) if they cannot be."""
+        live = self.get(game_id)
+        while live.unsaved is not None:  # a game has one change waiting at most: this one comes after it
+            await asyncio.wait((live.unsaved.stored,))
         with live.lock:
-            live.check_seat(seat, token)
-            if at != len(live.match.events):  # the client may have seen events stored by another process
-                self._catch_up(live)
-            if at is not None and at != len(live.match.events):
-                raise StaleRequest("stale_request", events=len(live.match.events), at=at)
-
-            def play_then_bots() -> None:
-                live.play(seat, intention)
-                live.advance_bots()
-
-            self._change(live, play_then_bots)
+            self._check_act(live, seat, token, at)
+            checkpoint = live.checkpoint()
+            try:
+                live.play_then_bots(seat, intention)
+            except BaseException:
+                live.rewind(checkpoint)
+                raise
+            unsaved = live.unsaved = self._group.add(
+                self._appended(live, checkpoint), partial(self._settle, live, checkpoint)
+            )
+        await unsaved.stored
         return live
 
     def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
@@ -474,7 +513,7 @@ class Games:
         if any(s.kind == HUMAN for s in live.seats):
             live.check_seat(seat, token)
         self.warmer.wait(live.match.rules, live.levels)
-        with live.lock:
+        with live.lock_once_saved():
             self._catch_up(live)
             if live.bot_to_move:
                 self._change(live, live.advance_bots)
@@ -483,7 +522,7 @@ class Games:
     def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
         """The next game with the same seats and tokens; asking twice, or in two processes, gives the same game."""
         live = self.get(game_id)
-        with live.lock:
+        with live.lock_once_saved():
             if any(s.kind == HUMAN for s in live.seats):
                 live.check_seat(seat if seat is not None else -1, token or "")
             self._catch_up(live)
@@ -510,7 +549,7 @@ class Games:
         plays the seat to move's turn, then the bots theirs. Refused while time is left."""
         live = self.get(game_id)
         self.warmer.wait(live.match.rules, live.levels)
-        with live.lock:
+        with live.lock_once_saved():
             self._catch_up(live)
             if at != len(live.match.events):
                 raise StaleRequest("stale_request", events=len(live.match.events), at=at)
@@ -534,7 +573,7 @@ class Games:
         """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
         live = self.get(game_id)
         self.warmer.wait(live.match.rules, live.levels)
-        with live.lock:
+        with live.lock_once_saved():
 
             def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
                 live.check_seat(seat, token)
@@ -551,7 +590,7 @@ class Games:
         """Someone takes an open seat of a public game under their name; answers the seat's new token."""
         live = self.get(game_id)
         token = secrets.token_urlsafe(18)
-        with live.lock:
+        with live.lock_once_saved():
             if not live.table.public:
                 raise SeatRefused("game_not_open")
 
@@ -570,7 +609,7 @@ class Games:
     def claim(self, game_id: str, seat: int, token: str) -> LiveGame:
         """The holder of an invite link takes their seat: it is no longer open to others."""
         live = self.get(game_id)
-        with live.lock:
+        with live.lock_once_saved():
             live.check_seat(seat, token)
             if live.seats[seat].open:
 
@@ -601,22 +640,55 @@ class Games:
         Another process that stored events at the same indexes first wins: this request is stale.
         """
         checkpoint = live.checkpoint()
-        first = checkpoint.events
-        try:
-            try:
-                change()
-                stored = self.storage.append(live.id, first, live.match.events[first:], live.state.is_over)
-            except BaseException:
-                # a plain try: a contextlib context manager here cost about 3% of each move
-                live.rewind(checkpoint)
+        try:  # a plain try: a contextlib context manager here cost about 3% of each move
+            change()
+            stored = self.storage.append(*self._appended(live, checkpoint))
+        except BaseException as error:
+            refusal = self._undo(live, checkpoint, error)
+            if refusal is error:
                 raise
-        except EventConflict:
-            self._catch_up(live)  # another process stored these events: the next request starts from them
-            raise StaleRequest("stale") from None
+            raise refusal from None
+        self._stored(live, checkpoint.events, stored)
+
+    def _check_act(self, live: LiveGame, seat: int, token: str, at: int | None) -> None:
+        """(Holding the game's lock.) Refuse a move unless the token is the seat's and `at` is the number
+        of events, once caught up with what other processes stored."""
+        live.check_seat(seat, token)
+        if at != len(live.match.events):  # the client may have seen events stored by another process
+            self._catch_up(live)
+        if at is not None and at != len(live.match.events):
+            raise StaleRequest("stale_request", events=len(live.match.events), at=at)
+
+    @staticmethod
+    def _appended(live: LiveGame, checkpoint: Checkpoint) -> Append:
+        """The events a change added since `checkpoint`."""
+        first = checkpoint.events
+        return Append(live.id, first, live.match.events[first:], live.state.is_over)
+
+    def _stored(self, live: LiveGame, first: int, stored: datetime) -> None:
+        """(Holding the game's lock.) A change's events from `first` on were stored at `stored`."""
         self._time_turn(live, first, stored)
         if live.state.is_over:
             self._live.get(live.id)  # filed again among the finished games (the request's `get` made it the latest)
         self.broker.publish(live.id, len(live.match.events))
+
+    def _undo(self, live: LiveGame, checkpoint: Checkpoint, error: BaseException) -> BaseException:
+        """(Holding the game's lock.) Put the game back as it was at `checkpoint`, after a change that
+        failed or was not stored; answers the error to report."""
+        live.rewind(checkpoint)
+        if isinstance(error, EventConflict):
+            self._catch_up(live)  # another process stored these events: the next request starts from them
+            return StaleRequest("stale")
+        return error
+
+    def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: datetime | BaseException) -> BaseException | None:
+        """A grouped change was stored at `outcome`, or refused with it (web/group_commit.py)."""
+        with live.lock:
+            live.unsaved = None
+            if isinstance(outcome, datetime):
+                self._stored(live, checkpoint.events, outcome)
+                return None
+            return self._undo(live, checkpoint, outcome)
 
     def _catch_up(self, live: LiveGame) -> None:
         """Apply the events (and seats) other processes stored since this copy was made (holding the game's lock)."""

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import platformdirs
@@ -163,6 +163,15 @@ class EventConflict(Exception):
     """Another process stored an event at this index first."""
 
 
+class Append(NamedTuple):
+    """Events `first`, `first + 1`... of a game, and whether they end it."""
+
+    game_id: str
+    first: int
+    events: Sequence[dict[str, Any]]
+    finished: bool
+
+
 @dataclass(frozen=True)
 class StoredGame:
     id: str
@@ -252,12 +261,26 @@ class Storage:
         """
         now = _now()
         with self._writes.transaction() as cursor:
-            if events:
-                self._insert_events_at(cursor, game_id, first, events, now)
-            if finished:  # the game's row changes only when it ends: its `updated` is then when it ended
-                ended = {"game_id": game_id, "updated": now}
-                cursor.execute(self._finish_game.sql, self._finish_game.parameters(ended))
+            self._write(cursor, Append(game_id, first, events, finished), now)
         return now
+
+    def append_together(self, appends: Sequence[Append]) -> list[datetime | EventConflict | SaveFailed]:
+        """Store appends of different games in one transaction, one commit for all. Answers for each
+        the time stored, or the error that refused it: EventConflict if its index was taken (the others
+        are stored all the same), SaveFailed if the database failed (then none is stored)."""
+        now = _now()
+        try:
+            with self._writes.transaction() as cursor:
+                for append in appends:
+                    self._write(cursor, append, now)
+        except SaveFailed as failed:
+            return [failed] * len(appends)
+        except EventConflict as conflict:
+            if len(appends) == 1:
+                return [conflict]
+            # Rare (another process stored first): each again in a transaction of its own, to refuse that one alone.
+            return [self._append_alone(append) for append in appends]
+        return [now] * len(appends)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as connection:
@@ -359,6 +382,19 @@ class Storage:
         cursor.execute(self._insert_game.sql, self._insert_game.parameters(row | header))
         if record["events"]:
             self._insert_events_at(cursor, game_id, 0, record["events"], now)
+
+    def _append_alone(self, append: Append) -> datetime | EventConflict | SaveFailed:
+        try:
+            return self.append(*append)
+        except (EventConflict, SaveFailed) as refused:
+            return refused
+
+    def _write(self, cursor: Any, append: Append, now: datetime) -> None:
+        if append.events:
+            self._insert_events_at(cursor, append.game_id, append.first, append.events, now)
+        if append.finished:  # the game's row changes only when it ends: its `updated` is then when it ended
+            ended = {"game_id": append.game_id, "updated": now}
+            cursor.execute(self._finish_game.sql, self._finish_game.parameters(ended))
 
     def _insert_events_at(
         self, cursor: Any, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
