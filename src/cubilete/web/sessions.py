@@ -3,7 +3,8 @@
 Every game is a `Match` (the engine's runner owns the dice). Human seats act through
 `act` with their secret token; bot seats are played by `make_player` when they are to
 move. A change is acknowledged only once its events are stored; if storing fails, the
-game in memory goes back to what it was. Games in memory are a bounded cache of the
+game in memory goes back to what it was. On a local database the moves made on the event
+loop are stored in groups, one transaction per turn of the loop (`act_grouped`). Games in memory are a bounded cache of the
 database, which several server processes may share: before acting, a process catches
 its copy up from the stored events, and the database's unique (game, index) key refuses
 the second of two actions for the same moment.
