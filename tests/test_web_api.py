@@ -543,11 +543,15 @@ def test_a_hint_needs_the_token_of_the_seat_to_move(client):
 def test_bodies_are_bounded_and_bad_characters_refused_cleanly(client):
     created = create(client)
     huge = {"game": "penta", "players": [ANA], "padding": "x" * 70_000}
-    response = client.post("/api/games", json=huge)
-    assert response.status_code == 413 and "64 KB" in response.json()["detail"]
-    chunks = (b"x" * 1024 for _ in range(80))  # no Content-Length: counted as it arrives
-    response = client.post("/api/games", content=chunks, headers={"Content-Type": "application/json"})
+    response = client.post("/api/games", json=huge, headers={"Accept-Language": "es"})
     assert response.status_code == 413
+    assert response.json() == {
+        "code": "body_too_large", "params": {"most": 64},
+        "message": "el cuerpo de la petición pasa de 64 KB", "detail": "the request body is larger than 64 KB",
+    }
+    chunks = (b"x" * 1024 for _ in range(80))  # no Content-Length: counted as it arrives
+    response = client.post("/api/games?lang=id", content=chunks, headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and response.json()["message"] == "isi permintaan lebih besar dari 64 KB"
     body = '{"seat": 0, "token": "\\ud800", "action": {"type": "roll"}}'
     response = client.post(f"/api/games/{created['id']}/actions", content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 422
@@ -555,6 +559,23 @@ def test_bodies_are_bounded_and_bad_characters_refused_cleanly(client):
     response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 422 and "players.0.name" in response.json()["detail"]
     assert client.post("/api/games", json={"game": "penta", "players": [{"name": "x" * 25, "kind": "human"}]}).status_code == 422
+
+
+@pytest.mark.parametrize("body", [b'{"game": "penta", "players": [{"name": "\xff"}]}', b"[" * 5_000 + b"]" * 5_000])
+def test_a_body_that_cannot_be_read_is_refused_in_the_players_language(client, body):
+    """Not UTF-8, or nested past what the JSON parser takes: on the action route (served by
+    ModelBodyRoute) and on a route FastAPI serves alike, in the game's language, else the request's."""
+    created = create(client, lang="id")
+    json_body = {"Content-Type": "application/json", "Accept-Language": "es"}
+    for path, message in (
+        ("/api/games", "no se puede leer el cuerpo de la petición: no es texto UTF-8 o está anidado demasiado hondo"),
+        (f"/api/games/{created['id']}/actions", "isi permintaan tidak dapat dibaca: bukan teks UTF-8, atau bersarang terlalu dalam"),
+    ):
+        response = client.post(path, content=body, headers=json_body)
+        assert response.status_code == 400
+        assert response.json()["code"] == "body_unreadable" and response.json()["message"] == message
+    assert client.get(f"/api/games/{created['id']}").json()["events"] == 0
+    assert client.get("/api/nowhere").json() == {"detail": "Not Found"}  # FastAPI answers the rest
 
 
 def test_a_body_that_does_not_arrive_in_time_is_refused_while_others_are_served():
@@ -581,7 +602,8 @@ def test_a_body_that_does_not_arrive_in_time_is_refused_while_others_are_served(
         async def send(message):
             sent.append(message)
 
-        await protected({"type": "http", "path": "/api/games", "headers": []}, receive, send)
+        scope = {"type": "http", "path": "/api/games", "query_string": b"", "headers": [(b"accept-language", b"es")]}
+        await protected(scope, receive, send)
         return sent
 
     async def slow_and_quick() -> list[list[dict]]:
@@ -589,7 +611,10 @@ def test_a_body_that_does_not_arrive_in_time_is_refused_while_others_are_served(
 
     for _loop in range(2):
         slow, quick = asyncio.run(slow_and_quick())
-        assert slow[0]["status"] == 408 and b"did not arrive within 0.2 s" in slow[1]["body"]
+        assert slow[0]["status"] == 408 and json.loads(slow[1]["body"]) == {
+            "code": "body_too_slow", "params": {"seconds": "0.2"},
+            "message": "el cuerpo de la petición no llegó en 0.2 s", "detail": "the request body did not arrive within 0.2 s",
+        }
         assert quick[0]["status"] == 200 and quick[1]["body"] == b"{}"
         assert (b"x-frame-options", b"DENY") in slow[0]["headers"] and (b"x-frame-options", b"DENY") in quick[0]["headers"]
 

@@ -16,8 +16,8 @@ rule: "one", "many", "other"...) to its form, in the order of the catalog's Plur
 Re-extract the strings after changing them (babel.cfg maps the JS, HTML and Python sources to
 Babel's extractors), then update the catalogs:
 
-    pybabel extract -F babel.cfg -k t -k tn:1,2 -c English: -o messages.pot src/cubilete
-    pybabel update -i messages.pot -d src/cubilete/web/locales --no-fuzzy-matching
+    pybabel extract -F babel.cfg -k t -k tn:1,2 -c English: --no-location --no-wrap -o messages.pot src/cubilete
+    pybabel update -i messages.pot -d src/cubilete/web/locales --no-fuzzy-matching --no-location --no-wrap
 """
 
 from __future__ import annotations

@@ -97,6 +97,11 @@ REFUSALS: dict[str, str] = {
     "language_choice": "The language is one of {languages}",
     "bad_json": "The request is not valid JSON (at character {position})",
     "invalid_request": "The request is not valid: {detail}",
+    # -- web requests whose body cannot be read --------------------------------------------
+    "body_too_large": "the request body is larger than {most} KB",
+    "body_too_slow": "the request body did not arrive within {seconds} s",
+    "body_cut_short": "the client left before sending the whole body",
+    "body_unreadable": "the request body cannot be read: it is not UTF-8 text, or is nested too deeply",
     "save_failed": "could not save the move, try again",
     "stale": "another move was made at the same moment: reload the game",
     "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",

@@ -19,23 +19,24 @@ from typing import Annotated, Any, Literal
 import orjson
 import segno
 from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..engine.games import GAMES, game_info
-from ..engine.refusals import english
 from ..players import default_level, player_levels
 from .addresses import LinkBase
 from .broker import open_broker
 from .chances import chances_router
 from .compression import Compression, action_answer
-from .i18n import LANGUAGES, messages, negotiate, refusal_message
+from .i18n import LANGUAGES, messages, negotiate, refusal_json, request_language
 from .live import follow_game
-from .model_route import ModelBodyRoute
+from .model_route import BODY_PARSE_ERROR, ModelBodyRoute
 from .pages import render_page, rules_html
 from .record_routes import record_router
 from .review_routes import review_router
@@ -88,15 +89,6 @@ def validation_refusal(problem: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return "language_choice", {"languages": list(LANGUAGES)}
     place = ".".join(str(part) for part in where) or "body"
     return "invalid_request", {"detail": f"{place}: {problem['msg']}"}
-
-
-def plain_json(value: Any) -> Any:
-    """A refusal parameter as JSON: lists stay lists, anything unusual becomes its text."""
-    if isinstance(value, (list, tuple)):
-        return [plain_json(item) for item in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
 
 
 class PlayerIn(BaseModel):
@@ -228,12 +220,6 @@ def create_app(
     app.add_middleware(Protections)
     app.add_middleware(Compression)
 
-    def request_language(request: Request, *preferred: str | None) -> str:
-        return negotiate(
-            (request.query_params.get("lang"), request.cookies.get("lang"), *preferred),
-            request.headers.get("accept-language"),
-        )
-
     def refusal_language(request: Request, body_lang: Any = None) -> str:
         """The game's language when the request is about a game (or creates one), else the request's."""
         game_lang = getattr(request.state, "game_lang", None)
@@ -247,16 +233,7 @@ def create_app(
 
     def refusal(request: Request, code: str, params: dict[str, Any], status: int, body_lang: Any = None) -> JSONResponse:
         """Every refusal's answer: its code and parameters, the player's text and the English one."""
-        lang = refusal_language(request, body_lang)
-        return JSONResponse(
-            {
-                "code": code,
-                "params": {name: plain_json(value) for name, value in params.items()},
-                "message": refusal_message(lang, code, params),
-                "detail": english(code, params),
-            },
-            status_code=status,
-        )
+        return JSONResponse(refusal_json(refusal_language(request, body_lang), code, params), status_code=status)
 
     @app.exception_handler(CubileteError)
     def refuse(request: Request, error: CubileteError) -> JSONResponse:
@@ -268,6 +245,14 @@ def create_app(
         code, params = validation_refusal(error.errors()[0])
         body = error.body if isinstance(error.body, dict) else {}
         return refusal(request, code, params, 422, body.get("lang"))
+
+    @app.exception_handler(HTTPException)
+    async def http_refusal(request: Request, error: HTTPException) -> Response:
+        """A body FastAPI cannot decode (not UTF-8, nested too deep) is refused in the player's language;
+        FastAPI answers the others (an unknown address, a method a route does not take)."""
+        if error.status_code == 400 and error.detail == BODY_PARSE_ERROR:
+            return refusal(request, "body_unreadable", {}, 400)
+        return await http_exception_handler(request, error)
 
     # -- moves: every move comes through the action route, matched first ----------
     # (a request is matched against the routes in order)

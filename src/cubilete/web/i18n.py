@@ -5,8 +5,12 @@ shares (its docstring says how the catalogs are keyed, extracted and updated).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
+from starlette.requests import Request
+
+from ..engine.refusals import english
 from ..translations import (
     CONTEXT_SEPARATOR,
     DEFAULT_LANGUAGE,
@@ -24,8 +28,37 @@ __all__ = [
     "messages",
     "negotiate",
     "plural_categories",
+    "refusal_json",
     "refusal_message",
+    "request_language",
 ]
+
+
+def request_language(request: Request, *preferred: str | None) -> str:
+    """The language a request asks for: `?lang=`, then the `lang` cookie, then `preferred`, then Accept-Language."""
+    return negotiate(
+        (request.query_params.get("lang"), request.cookies.get("lang"), *preferred),
+        request.headers.get("accept-language"),
+    )
+
+
+def refusal_json(lang: str, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Every refusal as the API answers it: its code and parameters, the player's text and the English one."""
+    return {
+        "code": code,
+        "params": {name: _plain_json(value) for name, value in params.items()},
+        "message": refusal_message(lang, code, params),
+        "detail": english(code, params),
+    }
+
+
+def _plain_json(value: Any) -> Any:
+    """A refusal parameter as JSON: lists stay lists, anything unusual becomes its text."""
+    if isinstance(value, (list, tuple)):
+        return [_plain_json(item) for item in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
 
 
 def negotiate(candidates: Iterable[str | None], accept_language: str | None) -> str:

@@ -25,6 +25,9 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
+# FastAPI's detail for a body it cannot decode (web/app.py answers it as the refusal body_unreadable).
+BODY_PARSE_ERROR = "There was an error parsing the body"
+
 
 class ModelBodyRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
@@ -66,7 +69,7 @@ def _validated(model: type[BaseModel], raw: bytes, content_type: str | None) -> 
             }
             raise RequestValidationError([problem], body=error.doc) from None
         except (ValueError, RecursionError) as error:  # not UTF-8, or nested too deep
-            raise HTTPException(status_code=400, detail="There was an error parsing the body") from error
+            raise HTTPException(status_code=400, detail=BODY_PARSE_ERROR) from error
     try:
         return model.model_validate(value, from_attributes=True)  # as FastAPI validates a body
     except ValidationError as error:

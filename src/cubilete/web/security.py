@@ -1,5 +1,6 @@
 """Protections on every HTTP response: security headers, a bound on request bodies and on how long
-a body may take to arrive. A plain ASGI middleware, so that it also sees requests the app refuses."""
+a body may take to arrive (refused in the request's language, like the app's refusals). A plain ASGI
+middleware, so that it also sees requests the app refuses."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from starlette.requests import Request
+
+from .i18n import refusal_json, request_language
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -99,8 +104,8 @@ class _BodyDeadlines:
 
 
 class _BodyRefused(Exception):
-    def __init__(self, status: int, detail: str) -> None:
-        self.status, self.detail = status, detail
+    def __init__(self, status: int, code: str, **params: Any) -> None:
+        self.status, self.code, self.params = status, code, params
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
@@ -135,13 +140,12 @@ class Protections:
             await send(message)
 
         declared = next((value for name, value in scope["headers"] if name == b"content-length"), None)
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body:
-            await self._refuse(send_with_headers, 413, self._too_large())
-            return
         try:
+            if declared is not None and declared.isdigit() and int(declared) > self.max_body:
+                raise self._too_large()
             body = await self._read_body(receive)
         except _BodyRefused as refusal:
-            await self._refuse(send_with_headers, refusal.status, refusal.detail)
+            await _refuse(scope, send_with_headers, refusal)
             return
         await self.app(scope, _replay(body, receive), send_with_headers)
 
@@ -153,33 +157,33 @@ class Protections:
             while more:
                 message = await receive()
                 if message["type"] != "http.request":
-                    raise _BodyRefused(400, "the client left before sending the whole body")
+                    raise _BodyRefused(400, "body_cut_short")
                 chunk = message.get("body", b"")
                 size += len(chunk)
                 if size > self.max_body:
-                    raise _BodyRefused(413, self._too_large())
+                    raise self._too_large()
                 chunks.append(chunk)
                 more = message.get("more_body", False)
         except asyncio.CancelledError:
             if self.body_deadlines.ran_out(task):
-                timeout = self.body_deadlines.timeout
-                raise _BodyRefused(408, f"the request body did not arrive within {timeout:g} s") from None
+                raise _BodyRefused(408, "body_too_slow", seconds=f"{self.body_deadlines.timeout:g}") from None
             raise
         finally:
             self.body_deadlines.stop(task)
         return b"".join(chunks)
 
-    def _too_large(self) -> str:
-        return f"the request body is larger than {self.max_body // 1024} KB"
+    def _too_large(self) -> _BodyRefused:
+        return _BodyRefused(413, "body_too_large", most=self.max_body // 1024)
 
-    @staticmethod
-    async def _refuse(send: Send, status: int, detail: str) -> None:
-        body = json.dumps({"detail": detail, "message": detail}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+
+async def _refuse(scope: Scope, send: Send, refusal: _BodyRefused) -> None:
+    lang = request_language(Request(scope))
+    body = json.dumps(refusal_json(lang, refusal.code, refusal.params)).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": refusal.status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
