@@ -7,12 +7,15 @@ touches the user's real cache.
 """
 
 import os
+import secrets
+from urllib.parse import quote
 
 import pytest
 from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
+POSTGRES = os.environ.get("CUBILETE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 # Each worker solves the tables its tests need, so beyond a few workers extra cores mostly
 # solve the same tables again.
 MAX_WORKERS = 4
@@ -56,3 +59,22 @@ def client(database: str):
 
     with TestClient(create_app(database)) as client:
         yield client
+
+
+@pytest.fixture
+def postgres_url():
+    """A URL whose tables live in a schema of their own, dropped afterwards."""
+    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
+    try:
+        admin = psycopg.connect(POSTGRES, connect_timeout=3, autocommit=True)
+    except psycopg.OperationalError as error:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES}: {error}")
+    schema = f"cubilete_test_{secrets.token_hex(6)}"
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield POSTGRES.replace("postgresql://", "postgresql+psycopg://", 1) + "?options=" + quote(
+            f"-csearch_path={schema}"
+        )
+    finally:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()

@@ -54,7 +54,7 @@ def stored_events(database: str, game_id: str) -> list[tuple[int, dict]]:
             text('SELECT "index", event FROM events WHERE game_id = :id ORDER BY "index"'), {"id": game_id}
         ).all()
     engine.dispose()
-    return [(index, json.loads(event)) for index, event in rows]
+    return [(index, event if isinstance(event, dict) else json.loads(event)) for index, event in rows]
 
 
 # -- events as rows ------------------------------------------------------------------------------
@@ -180,6 +180,12 @@ def test_a_process_catches_up_on_what_another_stored(database):
 ROLL = {"type": "roll"}
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_database(request, database) -> str:
+    """Each kind of database: SQLite (a group is written on the event loop) and PostgreSQL (by a writer thread)."""
+    return database if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
 def games_of(database: str, count: int = 2) -> tuple[Storage, Games, list]:
     """A process's games (one human seat each), and their tokens."""
     storage = Storage(database)
@@ -207,25 +213,25 @@ def spy_on_groups(storage: Storage) -> list[int]:
     return sizes
 
 
-def test_the_moves_of_one_turn_of_the_loop_are_stored_in_one_transaction(database):
-    storage, games, made = games_of(database, 3)
+def test_the_moves_of_one_turn_of_the_loop_are_stored_in_one_transaction(any_database):
+    storage, games, made = games_of(any_database, 3)
     groups = spy_on_groups(storage)
     answers = grouped(games, *((live, tokens, ROLL, 0) for live, tokens in made))
     assert answers == [live for live, _tokens in made]
     assert groups == [3]
     for live, _tokens in made:
         assert live.unsaved is None and len(live.match.events) == 1
-        assert stored_events(database, live.id) == [(0, live.match.events[0])]
+        assert stored_events(any_database, live.id) == [(0, live.match.events[0])]
     storage.close()
 
 
-def test_a_second_move_of_a_game_waits_until_its_first_is_stored(database):
-    storage, games, [(live, tokens)] = games_of(database, 1)
+def test_a_second_move_of_a_game_waits_until_its_first_is_stored(any_database):
+    storage, games, [(live, tokens)] = games_of(any_database, 1)
     groups = spy_on_groups(storage)
     answers = grouped(games, (live, tokens, ROLL, 0), (live, tokens, {"type": "keep", "held": [0]}, 1))
     assert answers == [live, live]
     assert groups == [1, 1]
-    assert [index for index, _event in stored_events(database, live.id)] == [0, 1, 2]
+    assert [index for index, _event in stored_events(any_database, live.id)] == [0, 1, 2]
     storage.close()
 
 
@@ -242,17 +248,17 @@ def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tm
     read_only.storage.close()
 
 
-def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(database):
-    storage, first, made = games_of(database)
-    second = Games(Storage(database), NoWarmer(), LocalBroker())  # hears nothing of the first's moves
+def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_database):
+    storage, first, made = games_of(any_database)
+    second = Games(Storage(any_database), NoWarmer(), LocalBroker())  # hears nothing of the first's moves
     copies = [second.get(live.id) for live, _tokens in made]
     (taken, taken_tokens), (_free, free_tokens) = made
     first.act(taken.id, 0, taken_tokens[0], ROLL, 0)
     stale, stored = grouped(second, (copies[0], taken_tokens, ROLL, 0), (copies[1], free_tokens, ROLL, 0))
     assert isinstance(stale, StaleRequest) and stale.code == "stale"
-    assert stored is copies[1] and stored_events(database, copies[1].id) == [(0, copies[1].match.events[0])]
+    assert stored is copies[1] and stored_events(any_database, copies[1].id) == [(0, copies[1].match.events[0])]
     assert copies[0].match.events == taken.match.events  # caught up with what the other process stored
-    assert stored_events(database, taken.id) == [(0, taken.match.events[0])]
+    assert stored_events(any_database, taken.id) == [(0, taken.match.events[0])]
     storage.close()
     second.storage.close()
 
@@ -269,13 +275,13 @@ class WatchedEvent(threading.Event):
         return super().wait(timeout)
 
 
-def test_a_worker_thread_changes_a_game_only_once_its_unsaved_move_is_stored(database):
-    storage, games, [(live, tokens)] = games_of(database, 1)
+def test_a_worker_thread_changes_a_game_only_once_its_unsaved_move_is_stored(any_database):
+    storage, games, [(live, tokens)] = games_of(any_database, 1)
     seen: list = []
 
     def worker() -> None:
         with live.lock_once_saved():
-            seen.append(stored_events(database, live.id))
+            seen.append(stored_events(any_database, live.id))
 
     async def move_then_worker() -> None:
         move = asyncio.create_task(games.act_grouped(live.id, 0, tokens[0], ROLL, 0))

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 from dataclasses import dataclass
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port
 
-POSTGRES = os.environ.get("CUBILETE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("CUBILETE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
@@ -86,25 +84,6 @@ def start_server(tmp_path):
     yield start
     for server in servers:
         server.stop()
-
-
-@pytest.fixture
-def postgres_url():
-    """A URL whose tables live in a schema of their own, dropped afterwards."""
-    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
-    try:
-        admin = psycopg.connect(POSTGRES, connect_timeout=3, autocommit=True)
-    except psycopg.OperationalError as error:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES}: {error}")
-    schema = f"cubilete_test_{secrets.token_hex(6)}"
-    admin.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield POSTGRES.replace("postgresql://", "postgresql+psycopg://", 1) + "?options=" + quote(
-            f"-csearch_path={schema}"
-        )
-    finally:
-        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.close()
 
 
 @pytest.fixture

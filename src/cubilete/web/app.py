@@ -207,6 +207,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        games.close()
         broker.close()
         storage.close()
 
@@ -268,7 +269,7 @@ def create_app(
         def answer(live: LiveGame) -> Response:
             return action_answer(drawn(request, live, body.at), request.headers.get("accept-encoding", ""))
 
-        if on_event_loop and not games.get(game_id).needs_solver(body.action):
+        if games.acts_on_loop(game_id, body.action):
             return answer(await games.act_grouped(game_id, body.seat, body.token, body.action, body.at))
         return await run_in_threadpool(lambda: answer(games.act(game_id, body.seat, body.token, body.action, body.at)))
 

@@ -1,10 +1,16 @@
 """Group commit: the changes made on the event loop during one of its turns are stored together, in one
-transaction, at the start of its next turn; each request is answered once that transaction is committed.
+transaction; each request is answered once that transaction is committed. A local database (SQLite) is
+written on the loop itself, at the start of its next turn (well under a millisecond); a database over
+the network (PostgreSQL) by one writer thread while the loop goes on: the changes made meanwhile are the
+next group, stored as soon as the writer is done.
 
-Why: on a local database (SQLite) most of what storing a move cost was its commit (the write-ahead
-log's writes and locks), and 50 games played flat out make several moves per turn of the loop. Storing
-them together raised the actions per server CPU-second at 50 games by 23-24% in Penta and 5000
-(benchmarks/web_load.py, measured back to back), and lowered their p99 latency from about 60 ms to 38.
+Why (benchmarks/web_load.py, 50 games played flat out, several moves per turn of the loop):
+- on SQLite most of what storing a move cost was its commit (the write-ahead log's writes and locks):
+  storing them together raised the actions per server CPU-second by 23-24% in Penta and 5000 (measured
+  back to back), and lowered their p99 latency from about 60 ms to 38;
+- on PostgreSQL every move ran in a worker thread with its own round trips (insert, commit, the Redis
+  publish): making it on the loop and storing it with the others more than doubled the actions per
+  server CPU-second (Penta: about 570 to 1,300).
 
 What stays true (web/sessions.py, `Games.act_grouped`):
 - a change is acknowledged only once stored, and a refused one is undone before anyone acts on it:
@@ -20,13 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from .storage import Append, Storage
 
-# Told once the change is stored (its time) or refused (the error): answers the error for its request, if any.
-Settle = Callable[[datetime | BaseException], BaseException | None]
+Outcome = datetime | BaseException  # the time a change was stored, or the error that refused it
+# Told once the change is stored or refused: answers the error for its request, if any.
+Settle = Callable[[Outcome], BaseException | None]
 
 
 class UnsavedChange:
@@ -47,24 +55,45 @@ class GroupCommit:
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
         self._waiting: list[UnsavedChange] = []
+        self._writing = False  # a group is being stored by the writer thread
+        self._writer = None if storage.is_local else ThreadPoolExecutor(1, thread_name_prefix="group-commit")
 
     def add(self, append: Append, settle: Settle) -> UnsavedChange:
         """(On the event loop.) Store `append` with the other changes of this turn of the loop."""
         loop = asyncio.get_running_loop()
         change = UnsavedChange(append, settle, loop.create_future())
-        if not self._waiting:
-            loop.call_soon(self._store)
+        if not self._waiting and not self._writing:
+            loop.call_soon(self._store, loop)
         self._waiting.append(change)
         return change
 
-    def _store(self) -> None:
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.shutdown()
+
+    def _store(self, loop: asyncio.AbstractEventLoop) -> None:
         changes, self._waiting = self._waiting, []
+        if self._writer is None:
+            self._settle(changes, self._append(changes))
+            return
+        self._writing = True
+        written = loop.run_in_executor(self._writer, self._append, changes)
+        written.add_done_callback(lambda done: self._written(loop, changes, done.result()))
+
+    def _written(self, loop: asyncio.AbstractEventLoop, changes: list[UnsavedChange], outcomes: list[Outcome]) -> None:
+        self._writing = False
+        self._settle(changes, outcomes)
+        if self._waiting:  # the changes made while the writer stored these
+            self._store(loop)
+
+    def _append(self, changes: Sequence[UnsavedChange]) -> list[Outcome]:
         try:
-            outcomes: list[datetime | BaseException] = list(
-                self._storage.append_together([change.append for change in changes])
-            )
+            return list(self._storage.append_together([change.append for change in changes]))
         except Exception as unexpected:  # not the database's (which append_together answers): refuse them all
-            outcomes = [unexpected] * len(changes)
+            return [unexpected] * len(changes)
+
+    @staticmethod
+    def _settle(changes: Sequence[UnsavedChange], outcomes: Sequence[Outcome]) -> None:
         for change, outcome in zip(changes, outcomes, strict=True):
             try:
                 refusal = change.settle(outcome)

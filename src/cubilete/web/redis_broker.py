@@ -2,7 +2,9 @@
 
 Each process subscribes once to every game's channel (a pattern) and hands each message
 to its own listeners from one background thread, so subscribing to a game costs no
-round trip and the Redis connection is only ever read by that thread. A publish that
+round trip and the Redis connection is only ever read by that thread. Publishing is
+queued for another thread, which sends what is queued in one pipeline: the event loop,
+where moves are stored (web/group_commit.py), never waits for Redis. A publish that
 Redis misses (it is down) is logged, not raised: the move is already stored, and other
 processes catch up from the database on their next action.
 """
@@ -10,6 +12,7 @@ processes catch up from the database on their next action.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Callable
 
@@ -32,26 +35,48 @@ class RedisBroker:
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="redis-broker", daemon=True)
         self._thread.start()
+        self._outbox: queue.SimpleQueue[tuple[str, str] | None] = queue.SimpleQueue()  # None: the last
+        self._publisher = threading.Thread(target=self._publish_queued, name="redis-publisher", daemon=True)
+        self._publisher.start()
         if not self._subscribed.wait(timeout=10):
             self.close()
             raise ConnectionError(f"no answer from Redis at {url} within 10 s")
 
     def publish(self, game_id: str, events: int) -> None:
-        try:
-            self._redis.publish(f"{self._prefix}{game_id}", str(events))
-        except redis.RedisError as error:
-            log.warning("could not tell other processes that game %s has %d events: %s", game_id, events, error)
+        self._outbox.put((f"{self._prefix}{game_id}", str(events)))
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
 
     def close(self) -> None:
+        self._outbox.put(None)  # what was published before is still sent
+        if self._publisher.is_alive() and self._publisher is not threading.current_thread():
+            self._publisher.join(timeout=5)
         self._closed.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
         self._pubsub.close()
         self._redis.close()
         self._listeners.clear()
+
+    def _publish_queued(self) -> None:
+        last = False
+        while not last:
+            messages = [self._outbox.get()]
+            while True:
+                try:
+                    messages.append(self._outbox.get_nowait())
+                except queue.Empty:
+                    break
+            last = None in messages
+            pipeline = self._redis.pipeline(transaction=False)
+            changes = [message for message in messages if message is not None]
+            for channel, events in changes:
+                pipeline.publish(channel, events)
+            try:
+                pipeline.execute()
+            except redis.RedisError as error:
+                log.warning("could not tell other processes of %d changes: %s", len(changes), error)
 
     def _listen(self) -> None:
         while not self._closed.is_set():

@@ -3,11 +3,11 @@
 Every game is a `Match` (the engine's runner owns the dice). Human seats act through
 `act` with their secret token; bot seats are played by `make_player` when they are to
 move. A change is acknowledged only once its events are stored; if storing fails, the
-game in memory goes back to what it was. On a local database the moves made on the event
-loop are stored in groups, one transaction per turn of the loop (`act_grouped`). Games in memory are a bounded cache of the
-database, which several server processes may share: before acting, a process catches
-its copy up from the stored events, and the database's unique (game, index) key refuses
-the second of two actions for the same moment.
+game in memory goes back to what it was. Moves made on the event loop (`acts_on_loop`)
+are stored in groups, one transaction for those of a turn of the loop (`act_grouped`).
+Games in memory are a bounded cache of the database, which several server processes may
+share: before acting, a process catches its copy up from the stored events, and the
+database's unique (game, index) key refuses the second of two actions for the same moment.
 
 A game may have a turn clock. No timer runs on the server: the deadline is computed from
 the stored time of the event that gave the seat to move its turn, every browser of the
@@ -370,15 +370,19 @@ class LiveGame:
         self.news = True
 
     def is_behind(self) -> bool:
-        """Whether news since the last look may mean the database has more than this copy."""
+        """Whether news since the last look may mean the database has more than this copy; the news is
+        then looked at."""
         if not self.news:
             return False
         self.news = False
-        return (
-            self.seats_news
-            or self.heard > len(self.match.events)
-            or (self.state.is_over and self.rematch is None)
-        )
+        return self._heard_more()
+
+    def may_be_behind(self) -> bool:
+        """`is_behind`, without looking at the news (it still counts for the next `is_behind`)."""
+        return self.news and self._heard_more()
+
+    def _heard_more(self) -> bool:
+        return self.seats_news or self.heard > len(self.match.events) or (self.state.is_over and self.rematch is None)
 
     @contextmanager
     def lock_once_saved(self) -> Iterator[None]:
@@ -431,6 +435,9 @@ class Games:
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
         self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
         self._group = GroupCommit(storage)
+
+    def close(self) -> None:
+        self._group.close()
 
     def create(
         self,
@@ -487,9 +494,15 @@ class Games:
             self._change(live, partial(live.play_then_bots, seat, intention))
         return live
 
+    def acts_on_loop(self, game_id: str, intention: Any) -> bool:
+        """Whether a move may be made on the event loop (`act_grouped`): it waits for no solver, and the
+        game is read without a network round trip (a local database, or a game in memory with no news)."""
+        live = self.get(game_id) if self.storage.is_local else self._live.get(game_id)
+        return live is not None and not live.may_be_behind() and not live.needs_solver(intention)
+
     async def act_grouped(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
-        """`act` on the event loop, for a move that waits for no solver on a local database: its events
-        are stored with the other changes of this turn of the loop, in one commit (web/group_commit.py).
+        """`act` on the event loop, for a move that `acts_on_loop`: its events are stored with the other
+        changes of this turn of the loop, in one commit (web/group_commit.py).
         Answers once they are stored; refused (and undone) if they cannot be."""
         live = self.get(game_id)
         while live.unsaved is not None:  # a game has one change waiting at most: this one comes after it
