@@ -198,7 +198,7 @@ def grouped(games: Games, *moves: tuple) -> list:
 
     async def together() -> list:
         return await asyncio.gather(
-            *(games.act_grouped(live.id, 0, tokens[0], action, at) for live, tokens, action, at in moves),
+            *(games.act_grouped(live, 0, tokens[0], action, at) for live, tokens, action, at in moves),
             return_exceptions=True,
         )
 
@@ -284,7 +284,7 @@ def test_a_worker_thread_changes_a_game_only_once_its_unsaved_move_is_stored(any
             seen.append(stored_events(any_database, live.id))
 
     async def move_then_worker() -> None:
-        move = asyncio.create_task(games.act_grouped(live.id, 0, tokens[0], ROLL, 0))
+        move = asyncio.create_task(games.act_grouped(live, 0, tokens[0], ROLL, 0))
         await asyncio.sleep(0)  # the move is made; it is stored on the loop's next turn
         assert live.unsaved is not None
         live.unsaved.saved = saved = WatchedEvent()

@@ -269,8 +269,9 @@ def create_app(
         def answer(live: LiveGame) -> Response:
             return action_answer(drawn(request, live, body.at), request.headers.get("accept-encoding", ""))
 
-        if games.acts_on_loop(game_id, body.action):
-            return answer(await games.act_grouped(game_id, body.seat, body.token, body.action, body.at))
+        live = games.playable_on_loop(game_id, body.action)
+        if live is not None:
+            return answer(await games.act_grouped(live, body.seat, body.token, body.action, body.at))
         return await run_in_threadpool(lambda: answer(games.act(game_id, body.seat, body.token, body.action, body.at)))
 
     app.router.add_api_route(

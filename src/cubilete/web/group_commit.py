@@ -50,7 +50,7 @@ class UnsavedChange:
 
 
 class GroupCommit:
-    """The changes waiting for the next turn of the event loop, and their storing."""
+    """The changes waiting to be stored together, and their storing (on the loop, or by the writer thread)."""
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage

@@ -3,7 +3,7 @@
 Every game is a `Match` (the engine's runner owns the dice). Human seats act through
 `act` with their secret token; bot seats are played by `make_player` when they are to
 move. A change is acknowledged only once its events are stored; if storing fails, the
-game in memory goes back to what it was. Moves made on the event loop (`acts_on_loop`)
+game in memory goes back to what it was. Moves made on the event loop (`playable_on_loop`)
 are stored in groups, one transaction for those of a turn of the loop (`act_grouped`).
 Games in memory are a bounded cache of the database, which several server processes may
 share: before acting, a process catches its copy up from the stored events, and the
@@ -42,7 +42,7 @@ from ..players import make_player, player_levels
 from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
-from .group_commit import GroupCommit, UnsavedChange
+from .group_commit import GroupCommit, Outcome, UnsavedChange
 from .storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .warmup import ADVICE_LEVEL, TableWarmer
 
@@ -494,17 +494,19 @@ class Games:
             self._change(live, partial(live.play_then_bots, seat, intention))
         return live
 
-    def acts_on_loop(self, game_id: str, intention: Any) -> bool:
-        """Whether a move may be made on the event loop (`act_grouped`): it waits for no solver, and the
-        game is read without a network round trip (a local database, or a game in memory with no news)."""
+    def playable_on_loop(self, game_id: str, intention: Any) -> LiveGame | None:
+        """The game, if this move may be made on the event loop (`act_grouped`): it waits for no solver,
+        and the game is read without a network round trip (a local database, or a game in memory with no
+        news); else None (`act`, in a worker thread)."""
         live = self.get(game_id) if self.storage.is_local else self._live.get(game_id)
-        return live is not None and not live.may_be_behind() and not live.needs_solver(intention)
+        if live is None or live.may_be_behind() or live.needs_solver(intention):
+            return None
+        return live
 
-    async def act_grouped(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
-        """`act` on the event loop, for a move that `acts_on_loop`: its events are stored with the other
+    async def act_grouped(self, live: LiveGame, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
+        """`act` on the event loop, for a game `playable_on_loop`: its events are stored with the other
         changes of this turn of the loop, in one commit (web/group_commit.py).
         Answers once they are stored; refused (and undone) if they cannot be."""
-        live = self.get(game_id)
         while live.unsaved is not None:  # a game has one change waiting at most: this one comes after it
             await asyncio.wait((live.unsaved.stored,))
         with live.lock:
@@ -695,7 +697,7 @@ class Games:
             return StaleRequest("stale")
         return error
 
-    def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: datetime | BaseException) -> BaseException | None:
+    def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: Outcome) -> BaseException | None:
         """A grouped change was stored at `outcome`, or refused with it (web/group_commit.py)."""
         with live.lock:
             live.unsaved = None
