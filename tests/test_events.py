@@ -102,7 +102,7 @@ def test_an_event_that_was_not_written_by_a_match_is_refused(data, words):
 
 
 def test_a_refused_event_of_a_record_is_named_by_its_number():
-    with pytest.raises(InvalidRecord, match="event 1: not a valid game record: seat must be"):
+    with pytest.raises(InvalidRecord, match="not a valid game record: event 1: not a valid event: seat must be"):
         events_from_json([{"roll": [1]}, {"seat": "Ana", "action": {"type": "roll"}}])
 
 

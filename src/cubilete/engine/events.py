@@ -20,6 +20,7 @@ from .errors import CubileteError
 from .protocol import GameState
 from .validation import Record
 
+EVENT = Record("event")
 RECORD = Record("game record")
 CLOCK = "clock"  # the JSON key of `by_clock`
 
@@ -57,13 +58,13 @@ def _marked(data: dict[str, Any], by_clock: bool) -> dict[str, Any]:
 
 
 def event_from_json(data: Any) -> Event:
-    """An event as `to_json` writes it; anything else is an InvalidRecord (a "game record")."""
-    is_roll = "roll" in RECORD.fields(data, (), ("roll", "seat", "action", CLOCK))
-    RECORD.fields(data, ("roll",) if is_roll else ("seat", "action"), (CLOCK,))
-    by_clock = CLOCK in data and RECORD.boolean(data[CLOCK], CLOCK)
+    """An event as `to_json` writes it; anything else is an InvalidRecord."""
+    is_roll = "roll" in EVENT.fields(data, (), ("roll", "seat", "action", CLOCK))
+    EVENT.fields(data, ("roll",) if is_roll else ("seat", "action"), (CLOCK,))
+    by_clock = CLOCK in data and EVENT.boolean(data[CLOCK], CLOCK)
     if is_roll:
-        return RollEvent(RECORD.dice(data["roll"], "the dice"), by_clock)
-    return ActionEvent(RECORD.integer(data["seat"], "seat", 0), action_from_json(data["action"]), by_clock)
+        return RollEvent(EVENT.dice(data["roll"], "the dice"), by_clock)
+    return ActionEvent(EVENT.integer(data["seat"], "seat", 0), action_from_json(data["action"]), by_clock)
 
 
 def events_from_json(data: Any) -> list[Event]:
