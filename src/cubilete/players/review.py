@@ -8,7 +8,7 @@ Values. A seat's value at any moment is what the optimal player expects from the
 
 A decision is a moment where the seat to move had more than one legal action (a forced move
 costs nothing and would only dilute the mean) and chose itself: a step the computer played
-for the seat when its turn clock ran out (an event marked "clock") is not its decision. Its
+for the seat when its turn clock ran out (an event `by_clock`) is not its decision. Its
 loss is the best option's value minus the chosen one's, never negative, and 0 when below
 LOSS_EPSILON (the same action, or one as good).
 
@@ -34,7 +34,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.actions import Action, Keep, action_from_json, action_to_json
+from ..engine.actions import Action, Keep, action_to_json
+from ..engine.events import RollEvent, replay
 from ..engine.five_thousand import FiveThousandState
 from ..engine.games import family_of
 from ..engine.runner import Match
@@ -160,14 +161,11 @@ def review(match: Match, seats: Iterable[int] | None = None) -> Review:
     reviewed = sorted(set(range(match.initial.num_players) if seats is None else seats))
     walk: _Walk = WALKS[family_of(match.rules.game).id](match.initial, reviewed)
     state: Any = match.initial  # a SheetState or a FiveThousandState, as the walk expects
-    for index, event in enumerate(match.events):
-        if "roll" in event:
-            after = state.apply_roll(event["roll"])
+    for index, (event, after) in enumerate(zip(match.events, replay(match.initial, match.events))):
+        if isinstance(event, RollEvent):
             walk.rolled(state, after)
         else:
-            action = action_from_json(event["action"])
-            after = state.apply(action)
-            walk.acted(index, state, action, after, chosen_by_seat=event.get("clock") is not True)
+            walk.acted(index, state, event.action, after, chosen_by_seat=not event.by_clock)
         state = after
     return walk.result(match, state)
 

@@ -13,8 +13,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..engine.actions import action_from_json
+from ..engine.actions import action_to_json
 from ..engine.errors import IllegalAction
+from ..engine.events import ActionEvent
 from ..players.review import review
 from .families import web_family
 from .sessions import HUMAN, LiveGame
@@ -86,16 +87,15 @@ def position(live: LiveGame, index: int, lang: str) -> dict[str, Any]:
         events = len(live.match.events)
         event = live.match.events[index] if 0 <= index < events else None
         state = live.history[index] if event is not None else None
-    if event is None or state is None or "action" not in event:
+    if not isinstance(event, ActionEvent) or state is None:
         raise IllegalAction("review_no_decision", index=index, events=events)
     family = web_family(state.game)
-    chosen = action_from_json(event["action"])
     return {
         "index": index,
         "seat": state.current_player,
         "turn": turn_numbers(live, index + 1)[index],
-        "chosen": event["action"],
-        "by_clock": event.get("clock") is True,
+        "chosen": action_to_json(event.action),
+        "by_clock": event.by_clock,
         "position": state_view(state, index, lang),
-        "options": family.rank(state, chosen),
+        "options": family.rank(state, event.action),
     }

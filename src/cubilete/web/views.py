@@ -40,8 +40,8 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
             {
                 "index": index,
                 "seat": live.mover(index),
-                "event": live.match.events[index],
-                "by_clock": live.match.events[index].get("clock") is True,
+                "event": live.match.events[index].to_json(),
+                "by_clock": live.match.events[index].by_clock,
                 **STATE_VIEWS.view(live.history[index + 1], index + 1, lang),
             }
             for index in range(max(since, events - MAX_STEPS, 0), events)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ...engine.actions import Bank, Roll, SetAside
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
+from ...engine.events import RollEvent
 from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase, score_roll
 from ...engine.games import rules_for
 from ...engine.protocol import GameState
@@ -156,12 +157,12 @@ def describe(match: Match, before: GameState, texts: Texts) -> str:
     """The roll or action just taken, and what it ended in (a bust, a bank, a win...)."""
     event, after = match.events[-1], cast(FiveThousandState, match.state)
     name = match.names[cast(FiveThousandState, before).current]
-    if "roll" in event:
-        line = texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event["roll"])))
-    elif event["action"]["type"] == "set_aside":
+    if isinstance(event, RollEvent):
+        line = texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event.dice)))
+    elif isinstance(event.action, SetAside):
         line = texts.t("{name} sets aside {dice}", name=name,
-                       dice=" ".join(str(after.last_roll[i]) for i in event["action"]["held"]))
-    elif event["action"]["type"] == "roll":
+                       dice=" ".join(str(after.last_roll[i]) for i in event.action.held))
+    elif isinstance(event.action, Roll):
         line = texts.t("{name} rolls again", name=name)
     else:
         line = ""

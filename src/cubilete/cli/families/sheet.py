@@ -10,8 +10,10 @@ import time
 import unicodedata
 from typing import TYPE_CHECKING, Any, cast
 
+from ...engine.actions import Keep, Score
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
+from ...engine.events import RollEvent
 from ...engine.games import GAMES, rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
@@ -224,18 +226,19 @@ def describe(match: Match, before: GameState, texts: Texts) -> str:
     event, after, sheets = match.events[-1], cast(SheetState, match.state), cast(SheetState, before)
     seat = sheets.current
     name = match.names[seat]
-    if "roll" in event:
-        return texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event["roll"])))
-    action = event["action"]
-    if action["type"] == "score":
-        box = texts.box(sheets.game, action["box"])
-        points = after.sheets[seat].boxes[sheets.rules.box_index(action["box"])]
+    if isinstance(event, RollEvent):
+        return texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event.dice)))
+    action = event.action
+    if isinstance(action, Score):
+        box = texts.box(sheets.game, action.box)
+        points = after.sheets[seat].boxes[sheets.rules.box_index(action.box)]
         bonus = after.sheets[seat].bonus - sheets.sheets[seat].bonus
         if bonus:
             return texts.t("{name} scores {points} in {box}, and a bonus of {bonus}", name=name, points=points, box=box,
                            bonus=bonus)
         return texts.t("{name} scores {points} in {box}", name=name, points=points, box=box)
-    kept = " ".join(str(sheets.dice[i]) for i in action["held"]) or texts.t("nothing")
+    assert isinstance(action, Keep)  # a sheet game's actions are Score and Keep
+    kept = " ".join(str(sheets.dice[i]) for i in action.held) or texts.t("nothing")
     return texts.t("{name} keeps {dice}", name=name, dice=kept)
 
 
