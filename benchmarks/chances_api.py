@@ -26,7 +26,8 @@ from cubilete.engine.runner import Match
 from cubilete.players import make_player
 from cubilete.players import outlook as outlook_module
 from cubilete.players.outlook import outlook
-from cubilete.solvers import sheet_duel, sheet_options
+from cubilete.solvers.sheet import duel as sheet_duel
+from cubilete.solvers.sheet import options as sheet_options
 from cubilete.web import create_app
 
 BOT = {"name": "Bot", "kind": "bot", "level": "optimal"}

@@ -22,8 +22,8 @@ import numpy as np
 
 from cubilete.engine.games import rules_for
 from cubilete.players.confidence import mean_interval
-from cubilete.solvers.sheet_duel import prepare_duel
-from cubilete.solvers.sheet_duel_simulation import DUEL, OPTIMAL, simulate_duel
+from cubilete.research.sheet_duel_simulation import DUEL, OPTIMAL, simulate_duel
+from cubilete.solvers.sheet.duel import prepare_duel
 
 
 def main() -> None:

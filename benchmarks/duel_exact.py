@@ -31,7 +31,7 @@ from cubilete.engine.runner import Match
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_scoring import Sheet, sheet_total
 from cubilete.players import make_player
-from cubilete.solvers.sheet_two_player import ReducedGame
+from cubilete.research.sheet_two_player import ReducedGame
 
 SEED_BASE = 1200  # the games' dice seeds: SEED_BASE, SEED_BASE + 1, ...
 NO_GAIN = 1e-9

@@ -19,9 +19,9 @@ from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
 from cubilete.players.review import review
-from cubilete.solvers import sheet_options
-from cubilete.solvers.five_thousand_cache import two_player_solution
-from cubilete.solvers.sheet_cache import solution
+from cubilete.solvers.five_thousand.cache import two_player_solution
+from cubilete.solvers.sheet import options as sheet_options
+from cubilete.solvers.sheet.cache import solution
 
 
 def timed_review(match) -> tuple[float, int]:

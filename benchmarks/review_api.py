@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from cubilete.solvers import sheet_options
+from cubilete.solvers.sheet import options as sheet_options
 from cubilete.web import create_app
 
 HUMAN = {"name": "Ana", "kind": "human"}

@@ -15,8 +15,8 @@ from cubilete.engine.runner import play
 from cubilete.players import make_player
 from cubilete.players.five_thousand_advice import rank_five_thousand
 from cubilete.players.review import CLASS_LIMITS, loss_class, review, review_record
-from cubilete.solvers.five_thousand_cache import two_player_solution
-from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.five_thousand.cache import two_player_solution
+from cubilete.solvers.sheet.advice import advise
 
 SEED = 20240611
 CONTRACT = {"game", "rules", "players", "decisions"}

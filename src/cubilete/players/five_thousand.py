@@ -26,10 +26,10 @@ from collections.abc import Callable
 from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.runner import Player
-from ..solvers.five_thousand_cache import two_player_solution
-from ..solvers.five_thousand_estimate import win_chances
-from ..solvers.five_thousand_plan import EndValue, plan_turn
-from ..solvers.five_thousand_turn import TurnTable
+from ..solvers.five_thousand.cache import two_player_solution
+from ..solvers.five_thousand.estimate import win_chances
+from ..solvers.five_thousand.plan import EndValue, plan_turn
+from ..solvers.five_thousand.turn import TurnTable
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "strong", "optimal")

@@ -15,7 +15,7 @@ from ..engine.dice import DICE_COUNT
 from ..engine.errors import IllegalAction, InvalidRecord
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.five_thousand_scoring import check_int
-from ..solvers.five_thousand_turn import TurnTable
+from ..solvers.five_thousand.turn import TurnTable
 from .five_thousand import OptimalPlayer
 
 

@@ -39,10 +39,10 @@ from ..engine.five_thousand import FiveThousandState
 from ..engine.games import family_of
 from ..engine.runner import Match
 from ..engine.sheet import SheetState
-from ..solvers.five_thousand_cache import two_player_solution
-from ..solvers.five_thousand_estimate import win_chances
-from ..solvers.sheet_advice import RankedOption, advise
-from ..solvers.sheet_cache import solution
+from ..solvers.five_thousand.cache import two_player_solution
+from ..solvers.five_thousand.estimate import win_chances
+from ..solvers.sheet.advice import RankedOption, advise
+from ..solvers.sheet.cache import solution
 from .five_thousand import OptimalPlayer
 from .five_thousand_advice import action_value, mover_value, rank_five_thousand
 

@@ -26,9 +26,9 @@ from ..engine.actions import Action, Keep, Score
 from ..engine.runner import Player
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
-from ..solvers.sheet_advice import advise, best_action
-from ..solvers.sheet_cache import solution
-from ..solvers.sheet_duel import prepare_duel, rank_for_duel
+from ..solvers.sheet.advice import advise, best_action
+from ..solvers.sheet.cache import solution
+from ..solvers.sheet.duel import prepare_duel, rank_for_duel
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "optimal", "duel")

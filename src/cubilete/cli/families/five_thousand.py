@@ -29,7 +29,7 @@ ACTION_NAMES = {Roll(): "roll", Bank(): "bank"}
 
 def solve(args: argparse.Namespace) -> Report:
     """Build or load the two-player table; report the first player's optimal win probability."""
-    from ...solvers.five_thousand_cache import two_player_solution
+    from ...solvers.five_thousand.cache import two_player_solution
     from ..progress import ProgressBar
 
     rules = rules_for(args.game, args.rules)

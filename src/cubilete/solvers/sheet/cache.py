@@ -7,11 +7,11 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..engine.sheet_rules import SheetRules
-from .dice_lattice import dice_lattice
-from .sheet_solver import SOLVER_VERSION, SheetSolution, solve
-from .sheet_tables import computed_states, sheet_tables, state_count
-from .table_cache import Progress, load_or_build, table_path
+from ...engine.sheet_rules import SheetRules
+from ..dice_lattice import dice_lattice
+from ..table_cache import Progress, load_or_build, table_path
+from .solver import SOLVER_VERSION, SheetSolution, solve
+from .tables import computed_states, sheet_tables, state_count
 
 
 def cache_path(rules: SheetRules) -> Path:

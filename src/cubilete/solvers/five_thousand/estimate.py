@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 
-from ..engine.five_thousand import FiveThousandState
-from .five_thousand_exact import SCORE_STEP, TwoPlayerSolution
+from ...engine.five_thousand import FiveThousandState
+from .exact import SCORE_STEP, TwoPlayerSolution
 
 TEMPERING = -0.4
 LEAST_CHANCE = 1e-300  # a duel the table calls lost outright still leaves a finite logarithm

@@ -13,10 +13,10 @@ import threading
 
 import numpy as np
 
-from ..engine.sheet_scoring import Sheet
-from .sheet_advice import position
-from .sheet_classes import StateClasses, state_classes
-from .sheet_solver import SheetSolution
+from ...engine.sheet_scoring import Sheet
+from .advice import position
+from .classes import StateClasses, state_classes
+from .solver import SheetSolution
 
 MISSING = -1  # the width of a class not computed yet
 

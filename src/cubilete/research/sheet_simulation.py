@@ -14,8 +14,8 @@ from numba import njit, prange
 
 from ..engine.dice_seeds import SPLITMIX_GAMMA
 from ..engine.sheet_rules import SheetRules
-from .sheet_cache import solution
-from .sheet_turn import (
+from ..solvers.sheet.cache import solution
+from ..solvers.sheet.turn import (
     best_box,
     best_keeps,
     chosen_keep,

@@ -23,16 +23,16 @@ from functools import cache
 import numpy as np
 from numba import njit, prange
 
-from ..engine.errors import IllegalAction
-from ..engine.sheet import SheetState
-from ..engine.sheet_scoring import sheet_total
-from .dice_lattice import keep_indices
-from .sheet_advice import RankedOption, advise
-from .sheet_cache import solution
-from .sheet_solver import SheetSolution
-from .sheet_turn import next_class, roll_context
-from .sheet_windows import MISSING, ClassTable
-from .table_cache import Progress
+from ...engine.errors import IllegalAction
+from ...engine.sheet import SheetState
+from ...engine.sheet_scoring import sheet_total
+from ..dice_lattice import keep_indices
+from ..table_cache import Progress
+from .advice import RankedOption, advise
+from .cache import solution
+from .solver import SheetSolution
+from .turn import next_class, roll_context
+from .windows import MISSING, ClassTable
 
 BATCH = 4096  # classes computed between two progress reports
 LAYER_CHUNKS = 64  # a layer's classes are dealt to this many chunks, run in parallel

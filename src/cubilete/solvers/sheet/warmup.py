@@ -9,9 +9,9 @@ background as it starts, while the first game is being chosen.
 
 from __future__ import annotations
 
-from ..engine.sheet_rules import PENTA_SEED
-from .sheet_options import compile_advice
-from .sheet_solver import compile_solver
+from ...engine.sheet_rules import PENTA_SEED
+from .options import compile_advice
+from .solver import compile_solver
 
 
 def compile_sheet_kernels() -> None:

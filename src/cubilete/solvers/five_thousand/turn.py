@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..engine.actions import Action, Bank, Roll
-from ..engine.dice import DICE_COUNT
-from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
-from .five_thousand_tables import RollTable, slot_of
+from ...engine.actions import Action, Bank, Roll
+from ...engine.dice import DICE_COUNT
+from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
+from .tables import RollTable, slot_of
 
 
 def turn_arrays(slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,10 +19,10 @@ from functools import partial
 import numpy as np
 from numba import njit
 
-from ..engine.sheet_rules import SheetRules
-from .dice_lattice import DiceLattice, dice_lattice
-from .sheet_tables import SheetTables, computed_states, sheet_tables, state_count
-from .sheet_turn import state_index, turn_expectations, turn_scratch
+from ...engine.sheet_rules import SheetRules
+from ..dice_lattice import DiceLattice, dice_lattice
+from .tables import SheetTables, computed_states, sheet_tables, state_count
+from .turn import state_index, turn_expectations, turn_scratch
 
 # Bump whenever a change alters the tables, so that stale caches are not loaded.
 SOLVER_VERSION = "1"

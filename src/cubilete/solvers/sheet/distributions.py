@@ -24,18 +24,18 @@ from functools import cache
 import numpy as np
 from numba import njit, prange
 
-from ..engine.actions import Action, Keep
-from ..engine.errors import IllegalAction
-from ..engine.sheet import SheetState
-from ..engine.sheet_rules import SheetRules
-from ..engine.sheet_scoring import Sheet, sheet_total
-from .dice_lattice import keep_indices
-from .sheet_advice import position, turn_arrays
-from .sheet_cache import solution
-from .sheet_classes import TurnOutcomes, turn_outcomes, write_outcomes
-from .sheet_solver import SheetSolution
-from .sheet_turn import carry_to_scoring, roll_free_dice
-from .sheet_windows import MISSING, ClassTable
+from ...engine.actions import Action, Keep
+from ...engine.errors import IllegalAction
+from ...engine.sheet import SheetState
+from ...engine.sheet_rules import SheetRules
+from ...engine.sheet_scoring import Sheet, sheet_total
+from ..dice_lattice import keep_indices
+from .advice import position, turn_arrays
+from .cache import solution
+from .classes import TurnOutcomes, turn_outcomes, write_outcomes
+from .solver import SheetSolution
+from .turn import carry_to_scoring, roll_free_dice
+from .windows import MISSING, ClassTable
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,18 +26,18 @@ from functools import cache, lru_cache
 import numpy as np
 from numba import njit
 
-from ..engine.errors import IllegalAction
-from ..engine.sheet import SheetState
-from ..engine.sheet_rules import SheetRules
-from ..engine.sheet_scoring import Sheet, sheet_total
-from .dice_lattice import keep_indices
-from .sheet_cache import solution
-from .sheet_distributions import DistributionTable, ScoreDistribution, distribution_table, remaining_distribution
-from .sheet_solver import SheetSolution
-from .sheet_threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
-from .sheet_turn import next_class
-from .sheet_windows import MISSING
-from .table_cache import Progress
+from ...engine.errors import IllegalAction
+from ...engine.sheet import SheetState
+from ...engine.sheet_rules import SheetRules
+from ...engine.sheet_scoring import Sheet, sheet_total
+from ..dice_lattice import keep_indices
+from ..table_cache import Progress
+from .cache import solution
+from .distributions import DistributionTable, ScoreDistribution, distribution_table, remaining_distribution
+from .solver import SheetSolution
+from .threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
+from .turn import next_class
+from .windows import MISSING
 
 TURNS_REMEMBERED = 256  # duel turns kept in memory: a few concurrent games
 

@@ -23,10 +23,10 @@ from functools import cache
 import numpy as np
 from numba import njit, prange
 
-from ..engine.dice import DICE_COUNT
-from ..engine.sheet_rules import Pattern, SheetRules
-from .sheet_cache import solution
-from .sheet_classes import state_classes, turn_outcomes
+from ...engine.dice import DICE_COUNT
+from ...engine.sheet_rules import Pattern, SheetRules
+from .cache import solution
+from .classes import state_classes, turn_outcomes
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 

@@ -30,8 +30,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.five_thousand import FiveThousandRules
-from .five_thousand_tables import (
+from ...engine.five_thousand import FiveThousandRules
+from .tables import (
     RollTable,
     UnsupportedRules,
     roll_table,
@@ -39,7 +39,7 @@ from .five_thousand_tables import (
     slot_count,
     turn_ends,
 )
-from .five_thousand_turn import TurnTable, turn_arrays, turn_values
+from .turn import TurnTable, turn_arrays, turn_values
 
 # Bump whenever a change alters the tables, so that stale caches are not loaded.
 SOLVER_VERSION = "1"

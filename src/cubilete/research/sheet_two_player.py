@@ -37,13 +37,20 @@ from numba import njit, prange
 from ..engine.dice import DICE_COUNT
 from ..engine.sheet_rules import SheetRules
 from ..engine.sheet_scoring import Sheet, sheet_total
-from .dice_lattice import keep_indices, keeps
-from .sheet_cache import solution
-from .sheet_classes import StateClasses, state_classes, turn_outcomes
-from .sheet_solver import SheetSolution
-from .sheet_tables import SheetTables
-from .sheet_threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_buffers, chance_views, threshold_table
-from .sheet_turn import next_class, roll_context, roll_free_dice, successor, turn_levels, turn_scratch
+from ..solvers.dice_lattice import keep_indices, keeps
+from ..solvers.sheet.cache import solution
+from ..solvers.sheet.classes import StateClasses, state_classes, turn_outcomes
+from ..solvers.sheet.solver import SheetSolution
+from ..solvers.sheet.tables import SheetTables
+from ..solvers.sheet.threshold import (
+    CHANCE_DIGITS,
+    best_turn,
+    bonus_levels,
+    chance_buffers,
+    chance_views,
+    threshold_table,
+)
+from ..solvers.sheet.turn import next_class, roll_context, roll_free_dice, successor, turn_levels, turn_scratch
 
 EXACT, OPTIMAL, DUEL, ZERO_SUM = 0, 1, 2, 3
 PLAYS = {"exact": EXACT, "optimal": OPTIMAL, "duel": DUEL, "zero-sum": ZERO_SUM}

@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine.actions import Bank, Roll
-from ..engine.dice import DICE_COUNT, Dice
-from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
+from ...engine.actions import Bank, Roll
+from ...engine.dice import DICE_COUNT, Dice
+from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 
 STEP = 50
 

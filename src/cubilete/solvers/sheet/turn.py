@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..engine.dice import DICE_COUNT, FACES
-from .dice_lattice import DiceLattice
-from .sheet_tables import JOKER_OPEN, JOKER_ZERO, SheetArrays, SheetShape, SheetTables, context_of
+from ...engine.dice import DICE_COUNT, FACES
+from ..dice_lattice import DiceLattice
+from .tables import JOKER_OPEN, JOKER_ZERO, SheetArrays, SheetShape, SheetTables, context_of
 
 FACE_COUNT = len(FACES)
 

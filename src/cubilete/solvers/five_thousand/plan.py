@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..engine.five_thousand import FiveThousandState
-from .five_thousand_tables import roll_table, turn_ends
-from .five_thousand_turn import TurnTable, turn_arrays, turn_values
+from ...engine.five_thousand import FiveThousandState
+from .tables import roll_table, turn_ends
+from .turn import TurnTable, turn_arrays, turn_values
 
 EndValue = Callable[[FiveThousandState], float]
 

@@ -15,10 +15,10 @@ import numpy as np
 from numba import njit, prange
 
 from ..engine.sheet import SheetState
-from .dice_lattice import keep_indices
-from .sheet_distributions import ScoreDistribution, distribution_table, mix_group
-from .sheet_threshold import CHANCE_DIGITS, ThresholdTable, chance_scratch, check_target, turn_chances
-from .sheet_turn import next_class, roll_context, roll_free_dice, turn_expectations, turn_scratch
+from ..solvers.dice_lattice import keep_indices
+from ..solvers.sheet.distributions import ScoreDistribution, distribution_table, mix_group
+from ..solvers.sheet.threshold import CHANCE_DIGITS, ThresholdTable, chance_scratch, check_target, turn_chances
+from ..solvers.sheet.turn import next_class, roll_context, roll_free_dice, turn_expectations, turn_scratch
 
 
 def threshold_distribution(state: SheetState, target: int) -> ScoreDistribution:

@@ -13,14 +13,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine.actions import Action, Score
-from ..engine.errors import IllegalAction
-from ..engine.sheet import SheetState, distinct_keeps
-from .dice_lattice import keep_indices, keeps
-from .sheet_cache import solution
-from .sheet_options import KEEP_SLOTS, option_values, position, roll_index, sub_keeps, turn_options
-from .sheet_solver import SheetSolution
-from .sheet_turn import state_index
+from ...engine.actions import Action, Score
+from ...engine.errors import IllegalAction
+from ...engine.sheet import SheetState, distinct_keeps
+from ..dice_lattice import keep_indices, keeps
+from .cache import solution
+from .options import KEEP_SLOTS, option_values, position, roll_index, sub_keeps, turn_options
+from .solver import SheetSolution
+from .turn import state_index
 
 
 class RankedOption(NamedTuple):

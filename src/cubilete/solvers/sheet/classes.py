@@ -15,9 +15,9 @@ from functools import cache
 import numpy as np
 from numba import njit, prange
 
-from .sheet_solver import SheetSolution, layers
-from .sheet_tables import SheetShape, SheetTables, computed_states
-from .sheet_turn import (
+from .solver import SheetSolution, layers
+from .tables import SheetShape, SheetTables, computed_states
+from .turn import (
     best_boxes,
     carry_to_scoring,
     next_class,

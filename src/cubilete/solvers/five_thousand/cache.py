@@ -11,9 +11,9 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..engine.five_thousand import FiveThousandRules
-from .five_thousand_exact import SOLVER_VERSION, TwoPlayerSolution, solve
-from .table_cache import Progress, load_or_build, table_path
+from ...engine.five_thousand import FiveThousandRules
+from ..table_cache import Progress, load_or_build, table_path
+from .exact import SOLVER_VERSION, TwoPlayerSolution, solve
 
 PHASES = {"rules": "5000: reading the rules from the engine", "solve": "5000: solving score pairs"}
 

@@ -24,16 +24,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.dice import DICE_COUNT, Dice
-from ..engine.errors import IllegalAction
-from ..engine.sheet import SheetState
-from ..engine.sheet_rules import SheetRules
-from ..engine.sheet_scoring import Sheet, sheet_total
-from .dice_lattice import dice_lattice, keep_indices
-from .sheet_cache import solution
-from .sheet_solver import SheetSolution
-from .sheet_tables import SheetArrays, sheet_tables, state_count, state_key
-from .sheet_turn import plain_tables, turn_tables
+from ...engine.dice import DICE_COUNT, Dice
+from ...engine.errors import IllegalAction
+from ...engine.sheet import SheetState
+from ...engine.sheet_rules import SheetRules
+from ...engine.sheet_scoring import Sheet, sheet_total
+from ..dice_lattice import dice_lattice, keep_indices
+from .cache import solution
+from .solver import SheetSolution
+from .tables import SheetArrays, sheet_tables, state_count, state_key
+from .turn import plain_tables, turn_tables
 
 KEEP_SLOTS = 2**DICE_COUNT - 1  # five different values: every subset of the dice but all of them
 TURNS_REMEMBERED = 512  # turn tables kept in memory: enough for a few concurrent games
