@@ -21,11 +21,11 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from cubilete.analysis import outlook as outlook_module
+from cubilete.analysis.outlook import outlook
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.players import make_player
-from cubilete.players import outlook as outlook_module
-from cubilete.players.outlook import outlook
 from cubilete.solvers.sheet import duel as sheet_duel
 from cubilete.solvers.sheet import options as sheet_options
 from cubilete.web import create_app

@@ -20,8 +20,8 @@ import time
 
 import numpy as np
 
+from cubilete.analysis.confidence import mean_interval
 from cubilete.engine.games import rules_for
-from cubilete.players.confidence import mean_interval
 from cubilete.research.sheet_duel_simulation import DUEL, OPTIMAL, simulate_duel
 from cubilete.solvers.sheet.duel import prepare_duel
 

@@ -15,10 +15,10 @@ import argparse
 import statistics
 import time
 
+from cubilete.analysis.review import review
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
-from cubilete.players.review import review
 from cubilete.solvers.five_thousand.cache import two_player_solution
 from cubilete.solvers.sheet import options as sheet_options
 from cubilete.solvers.sheet.cache import solution

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cubilete.analysis.review import CLASS_LIMITS, loss_class, review, review_record
 from cubilete.cli.main import main
 from cubilete.engine.actions import Bank, Roll, action_from_json, action_to_json
 from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED, Phase
@@ -14,7 +15,6 @@ from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
 from cubilete.players.five_thousand_advice import rank_five_thousand
-from cubilete.players.review import CLASS_LIMITS, loss_class, review, review_record
 from cubilete.solvers.five_thousand.cache import two_player_solution
 from cubilete.solvers.sheet.advice import advise
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from ..analysis.outlook import outlook, outlook_level
 from ..engine.errors import IllegalAction
-from ..players.outlook import outlook, outlook_level
 from .sessions import Games, LiveGame
 
 CACHED_OUTLOOKS = 1024  # a few kilobytes each: every step of the games being followed

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analysis.review import review
 from ..engine.errors import CubileteError, InvalidRecord
 from ..engine.games import GAMES
-from ..players.review import review
 from .i18n import refusal_message
 from .seat_summaries import GameHead, SeatSummary, SummaryStore
 from .sessions import GameNotFound, Games, check_seat_token

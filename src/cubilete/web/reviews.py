@@ -13,9 +13,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from ..analysis.review import review
 from ..engine.actions import action_from_json
 from ..engine.errors import IllegalAction
-from ..players.review import review
 from .families import web_family
 from .sessions import HUMAN, LiveGame
 from .views import state_view

@@ -20,7 +20,7 @@ from ..output import CommandError, Report
 from . import Hint, HintOption
 
 if TYPE_CHECKING:
-    from ...players.matches import Simulation
+    from ...analysis.matches import Simulation
     from ..texts import Texts
 
 SITUATION_KEYS = ("game", "scores", "to_move", "turn_points", "dice_left")
@@ -94,7 +94,7 @@ def stats(args: argparse.Namespace) -> Report:
 
 def simulation_report(simulation: Simulation) -> Report:
     """Each listed player's win rate with its 95% Wilson interval."""
-    from ...players.matches import MAX_STEPS
+    from ...analysis.matches import MAX_STEPS
 
     games = simulation.games
     results: list[dict[str, Any]] = [

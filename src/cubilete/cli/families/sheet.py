@@ -22,7 +22,7 @@ from ..output import CommandError, Report, parse_json
 from . import HINT_OPTIONS, Hint, HintOption
 
 if TYPE_CHECKING:
-    from ...players.matches import Simulation
+    from ...analysis.matches import Simulation
     from ...solvers.sheet.advice import RankedOption
     from ...solvers.sheet.stats import SheetStats
     from ..texts import Texts

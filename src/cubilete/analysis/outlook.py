@@ -27,12 +27,12 @@ from typing import Any
 from ..engine.five_thousand import FiveThousandState
 from ..engine.games import family_of
 from ..engine.sheet import SheetState
+from ..players.five_thousand import OptimalPlayer
+from ..players.five_thousand_advice import mover_value
 from ..solvers.five_thousand.cache import two_player_solution
 from ..solvers.five_thousand.estimate import win_chances
 from ..solvers.sheet.advice import expected_value
 from ..solvers.sheet.duel import duel_chance, final_laws, first_place_chances
-from .five_thousand import OptimalPlayer
-from .five_thousand_advice import mover_value
 
 # With more than two 5000 players a turn's plan takes milliseconds: planned once for all its steps.
 _PLANNER = OptimalPlayer()

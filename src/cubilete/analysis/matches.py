@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from ..engine.dice_seeds import CommonSeed, DiceSeed
 from ..engine.games import Rules, new_state
 from ..engine.runner import Match
+from ..players import make_player, prepare
 from ..solvers.table_cache import Progress
-from . import make_player, prepare
 from .confidence import mean_interval, wilson_interval
 
 MAX_STEPS = 100_000  # a game still running after this many steps is called unfinished
