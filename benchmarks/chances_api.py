@@ -39,7 +39,7 @@ def forget_turns() -> None:
     sheet_options.turn_options.cache_clear()
     sheet_options.position.cache_clear()
     sheet_duel.duel_turn.cache_clear()
-    outlook_module._PLANNER.strong._plans.clear()
+    outlook_module._PLANNER.estimated._plans.clear()
 
 
 def played_game(client: TestClient, game: str, seats: int, seed: int) -> tuple[str, int]:

@@ -27,15 +27,15 @@ from typing import Any
 from ..engine.five_thousand import FiveThousandState
 from ..engine.games import family_of
 from ..engine.sheet import SheetState
-from ..players.five_thousand import OptimalPlayer
 from ..players.five_thousand_advice import mover_value
 from ..solvers.five_thousand.cache import two_player_solution
 from ..solvers.five_thousand.estimate import win_chances
+from ..solvers.five_thousand.optimal import OptimalValues
 from ..solvers.sheet.advice import expected_value
 from ..solvers.sheet.duel import duel_chance, final_laws, first_place_chances
 
 # With more than two 5000 players a turn's plan takes milliseconds: planned once for all its steps.
-_PLANNER = OptimalPlayer()
+_PLANNER = OptimalValues()
 _PLANS_LOCK = threading.Lock()
 
 
@@ -97,7 +97,7 @@ def five_thousand_outlook(state: FiveThousandState) -> Outlook:
     seats = range(state.num_players)
     if state.is_over:
         return Outlook("win_probability", False, state.scores(), tuple(float(seat == state.winner) for seat in seats))
-    with _PLANS_LOCK:  # the player remembers its plans, one per turn (apps ask from several threads)
+    with _PLANS_LOCK:  # the values remember their plans, one per turn (apps ask from several threads)
         table, exact = _PLANNER.turn_table(state)
     mover = mover_value(state, table)
     if exact:

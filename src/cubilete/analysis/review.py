@@ -39,10 +39,10 @@ from ..engine.five_thousand import FiveThousandState
 from ..engine.games import family_of
 from ..engine.runner import Match
 from ..engine.sheet import SheetState
-from ..players.five_thousand import OptimalPlayer
 from ..players.five_thousand_advice import action_value, mover_value, rank_five_thousand
 from ..solvers.five_thousand.cache import two_player_solution
 from ..solvers.five_thousand.estimate import win_chances
+from ..solvers.five_thousand.optimal import OptimalValues
 from ..solvers.sheet.advice import RankedOption, advise
 from ..solvers.sheet.cache import solution
 
@@ -300,7 +300,7 @@ class _FiveThousandWalk(_Walk):
 
     def __init__(self, initial: FiveThousandState, reviewed: Sequence[int]) -> None:
         super().__init__(reviewed)
-        self.player = OptimalPlayer()
+        self.values = OptimalValues()
         self.solution = two_player_solution(initial.rules)
         self.exact = initial.num_players == 2
         self.estimate = not self.exact
@@ -313,7 +313,7 @@ class _FiveThousandWalk(_Walk):
         mover's is its plan's value, the other seats' the estimate at their scores."""
         if state.is_over:
             return tuple(float(seat == state.winner) for seat in range(self.seats))
-        table, _ = self.player.turn_table(state)
+        table, _ = self.values.turn_table(state)
         mover = mover_value(state, table)
         if self.exact:
             return tuple(mover if seat == state.current else 1.0 - mover for seat in range(2))
@@ -335,9 +335,9 @@ class _FiveThousandWalk(_Walk):
         if mover in self.tallies:
 
             def values() -> tuple[float, float, Action, int]:
-                advice = rank_five_thousand(state, self.player)
+                advice = rank_five_thousand(state, self.values)
                 # valued by its effect: a set-aside may name other positions of the same dice
-                chosen = action_value(state, self.player.turn_table(state)[0], action)
+                chosen = action_value(state, self.values.turn_table(state)[0], action)
                 return chosen, advice.value, advice.options[0].action, len(advice.options)
 
             self.decide(index, state, action, values, chosen_by_seat)

@@ -1,8 +1,8 @@
 """5000 advice: every option of a situation with the mover's chance to win, and situations
 built from what a person types (refusing those no game can reach).
 
-The values are the optimal player's (players.five_thousand.OptimalPlayer): exact win
-probabilities with two players, the strong player's estimates with more.
+The values are the optimal player's (optimal.OptimalValues): exact win probabilities with two
+players, the strong player's estimates with more.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from ..engine.dice import DICE_COUNT
 from ..engine.errors import IllegalAction, InvalidRecord
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.five_thousand_scoring import check_int
+from ..solvers.five_thousand.optimal import OptimalValues
 from ..solvers.five_thousand.turn import TurnTable
-from .five_thousand import OptimalPlayer
 
 
 @dataclass(frozen=True)
@@ -39,15 +39,15 @@ class FiveThousandAdvice:
         return self.options[0].win_probability
 
 
-def rank_five_thousand(state: FiveThousandState, player: OptimalPlayer | None = None) -> FiveThousandAdvice:
+def rank_five_thousand(state: FiveThousandState, optimal: OptimalValues | None = None) -> FiveThousandAdvice:
     """Every option of the mover, best first, with its chance to win.
 
     A pending roll (a turn start among them) has one option, Roll: rolling is all there is to do.
-    Pass `player` to reuse its remembered turn plans (games of more than two players).
+    Pass `optimal` to reuse its remembered turn plans (games of more than two players).
     """
     if state.is_over:
         raise IllegalAction("game_over")
-    table, exact = (player or OptimalPlayer()).turn_table(state)
+    table, exact = (optimal or OptimalValues()).turn_table(state)
     values: list[tuple[Action, float]]
     if state.is_chance:
         values = [(Roll(), table.roll_value(state.turn_points, state.dice_left))]

@@ -9,6 +9,7 @@ the same with exact end values; the other players bring their own valuation.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
@@ -18,6 +19,7 @@ from .tables import roll_table, turn_ends
 from .turn import TurnTable, turn_arrays, turn_values
 
 EndValue = Callable[[FiveThousandState], float]
+PLANS_KEPT = 64  # turn plans remembered: a plan serves one turn, a few more cost little
 
 
 def plan_turn(state: FiveThousandState, end_value: EndValue) -> TurnTable:
@@ -33,3 +35,21 @@ def plan_turn(state: FiveThousandState, end_value: EndValue) -> TurnTable:
     # No bank's value depends on pass_value here, so its slope is 0; only the values are used.
     turn_values(table, pass_value, bank, np.zeros(len(bank)), ends.reach, roll, decide, slope)
     return TurnTable(state.rules, roll, bank)
+
+
+class TurnPlans:
+    """The plans of turns under one valuation of their ends, remembered by turn (scores and player),
+    so that one is computed per turn. `valuation(start)`: the end valuation of the turn starting at
+    `start`."""
+
+    def __init__(self, valuation: Callable[[FiveThousandState], EndValue]) -> None:
+        self.valuation = valuation
+        self._plans: OrderedDict[tuple, TurnTable] = OrderedDict()
+
+    def plan(self, state: FiveThousandState) -> TurnTable:
+        key = (state.rules, state.totals, state.current)
+        if key not in self._plans:
+            self._plans[key] = plan_turn(state, self.valuation(state))
+            if len(self._plans) > PLANS_KEPT:
+                self._plans.popitem(last=False)
+        return self._plans[key]
