@@ -14,7 +14,7 @@ from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED, Phase
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
-from cubilete.players.five_thousand_advice import rank_five_thousand
+from cubilete.solvers.five_thousand.advice import rank_five_thousand
 from cubilete.solvers.five_thousand.cache import two_player_solution
 from cubilete.solvers.sheet.advice import advise
 

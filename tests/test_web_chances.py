@@ -18,7 +18,7 @@ from cubilete.engine.actions import Keep, Score
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.engine.sheet_scoring import sheet_total
-from cubilete.players.five_thousand_advice import rank_five_thousand
+from cubilete.solvers.five_thousand.advice import rank_five_thousand
 from cubilete.solvers.sheet.advice import advise
 from cubilete.solvers.sheet.cache import solution
 from cubilete.solvers.sheet.duel import duel_chance, final_laws, first_place_chances

@@ -27,7 +27,7 @@ from typing import Any
 from ..engine.five_thousand import FiveThousandState
 from ..engine.games import family_of
 from ..engine.sheet import SheetState
-from ..players.five_thousand_advice import mover_value
+from ..solvers.five_thousand.advice import mover_value
 from ..solvers.five_thousand.cache import two_player_solution
 from ..solvers.five_thousand.estimate import win_chances
 from ..solvers.five_thousand.optimal import OptimalValues

@@ -39,7 +39,7 @@ from ..engine.five_thousand import FiveThousandState
 from ..engine.games import family_of
 from ..engine.runner import Match
 from ..engine.sheet import SheetState
-from ..players.five_thousand_advice import action_value, mover_value, rank_five_thousand
+from ..solvers.five_thousand.advice import action_value, mover_value, rank_five_thousand
 from ..solvers.five_thousand.cache import two_player_solution
 from ..solvers.five_thousand.estimate import win_chances
 from ..solvers.five_thousand.optimal import OptimalValues

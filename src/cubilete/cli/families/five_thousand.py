@@ -60,8 +60,8 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     if target is not None:
         raise CommandError("--target is for Penta and Generala: 5000's advice is already the chance to win")
     from ...players import prepare
-    from ...players.five_thousand_advice import rank_five_thousand
-    from ...players.five_thousand_advice import situation as five_thousand_situation
+    from ...solvers.five_thousand.advice import rank_five_thousand
+    from ...solvers.five_thousand.advice import situation as five_thousand_situation
     from ..progress import ProgressBar
 
     keys = set(situation) - {"rules"}
@@ -222,7 +222,7 @@ def _outcome(match: Match, state: FiveThousandState, texts: Texts) -> str:
 def hint(state: FiveThousandState, texts: Texts) -> Hint:
     """Roll or bank (with free set-aside, each choice of dice), best first, with the chance to win after each:
     exact with two players, the strong player's estimate with more."""
-    from ...players.five_thousand_advice import rank_five_thousand
+    from ...solvers.five_thousand.advice import rank_five_thousand
 
     if state.is_chance:
         raise IllegalAction("hint_roll_first")

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine.actions import Action, Bank, Roll
-from ..engine.dice import DICE_COUNT
-from ..engine.errors import IllegalAction, InvalidRecord
-from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
-from ..engine.five_thousand_scoring import check_int
-from ..solvers.five_thousand.optimal import OptimalValues
-from ..solvers.five_thousand.turn import TurnTable
+from ...engine.actions import Action, Bank, Roll
+from ...engine.dice import DICE_COUNT
+from ...engine.errors import IllegalAction, InvalidRecord
+from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
+from ...engine.five_thousand_scoring import check_int
+from .optimal import OptimalValues
+from .turn import TurnTable
 
 
 @dataclass(frozen=True)
