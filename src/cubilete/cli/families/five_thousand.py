@@ -17,7 +17,7 @@ from ...engine.games import rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ..output import CommandError, Report
-from . import Hint, HintOption
+from .hints import Hint, HintOption
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation

@@ -19,7 +19,7 @@ from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
 from ..output import CommandError, Report, parse_json
-from . import HINT_OPTIONS, Hint, HintOption
+from .hints import HINT_OPTIONS, Hint, HintOption
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
