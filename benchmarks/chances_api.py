@@ -8,7 +8,7 @@ played by bots alone to its end (Penta: two optimal bots, the bar giving the due
 from 0 to the last event), first
 "fresh" (computed; the remembered turns forgotten first) and then "cached" (the app's
 cache per game step). The median per step over every step of every game is printed, and beside
-it "compute": players.outlook alone on the same states (no HTTP), what a fresh step costs the server.
+it "compute": analysis.outlook alone on the same states (no HTTP), what a fresh step costs the server.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def timed_steps(client: TestClient, game_id: str, events: int) -> list[float]:
 
 
 def compute_seconds(game: str, seats: int, seed: int) -> list[float]:
-    """players.outlook on every state of a game of optimal bots, each state once, turns forgotten first."""
+    """analysis.outlook on every state of a game of optimal bots, each state once, turns forgotten first."""
     rules = rules_for(game)
     match = Match(rules, ["Bot"] * seats, seed)
     players = [make_player("optimal", rules)] * seats

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/review.py [--games 5]
 
 Each game is played by optimal bots (two seats, seeds 1..N) and every seat is reviewed.
-"fresh" is a review with sheet_options' remembered turns forgotten first (every turn's
+"fresh" is a review with solvers.sheet.options' remembered turns forgotten first (every turn's
 tables computed as the review walks it, as for a game played without hints), "again" a second
 review of the same game (turns remembered: the bots' own play had computed them). The median over the games is
 printed, with the number of decisions reviewed.

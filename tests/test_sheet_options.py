@@ -1,4 +1,4 @@
-"""The array path of advice (sheet_options) against the engine: every option, value and tie.
+"""The array path of advice (solvers.sheet.options) against the engine: every option, value and tie.
 
 `reference_advice` ranks a situation the plain way, from the engine's own
 `legal_actions` and `score_options` and the turn's expected values, one Python

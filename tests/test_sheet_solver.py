@@ -64,7 +64,7 @@ def test_every_rule_set_has_a_finite_value_and_generala_is_solved():
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: f"{rules.game}-{rules.name}")
 def test_tables_give_exactly_the_engines_options_on_random_sheets(rules):
-    """The solver's premise (sheet_tables): options depend on the sheet only through its context."""
+    """The solver's premise (solvers.sheet.tables): options depend on the sheet only through its context."""
     shape, arrays = sheet_tables(rules)
     generator = random.Random(rules.name)
     for _ in range(150):

@@ -2,18 +2,18 @@
 (or, alone, its expected final total) as the computer players value them.
 
 - Penta and Generala alone: the expected final total under solitaire-optimal play, the total now
-  plus the solver's expected remaining score (solvers.sheet_advice.expected_value, with the dice
+  plus the solver's expected remaining score (solvers.sheet.advice.expected_value, with the dice
   on the table). A full sheet is worth its total.
 - Penta and Generala with two or more seats: the seat to move's chance to finish first playing
-  the duel (solvers.sheet_duel.duel_chance, a shared first place counting half), the rest for the
+  the duel (solvers.sheet.duel.duel_chance, a shared first place counting half), the rest for the
   other seat; with more seats, the others share the rest in proportion to their chances of
   finishing first if every seat's final total followed its law under optimal play
-  (sheet_duel.first_place_chances), marked `estimate`. Each seat's expected final total is kept
+  (solvers.sheet.duel.first_place_chances), marked `estimate`. Each seat's expected final total is kept
   beside its chance (`expected`). Once the game is over, the winners share 1.
 - 5000: with two players, the exact solver's chance to win for the seat to move, and the rest
   for the other. With more, the seat to move's chance is the strong player's plan value for this
   moment of its turn, and the other seats share the rest in proportion to the duel estimate at
-  the turn's scores (solvers.five_thousand_estimate): the chances add up to 1, marked `estimate`.
+  the turn's scores (solvers.five_thousand.estimate): the chances add up to 1, marked `estimate`.
   Once the game is over, the winner's chance is 1.
 """
 

@@ -2,7 +2,7 @@
 
 Values. A seat's value at any moment is what the optimal player expects from there:
 - Penta and Generala: the seat's expected final total under solitaire-optimal play
-  (solvers.sheet_advice; the seats' sheets do not interact, so each seat has its own).
+  (solvers.sheet.advice; the seats' sheets do not interact, so each seat has its own).
 - 5000: the seat's chance to win, exact with two players (the two-player table); with more,
   the strong player's estimate (the review says `estimate`).
 

@@ -10,7 +10,7 @@
   game replays the same way.
 - optimal: the option with the highest expected final total.
 - duel: the option with the best chance to finish first, given the other seats' sheets and
-  the law of their remaining scores (solvers.sheet_duel); alone, it plays as optimal does.
+  the law of their remaining scores (solvers.sheet.duel); alone, it plays as optimal does.
 
 Ties go to the first option in the engine's `legal_actions` order (keeps by held
 values, then boxes in sheet order), so every level is reproducible.

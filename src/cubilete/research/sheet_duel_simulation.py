@@ -9,11 +9,11 @@ rolled one by one), so the runner with CommonSeed(seed) plays exactly these game
 without, seat 1 draws from a stream of its own (independent dice).
 
 Both seats choose as the Python API does. An option's expected final total is the one
-sheet_advice computes (now + the turn arrays' value, in the same float operations); the
+solvers.sheet.advice computes (now + the turn arrays' value, in the same float operations); the
 optimal seat takes the highest, the first in the engine's `legal_actions` order on a tie
 (keeps by held values, then boxes in sheet order). The duel seat faces the law of the
 optimal opponent's final total, the distribution window of its class shifted by its total
-(sheet_duel.best_opponent_law for one opponent), and takes the highest chance to finish
+(solvers.sheet.duel.best_opponent_law for one opponent), and takes the highest chance to finish
 first rounded to 12 decimals, ties going to the optimal seat's order (rank_by_chance).
 """
 
@@ -123,7 +123,7 @@ def _play_game(
 
 @njit(cache=True)
 def _beat_values(probabilities):
-    """sheet_duel.beat_values of best_opponent_law for one opponent, in its float operations:
+    """solvers.sheet.duel.beat_values of best_opponent_law for one opponent, in its float operations:
     the law goes through its distribution function and back."""
     below = np.cumsum(probabilities)
     law = below.copy()

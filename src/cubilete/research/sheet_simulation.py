@@ -2,7 +2,7 @@
 
 The engine's runner (what `cubilete simulate` uses) plays a game through the
 players' Python API; this plays the same policy (the solver's tables, the same
-turn kernels and tie rules as sheet_stats) entirely in Numba, in parallel over
+turn kernels and tie rules as solvers.sheet.stats) entirely in Numba, in parallel over
 games. Game g draws its dice from its own SplitMix64 stream seeded by (seed, g),
 so results do not depend on the number of threads.
 """

@@ -1,11 +1,11 @@
 """The threshold policy's play, and the exact law of the points it scores.
 
-The policy (sheet_threshold) maximises the chance to reach a target; among options whose
+The policy (solvers.sheet.threshold) maximises the chance to reach a target; among options whose
 chances agree to 12 decimals it takes the best expected total. From a situation, a
 forward pass follows it layer by layer over (class, points still needed): a turn from
 class c with need q ends in outcomes (class c', points gained g) with need q - g. Once
 the need is met (q - g <= 0) or out of reach (above top(c')), every option has the same
-chance and the policy plays as the optimal player, whose law from c' sheet_distributions
+chance and the policy plays as the optimal player, whose law from c' solvers.sheet.distributions
 knows: those ends are mixed into the result, shifted by the points gained since the start.
 """
 

@@ -7,16 +7,16 @@ is (class of seat 0, class of seat 1, d = total of seat 0 minus total of seat 1,
 move); T[s](a, b)(d) is the chance that seat 0 finishes first (a tie counting half) with
 seat s to move from the start of its turn. It is found backward, most turns played first,
 as one window of leads per class pair: d < -top(a) loses and d > top(b) wins whatever
-happens (top: the most points a class can still score, sheet_threshold), so each pair keeps
+happens (top: the most points a class can still score, solvers.sheet.threshold), so each pair keeps
 -top(a) .. top(b), the columns of best_turn.
 
 Each seat plays one of three ways:
 - EXACT maximises its own chance to finish first (best_turn over the windows of the next
   turn). Both seats EXACT is the zero-sum game's value; EXACT against OPTIMAL is the best
   reply to the optimal player, the most any play can win against it.
-- OPTIMAL is the expected-total player: its turn's outcomes (sheet_classes.turn_outcomes)
+- OPTIMAL is the expected-total player: its turn's outcomes (solvers.sheet.classes.turn_outcomes)
   do not depend on the other seat, so they are mixed over the windows.
-- DUEL is sheet_duel's player: its worth of scoring an outcome is the chance to finish first
+- DUEL is solvers.sheet.duel's player: its worth of scoring an outcome is the chance to finish first
   when both seats play optimally afterwards, which is T of OPTIMAL against OPTIMAL after
   the turn (both laws independent, the order of the turns does not matter). Its turn is
   carried lead by lead through the choices rank_by_chance makes: the highest chance to 12

@@ -1,4 +1,4 @@
-"""The review of a game for the web: players.review's JSON for the human seats, each decision's
+"""The review of a game for the web: analysis.review's JSON for the human seats, each decision's
 turn number, and any past decision's position with its options ranked.
 
 A review is computed once per game and number of events (it only changes when the game moves

@@ -2,9 +2,9 @@
 
 State space. A decision point is (mover's score, other's score, turn points,
 dice to roll). Scores are multiples of 100 below the target (0 = not in the
-game); turn points are slots of 50 (five_thousand_tables), all totals above the
+game); turn points are slots of 50 (`tables`), all totals above the
 target sharing one slot; dice 1..5. Within a turn the values follow from the
-values of the turn starts it can end in (five_thousand_turn), so the unknowns
+values of the turn starts it can end in (`turn`), so the unknowns
 of the fixed point are only the turn-start values V[s, o], one per score pair.
 
 Algorithm. Gauss-Seidel over score pairs with two accelerations:

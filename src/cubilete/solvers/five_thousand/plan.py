@@ -1,7 +1,7 @@
 """Plan the turn in progress, for any number of players, from a valuation of the turn's ends.
 
 A turn can end in few ways: a bank at some slot of turn points, or a bust. The
-engine says what each end does to the game (five_thousand_tables.turn_ends);
+engine says what each end does to the game (`tables.turn_ends`);
 a valuation says what that is worth to the player, and the turn kernel values
 every decision point of the turn from there. The exact two-player solver does
 the same with exact end values; the other players bring their own valuation.

@@ -94,14 +94,14 @@ def expected_value(state: SheetState) -> float:
 
 
 def turn_arrays(solved: SheetSolution, mask: int, joker: int, upper: int) -> tuple[np.ndarray, np.ndarray]:
-    """A turn's futures[box, points] and expect[rolls left, keep] (see sheet_turn), remembered."""
+    """A turn's futures[box, points] and expect[rolls left, keep] (see `turn`), remembered."""
     futures, expect, _ = turn_options(solved, mask, joker, upper)
     return futures, expect
 
 
 @cache
 def _keep_values(roll: int) -> list[tuple[int, ...]]:
-    """The held values of each keep slot of a roll (see sheet_options)."""
+    """The held values of each keep slot of a roll (see `options`)."""
     every_keep = keeps()
     return [every_keep[k] for k in sub_keeps()[roll].tolist() if k >= 0]
 

@@ -5,7 +5,7 @@ A class is a (mask, joker state, upper total) whose upper bonus is pending, or t
 entry (upper total = threshold) of all the totals of a mask whose bonus is decided; the
 full sheet is one class. Classes are numbered layer by layer from the empty sheet, so
 that the classes of one number of filled boxes are consecutive. The forward pass of
-sheet_stats and the on-demand distributions of sheet_distributions both walk them.
+`stats` and the on-demand distributions of `distributions` both walk them.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 optimal (expected-total) player's policy; computed on demand and remembered per process.
 
 From a turn-start class c the optimal turn ends in outcomes (the class it leads to, the
-points gained with every bonus, the probability), the same ones as sheet_stats' forward
+points gained with every bonus, the probability), the same ones as `stats`' forward
 pass; the points still to come from c are then
 
     D(c) = sum over outcomes of probability * D(target) shifted by the points gained,
@@ -11,9 +11,9 @@ so D is computed backward, most filled classes first, each class as a window of 
 totals it reaches (low .. high). A request computes only the classes the optimal player's
 turns can lead its state to that no earlier request computed: supersets of its mask, the
 same joker state once the joker box is filled, upper totals not below its own (from the
-empty sheet, every class in Generala, not all of them in Penta: sheet_duel.every_law). A
+empty sheet, every class in Generala, not all of them in Penta: `duel.every_law`). A
 situation inside a turn carries its chance through the keeps and the box the optimal
-player picks (the tie rules of sheet_stats) and mixes the windows of the turn's outcomes.
+player picks (the tie rules of `stats`) and mixes the windows of the turn's outcomes.
 """
 
 from __future__ import annotations

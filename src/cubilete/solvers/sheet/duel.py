@@ -3,16 +3,16 @@
 The seat to move faces the best final total of its opponents, X: each opponent plays on from
 the start of its next turn as the optimal (expected-total) player does, independently of the
 others, so the law of X is the product of their laws' distribution functions
-(sheet_distributions). Finishing first means ending above X; a tie shares the first place
+(`distributions`). Finishing first means ending above X; a tie shares the first place
 and counts half, so a final total y is worth G(y) = P(X < y) + P(X = y) / 2.
 
 Within its turn the duel player maximises the mean of G over the turn's outcomes, counting
 the turns after this one as played by the optimal player: scoring g points from turn-start
 class c into class c' is worth the mean of G(now + g + R) over R, the law of the points c'
-still scores (sheet_distributions' D(c')). Every later turn sees the opponents' new totals
+still scores (`distributions`' D(c')). Every later turn sees the opponents' new totals
 and decides again: one turn of look-ahead on exact score distributions (cheap, where the
 "beat X" chances of every need a Penta game meets would take many minutes to compute; the
-exact two-seat comparison in sheet_two_player measures the difference). Options whose
+exact two-seat comparison in research.sheet_two_player measures the difference). Options whose
 chances agree to 12 decimals are ranked as the expected-total solver ranks them, so a game
 already won, or lost whatever happens, is played like the optimal player.
 """

@@ -1,6 +1,6 @@
 """Every option of score-sheet situations as arrays: what each keep and each box is worth.
 
-The fast path under `sheet_advice`: a situation (the seat's sheet, the dice on the
+The fast path under `advice`: a situation (the seat's sheet, the dice on the
 table, the rolls left) becomes one row of values filled by one compiled call per
 turn from that turn's remembered tables, so ranking every option of a situation
 builds no Python object per option. Many situations are ranked in one call (the
@@ -11,7 +11,7 @@ A row's slots are fixed: slot j < KEEP_SLOTS is the j-th keep of the dice, the
 keeps being the distinct multisets of held values (not all five) in increasing
 order of those values, as `SheetState.legal_actions` lists them; slot
 KEEP_SLOTS + b is box b. Values are expected final totals of the seat to move
-(see sheet_advice); a slot without a legal option holds -inf.
+(see `advice`); a slot without a legal option holds -inf.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int],
 def turn_options(
     solved: SheetSolution, mask: int, joker: int, upper: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A turn's futures[box, points], expect[rolls left, keep] and contexts[roll] (see sheet_turn)."""
+    """A turn's futures[box, points], expect[rolls left, keep] and contexts[roll] (see `turn`)."""
     return turn_tables(*_plain_tables(solved), solved.values, mask, joker, upper)
 
 

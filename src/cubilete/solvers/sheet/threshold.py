@@ -108,7 +108,7 @@ class ThresholdTable(ClassTable):
     def turn(self, c: int, need: int) -> tuple[np.ndarray, np.ndarray]:
         """The chances of the turn from class c at this need (ensure(c, need) run):
         scored[box, points, bonus level], the chance after scoring now, and
-        expect[rolls left, keep], the chance after holding a keep (see sheet_turn)."""
+        expect[rolls left, keep], the chance after holding a keep (see `turn`)."""
         scored, expect, best = chance_scratch(
             self.solved.tables.shape, self.solved.lattice, self.bonus_values.size, 1
         )
@@ -129,7 +129,7 @@ class ThresholdTable(ClassTable):
 
 @dataclass(frozen=True)
 class ReachOption:
-    """A legal action, its expected final total (sheet_advice) and its chance to reach the target."""
+    """A legal action, its expected final total (`advice`) and its chance to reach the target."""
 
     option: RankedOption
     chance: float  # playing for the target from then on
@@ -355,7 +355,7 @@ def _add_to(row, other):
 
 @njit(cache=True)
 def _best_keeps_by_need(lat, level, best):
-    """best_keeps (sheet_turn) for every need at once: best[k] = the largest level[k'] over
+    """best_keeps (`turn`) for every need at once: best[k] = the largest level[k'] over
     the keeps k' inside k, need by need."""
     keeps = level.shape[0]
     for k in range(keeps - 1, -1, -1):

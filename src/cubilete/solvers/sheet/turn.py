@@ -44,7 +44,7 @@ def _joker_state(shape, mask, joker):
 
 @njit(cache=True)
 def sheet_context(shape, mask, joker):
-    """The scoring context (see sheet_tables) of rolls whose options ignore the face box."""
+    """The scoring context (see `tables`) of rolls whose options ignore the face box."""
     lower_open = (mask & shape.lower_bits) != shape.lower_bits
     return context_of(_joker_state(shape, mask, joker), lower_open, False)
 
