@@ -15,7 +15,7 @@ from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
 from ..output import CommandError, Report, emit, parse_json
 
 if TYPE_CHECKING:  # the review needs the solvers: imported when the command runs, not when the CLI starts
-    from ...analysis.review import Review, ReviewedDecision
+    from ...analysis.findings import Review, ReviewedDecision
 
 HUMAN = "human"
 COSTLIEST = 3
