@@ -3,15 +3,13 @@ bypass only where it saves more than 10% of a move's server CPU.
 
     pip install -e '.[bench]'
     PYTHONPATH=src python benchmarks/bypasses.py [--quick] [--rounds 9] [--seconds 3] [--games 20]
-        [--game penta|5000] [--bypasses a,b,d]
+        [--game penta|5000] [--bypasses a,d]
 
 Server bypasses: one server process per variant, each `cubilete serve` on its own SQLite file (this
 script's `--serve VARIANT`): the product as it is, and one process per bypass with that bypass
 switched to the plain way by this script before the app is built (the switches below, the plain
 way written here, not in the product):
 - a: the action route served by FastAPI's own APIRoute rather than web/model_route.ModelBodyRoute;
-- b: every write by SQLAlchemy Core on a pooled connection rather than on the driver's cursor
-  (web/storage._DriverWrites, _DriverStatement);
 - d: Python's default collector rather than serve.tune_collector (gc.freeze, a young threshold
   of 200,000).
 Each round drives every process in turn (the order rotates from round to round) with web_load's
@@ -22,7 +20,9 @@ product's cost per move, and its saving the median of each round's (plain - prod
 neighbours in time are compared, since on a shared machine a move's CPU drifts.
 
 Measured and dropped (the plain way is the product's since; the figures in docs/benchmarks.md):
-hand-built engine states instead of dataclasses.replace and functools.cached_property.
+b, every write on the database driver's cursor with statements compiled once rather than by
+SQLAlchemy Core; c, hand-built engine states rather than dataclasses.replace and
+functools.cached_property.
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from web_load import Server, closed_loop, running, wait_idle
 
@@ -55,49 +54,6 @@ def plain_body_route() -> None:
     ModelBodyRoute.get_route_handler = APIRoute.get_route_handler  # type: ignore[method-assign]
 
 
-class CoreStatement:
-    """In place of storage._DriverStatement: the SQLAlchemy Core statement, its values as they come."""
-
-    def __init__(self, statement: Any, _engine: Any) -> None:
-        self.sql = statement
-
-    def parameters(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
-
-class CoreCursor:
-    """What Storage asks of a cursor, done by Connection.execute (a list of rows: an executemany)."""
-
-    def __init__(self, connection: Any) -> None:
-        self.connection, self.rowcount = connection, -1
-
-    def execute(self, statement: Any, values: Any) -> None:
-        self.rowcount = self.connection.execute(statement, values).rowcount
-
-    executemany = execute
-
-
-def plain_core_writes() -> None:
-    """Every write through SQLAlchemy Core: a pooled connection's transaction (engine.begin), the
-    statements run by Connection.execute with their column types' conversions."""
-    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-
-    from cubilete.web import storage
-
-    @contextlib.contextmanager
-    def transaction(writes: Any) -> Iterator[CoreCursor]:
-        try:
-            with writes.engine.begin() as connection:
-                yield CoreCursor(connection)
-        except IntegrityError as error:
-            raise storage.EventConflict() from error
-        except SQLAlchemyError as error:
-            raise storage.SaveFailed("save_failed") from error
-
-    storage._DriverStatement = CoreStatement  # type: ignore[misc]
-    storage._DriverWrites.transaction = transaction  # type: ignore[method-assign,assignment]
-
-
 def plain_collector() -> None:
     """Python's collector as it comes: no freeze, a young collection every 700 allocations."""
     from cubilete.cli.commands import serve
@@ -107,7 +63,6 @@ def plain_collector() -> None:
 
 BYPASSES: dict[str, tuple[str, Callable[[], None]]] = {
     "a": ("ModelBodyRoute, the action route's body handling (web/model_route.py)", plain_body_route),
-    "b": ("writes on the driver's cursor (web/storage.py _DriverWrites)", plain_core_writes),
     "d": ("collector tuning in serve (gc.freeze, young threshold)", plain_collector),
 }
 PRODUCT = "product"
