@@ -18,11 +18,12 @@ from sqlalchemy.exc import StatementError
 from cubilete.engine.dice_seeds import LegacySeed
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
+from cubilete.storage import EventConflict, SaveFailed, Storage
+from cubilete.storage.tables import UtcDateTime
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.game_cache import GameCache
 from cubilete.web.sessions import Games, SeatRequest, StaleRequest, StateHistory, _replay
-from cubilete.web.storage import EventConflict, SaveFailed, Storage, UtcDateTime
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
@@ -458,7 +459,7 @@ def test_times_are_stored_and_sent_in_utc_with_the_offset(database):
 
 
 def test_postgresql_urls_use_the_driver_cubilete_ships_with():
-    from cubilete.web.storage import database_url
+    from cubilete.storage.connections import database_url
 
     assert database_url("postgresql://ana@db.example/games") == "postgresql+psycopg://ana@db.example/games"
     assert database_url("postgresql+psycopg://ana@db/games") == "postgresql+psycopg://ana@db/games"

@@ -11,8 +11,8 @@ from sqlalchemy import create_engine, text
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.players import make_player, player_levels
+from cubilete.storage import Storage
 from cubilete.web import create_app
-from cubilete.web.storage import Storage
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}

@@ -4,8 +4,8 @@ A game is stored as a `games` row (its seats, language and the head of the runne
 record: game, rules, players, seed) and its events, one `events` row each under a
 unique (game_id, index) key. Accepting an action appends its events in one
 transaction: the key refuses a second process that acts for the same moment, and an
-action is acknowledged only after the commit. The schema is Alembic's (schema.py).
-SQLite under the user's data directory unless another URL is given.
+action is acknowledged only after the commit. The tables: tables.py; the schema is
+Alembic's (schema.py); the connection: connections.py.
 """
 
 from __future__ import annotations
@@ -15,113 +15,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, NamedTuple
 
-import orjson
-import platformdirs
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    ForeignKey,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
-    Table,
-    TypeDecorator,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    insert,
-    select,
-    true,
-    update,
-)
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy import bindparam, func, insert, select, true, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 
 from ..engine.errors import CubileteError
+from .connections import connect, database_url, is_local
 from .schema import upgrade_to_newest
+from .tables import HEADER, events_table, games_table
 
 log = logging.getLogger(__name__)
 
-
-def default_database_url() -> str:
-    folder = Path(platformdirs.user_data_dir("cubilete"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'games.sqlite3'}"
-
-
-def database_url(url: str | None) -> str:
-    """The URL to connect with: PostgreSQL through psycopg 3, the driver cubilete ships with."""
-    if url is None:
-        return default_database_url()
-    parsed = make_url(url)
-    if parsed.drivername in ("postgresql", "postgres"):
-        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-    return url
-
-
-# A database server's connections per process: requests beyond them wait for one (each process runs its
-# requests on at most 40 threads); keep processes x this under the server's max_connections (100 by default).
-SERVER_CONNECTIONS = 20
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """Times stored and read as timezone-aware UTC (SQLite keeps no zone: read back as UTC)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            raise ValueError("a stored time must carry its zone")
-        return None if value is None else value.astimezone(UTC)
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-# The schema as the newest migration leaves it (migrations/versions/); used to query, not to create.
-metadata = MetaData()
-games_table = Table(
-    "games",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("lang", String(8), nullable=False),
-    Column("seats", JSON, nullable=False),
-    Column("game", String(16)),
-    Column("rules", JSON),
-    Column("players", JSON),
-    Column("seed", BigInteger),  # format-1 records: the integer seed of the legacy dice
-    Column("dice", JSON),  # format-2 records: the dice key, a client's seed or the server's secret
-    Column("format", Integer),
-    Column("table_options", JSON),
-    Column("finished", Boolean, nullable=False, index=True),
-    Column("rematch", String(32)),
-    Column("seats_version", Integer, nullable=False),
-    Column("open_seats", Integer, nullable=False),
-    Column("created", UtcDateTime, nullable=False),
-    Column("updated", UtcDateTime, nullable=False),
-)
-events_table = Table(
-    "events",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    Column("index", Integer, nullable=False),
-    Column("event", JSON, nullable=False),
-    Column("created", UtcDateTime, nullable=False),
-    PrimaryKeyConstraint("game_id", "index", name="pk_events"),
-)
-# A record's fields besides its events: "seed" (format 1) or "dice" (format 2), never both.
-HEADER = ("format", "game", "rules", "players", "seed", "dice")
 
 # The statements of every action, built once (building them per call cost more than running them).
 _EVENTS_FROM = (
@@ -206,14 +112,8 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         upgrade_to_newest(self.url)
-        self.is_local = make_url(self.url).get_backend_name() == "sqlite"  # a file on this machine, no network between
-        # A server's connections stay open: beyond a pool's size, SQLAlchemy closes each connection handed
-        # back and opens a new one for the next request, which under load costs more than the moves.
-        pool = {} if self.is_local else {"pool_size": SERVER_CONNECTIONS, "max_overflow": 0}
-        # orjson for the JSON columns: several times faster than the standard library, and every action writes one
-        self.engine = create_engine(self.url, json_serializer=_json_text, json_deserializer=_json_value, **pool)
-        if self.is_local:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.is_local = is_local(self.url)
+        self.engine = connect(self.url)
 
     def insert(
         self,
@@ -417,16 +317,6 @@ class Storage:
         return list(connection.scalars(_EVENTS_FROM, {"game_id": game_id, "first": first}))
 
 
-def _json_text(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _json_value(stored: Any) -> Any:
-    if isinstance(stored, (int, float)):  # SQLite answers a stored JSON number as a number (numeric affinity)
-        return stored
-    return orjson.loads(stored)
-
-
 def _open_seats(seats: list[dict[str, Any]]) -> int:
     return sum(1 for seat in seats if seat.get("open"))
 
@@ -436,9 +326,11 @@ def _save_failed(error: Exception) -> SaveFailed:
     return SaveFailed("save_failed")
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+def read_game(game_id: str, url: str | None = None) -> StoredGame | None:
+    """One stored game (None if there is none of this id), from the database at `url` (cubilete's
+    own if None): for a reader outside the server, such as `cubilete review GAME_ID`."""
+    storage = Storage(url)
+    try:
+        return storage.load(game_id)
+    finally:
+        storage.close()
