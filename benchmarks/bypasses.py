@@ -2,7 +2,7 @@
 bypass only where it saves more than 10% of a move's server CPU.
 
     pip install -e '.[bench]'
-    PYTHONPATH=src python benchmarks/bypasses.py [--quick] [--rounds 9] [--seconds 3] [--games 20]
+    PYTHONPATH=src python benchmarks/bypasses.py [--quick] [--rounds 25] [--seconds 2] [--games 20]
         [--game penta|5000] [--bypasses a]
 
 Server bypasses: one server process per variant, each `cubilete serve` on its own SQLite file (this
@@ -113,8 +113,8 @@ def report(name: str, plain: list[float], bypass: list[float], savings: list[flo
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer and shorter rounds (about a minute)")
-    parser.add_argument("--rounds", type=int, default=9, help="alternating rounds (the figures are their medians)")
-    parser.add_argument("--seconds", type=float, default=3.0, help="measured seconds per variant and round")
+    parser.add_argument("--rounds", type=int, default=25, help="alternating rounds (the figures are their medians)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="measured seconds per variant and round")
     parser.add_argument("--games", type=int, default=20, help="games played at once against a server")
     parser.add_argument("--game", choices=("penta", "5000"), default="penta")
     parser.add_argument("--bypasses", default=",".join(BYPASSES), help="the server bypasses to measure")
@@ -122,7 +122,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--database", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     if parser.parse_args().quick:  # flags given explicitly still win
-        parser.set_defaults(rounds=5, seconds=1.5)
+        parser.set_defaults(rounds=9, seconds=1.5)
     args = parser.parse_args()
     args.bypasses = [name for name in args.bypasses.split(",") if name]
     if unknown := set(args.bypasses) - set(BYPASSES):
