@@ -178,7 +178,7 @@ def test_cli_reviews_only_the_human_seats_when_the_seats_are_known(capsys, tmp_p
 
 
 def test_cli_reviews_a_game_of_the_database(capsys, tmp_path):
-    from cubilete.web.storage import Storage
+    from cubilete.storage import Storage
 
     rules = rules_for("penta")
     match = play(rules, [make_player("casual", rules)], SEED)

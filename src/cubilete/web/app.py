@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..engine.games import GAMES, game_info
 from ..players import default_level, player_levels
+from ..storage import SaveFailed, Storage
 from .addresses import LinkBase
 from .broker import open_broker
 from .chances import chances_router
@@ -54,7 +55,6 @@ from .sessions import (
     table_hints,
 )
 from .shell import shell_router
-from .storage import SaveFailed, Storage
 from .views import game_view
 from .warmup import WARMER
 

@@ -54,14 +54,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def stored_game(game_id: str, url: str | None) -> tuple[Any, list[Any] | None]:
-    """The record and seats of a game in the web app's database (the one place that reads it)."""
-    from ...web.storage import Storage
+    """The record and seats of a game in the app's database."""
+    from ...storage import read_game
 
-    storage = Storage(url)
-    try:
-        stored = storage.load(game_id)
-    finally:
-        storage.close()
+    stored = read_game(game_id, url)
     if stored is None:
         raise CommandError(f"{game_id} is neither a file nor a game id of the database")
     return stored.record, list(stored.seats)
