@@ -8,7 +8,8 @@ from itertools import pairwise
 
 import pytest
 
-from cubilete.analysis.review import CLASS_LIMITS, loss_class, review, review_record
+from cubilete.analysis.review import review, review_record
+from cubilete.analysis.walk import CLASS_LIMITS, loss_class
 from cubilete.cli.main import main
 from cubilete.engine.actions import Bank, Roll
 from cubilete.engine.events import ActionEvent, replay

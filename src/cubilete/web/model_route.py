@@ -50,7 +50,8 @@ class ModelBodyRoute(APIRoute):
             arguments = {body_name: body, **request.path_params}
             if request_name is not None:
                 arguments[request_name] = request
-            return await endpoint(**arguments)
+            response: Response = await endpoint(**arguments)  # the endpoint answers a Response itself
+            return response
 
         return handle
 

@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
-from ..output import CommandError, Report, emit, parse_json
+from ..output import CommandError, Parser, Report, emit, parse_json
 
 if TYPE_CHECKING:  # the review needs the solvers: imported when the command runs, not when the CLI starts
-    from ...analysis.review import Review, ReviewedDecision
+    from ...analysis.findings import Review, ReviewedDecision
 
 HUMAN = "human"
 COSTLIEST = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "review",
         help="review a game decision by decision",

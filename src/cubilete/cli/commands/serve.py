@@ -10,8 +10,10 @@ import threading
 import webbrowser
 from typing import Any
 
+from ..output import Parser
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "serve", help="play Penta, Generala and 5000 in the browser", description=__doc__
     )
