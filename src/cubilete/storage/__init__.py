@@ -1,5 +1,6 @@
 """Where the games live: a SQL database (SQLite by default, PostgreSQL for several server
-processes) holding each game's row and its events, its schema made by Alembic migrations.
+processes) holding each game's row and its events, its schema made by Alembic migrations. Reads
+go through SQLAlchemy Core, writes on the driver's own cursor (driver_writes.py says why).
 
 Below the apps: the web app stores and reads its games here, and the CLI reads a stored game
 (`cubilete review GAME_ID`). It imports only the engine.

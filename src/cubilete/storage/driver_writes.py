@@ -4,8 +4,9 @@ compiled once, rather than through SQLAlchemy Core (Connection.execute on a pool
 A framework bypass, kept because it is measured worth it: SQLAlchemy Core's work per execution
 (compiling from its cache, its result objects, the pool's checkout and return) cost more than the
 writes themselves, and every action of every game is written here. benchmarks/bypasses.py (bypass
-b, the plain way written there) measured it saving 16.0% of a move's server CPU (plain 665.9 us,
-this way 575.5 us, the median of 15 rounds; docs/benchmarks.md).
+b, the plain way written there) measured it saving 16.0% of a move's server CPU on a quiet machine
+(plain 665.9 us, this way 575.5 us, the median of 15 rounds' savings); under load, 9.1% over 105
+rounds on this tree (docs/benchmarks.md has every run).
 """
 
 from __future__ import annotations
