@@ -9,14 +9,11 @@ the second. The PostgreSQL and Redis tests skip, saying why, when those services
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port
-
-REDIS = os.environ.get("CUBILETE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture(scope="session")
@@ -69,31 +66,6 @@ def server(module_server):
     if module_server.process is None:
         module_server.start()
     return module_server
-
-
-@pytest.fixture
-def start_server(tmp_path):
-    """Start `cubilete serve` processes (on `database`, with `broker`), each stopped after the test."""
-    servers = []
-
-    def start(database: str, broker: str | None = None) -> Server:
-        server = Server(database, free_port(), tmp_path / f"server{len(servers)}.log", broker).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
-
-
-@pytest.fixture
-def redis_url():
-    redis = pytest.importorskip("redis", reason="redis-py is not installed (pip install -e .[servers])")
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except redis.RedisError as error:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
-    return REDIS
 
 
 @dataclass(frozen=True)
