@@ -8,6 +8,7 @@ the second. The PostgreSQL and Redis tests skip, saying why, when those services
 
 from __future__ import annotations
 
+import fcntl
 import json
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
@@ -35,12 +36,16 @@ def solved_tables(solver_cache_dir):
 
     A server solving a table cold (5000 takes seconds, more on a busy machine) would make
     the first bot move outlast the page's timeouts; the servers load these from the shared cache.
+    Workers starting their browser tests together would each solve them: one solves, the others
+    wait for its lock and load what it saved.
     """
     from cubilete.engine.games import GAMES
     from cubilete.players import prepare
 
-    for info in GAMES.values():
-        prepare("optimal", info.default)
+    with (solver_cache_dir.parent / "solved-tables.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for info in GAMES.values():
+            prepare("optimal", info.default)
 
 
 @pytest.fixture(scope="module")
