@@ -4,20 +4,15 @@ first request, and how long a request's line and headers may take to arrive.
 uvicorn closes a connection idle between two requests (its keep-alive timeout), but it holds one that
 never sends a byte, or that sends its headers a byte at a time, for ever, and takes every connection
 the system lets it: 20,000 idle connections used every file descriptor and new players were refused.
-This is uvicorn's h11 protocol with those bounds. A connection beyond the bound is answered 503 and
-closed at once; one that sent nothing within the idle timeout is closed (as uvicorn closes an idle
-keep-alive connection); a request head that has not arrived whole within the header timeout is
-answered 408 and closed.
+cli/bounded_http.py is uvicorn's h11 protocol with these bounds. A connection beyond the bound is
+answered 503 and closed at once; one that sent nothing within the idle timeout is closed (as uvicorn
+closes an idle keep-alive connection); a request head that has not arrived whole within the header
+timeout is answered 408 and closed.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
-from typing import ClassVar
-
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 MAX_CONNECTIONS = 1000  # under the 1024 file descriptors many systems give a process by default
 IDLE_TIMEOUT = 5.0
@@ -29,59 +24,3 @@ class ConnectionLimits:
     max_connections: int = MAX_CONNECTIONS
     idle_timeout: float = IDLE_TIMEOUT  # seconds without a request under way
     header_timeout: float = HEADER_TIMEOUT  # seconds from a request's first byte to the end of its headers
-
-
-def _answer(status: str, text: str, *headers: str) -> bytes:
-    body = text.encode()
-    head = [f"HTTP/1.1 {status}", "content-type: text/plain; charset=utf-8", *headers, "connection: close"]
-    return "\r\n".join([*head, f"content-length: {len(body)}", "", ""]).encode() + body
-
-
-TOO_MANY_CONNECTIONS = _answer(
-    "503 Service Unavailable", "the server holds too many connections: try again soon", "retry-after: 5"
-)
-HEAD_TOO_SLOW = _answer("408 Request Timeout", "the request's headers did not arrive in time")
-
-
-class BoundedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, bounded by its class's `limits` (with_limits makes such a class)."""
-
-    limits: ClassVar[ConnectionLimits] = ConnectionLimits()
-    _head_timer: asyncio.TimerHandle | None = None
-
-    @classmethod
-    def with_limits(cls, limits: ConnectionLimits) -> type[BoundedH11Protocol]:
-        return type(cls.__name__, (cls,), {"limits": limits})
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        if len(self.connections) > self.limits.max_connections:  # this one counted
-            transport.write(TOO_MANY_CONNECTIONS)
-            transport.close()
-            return
-        # A first request that does not start in time: closed as a connection idle after a request is.
-        self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
-
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        # Still IDLE after bytes arrived: a request head has begun and is not whole yet.
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-            if self._head_timer is None:
-                self._head_timer = self.loop.call_later(self.limits.header_timeout, self._head_too_slow)
-        else:
-            self._stop_head_timer()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_head_timer()
-        super().connection_lost(exc)
-
-    def _stop_head_timer(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
-
-    def _head_too_slow(self) -> None:
-        self._head_timer = None
-        if not self.transport.is_closing():
-            self.transport.write(HEAD_TOO_SLOW)
-            self.transport.close()

@@ -12,7 +12,7 @@ import threading
 import webbrowser
 from typing import Any
 
-from ..connection_limits import HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, BoundedH11Protocol, ConnectionLimits
+from ..connection_limits import HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
 
 # File descriptors a server process needs beside its connections (database, logs, solver tables).
 DESCRIPTOR_RESERVE = 64
@@ -162,6 +162,8 @@ def server_settings(
 ) -> dict[str, Any]:
     """uvicorn's settings for the app (benchmarks/web_load.py runs its baseline under the same);
     `max_message`: the WebSockets' bound on a message, in bytes (default: uvicorn's 16 MiB)."""
+    from ..bounded_http import BoundedH11Protocol
+
     websockets = {} if max_message is None else {"ws_max_size": max_message}  # larger: refused unread (1009)
     return {
         **websockets,
