@@ -15,7 +15,7 @@ from cubilete.engine.games import rules_for
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_scoring import Sheet
 from cubilete.players import make_player
-from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.sheet.advice import advise
 
 SIZE = (110, 36)
 MOMENTS = 200  # at most this many pauses of the pilot while waiting for the app to reach a state

@@ -8,6 +8,7 @@ from itertools import pairwise
 
 import pytest
 
+from cubilete.analysis.review import CLASS_LIMITS, loss_class, review, review_record
 from cubilete.cli.main import main
 from cubilete.engine.actions import Bank, Roll
 from cubilete.engine.events import ActionEvent, replay
@@ -15,10 +16,9 @@ from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED, Phase
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
-from cubilete.players.five_thousand_advice import rank_five_thousand
-from cubilete.players.review import CLASS_LIMITS, loss_class, review, review_record
-from cubilete.solvers.five_thousand_cache import two_player_solution
-from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.five_thousand.advice import rank_five_thousand
+from cubilete.solvers.five_thousand.cache import two_player_solution
+from cubilete.solvers.sheet.advice import advise
 
 SEED = 20240611
 CONTRACT = {"game", "rules", "players", "decisions"}

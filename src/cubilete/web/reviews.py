@@ -1,4 +1,4 @@
-"""The review of a game for the web: players.review's JSON for the human seats, each decision's
+"""The review of a game for the web: analysis.review's JSON for the human seats, each decision's
 turn number, and any past decision's position with its options ranked.
 
 A review is computed once per game and number of events (it only changes when the game moves
@@ -13,10 +13,10 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from ..analysis.review import review
 from ..engine.actions import action_to_json
 from ..engine.errors import IllegalAction
 from ..engine.events import ActionEvent
-from ..players.review import review
 from .families import web_family
 from .sessions import HUMAN, LiveGame
 from .views import state_view

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..engine.actions import Score
+from ..engine.games import family_of
 from ..engine.protocol import GameState
 from .families import web_family
 from .sessions import LiveGame
@@ -22,7 +23,7 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
     view = {
         "id": live.id,
         "game": live.match.rules.game,
-        "family": web_family(live.match.rules.game).id,
+        "family": family_of(live.match.rules.game).id,
         "rules": live.match.rules.name,
         "lang": live.lang,
         "seats": [

@@ -21,12 +21,12 @@ from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
 from ..output import CommandError, Report, parse_json
-from . import HINT_OPTIONS, Hint, HintOption
+from .hints import HINT_OPTIONS, Hint, HintOption
 
 if TYPE_CHECKING:
-    from ...players.matches import Simulation
-    from ...solvers.sheet_advice import RankedOption
-    from ...solvers.sheet_stats import SheetStats
+    from ...analysis.matches import Simulation
+    from ...solvers.sheet.advice import RankedOption
+    from ...solvers.sheet.stats import SheetStats
     from ..texts import Texts
 
 SITUATION_KEYS = ("game", "rules", "sheet", "dice", "rolls_left")
@@ -35,7 +35,7 @@ SACRIFICE_WARNING = "No open box scores: one must be sacrificed"
 
 def solve(args: argparse.Namespace) -> Report:
     """Build or load the rule set's table; report the optimal expected score of a new game."""
-    from ...solvers.sheet_cache import solution
+    from ...solvers.sheet.cache import solution
     from ..progress import ProgressBar
 
     rules = _rules(args.game, args.rules)
@@ -55,10 +55,10 @@ def solve(args: argparse.Namespace) -> Report:
 def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     """Every legal action of a situation with the expected final total it leads to, best first;
     with a target, with its chance to end with `target` points or more, playing for it."""
-    from ...solvers.sheet_advice import advise as rank_options
-    from ...solvers.sheet_advice import expected_value
-    from ...solvers.sheet_cache import solution
-    from ...solvers.sheet_threshold import check_target
+    from ...solvers.sheet.advice import advise as rank_options
+    from ...solvers.sheet.advice import expected_value
+    from ...solvers.sheet.cache import solution
+    from ...solvers.sheet.threshold import check_target
     from ..progress import ProgressBar
 
     rules = _rules(situation.get("game"), situation.get("rules"))
@@ -103,7 +103,7 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
 
 def _target_advice(state: SheetState, target: int) -> Report:
     """The chance to end with `target` or more: after each legal action, or from the turn start."""
-    from ...solvers.sheet_threshold import rank_for_target, reach_chance
+    from ...solvers.sheet.threshold import rank_for_target, reach_chance
 
     rules = state.rules
     heading = f"chance to end with {target} or more, playing for it"
@@ -128,8 +128,8 @@ def _target_advice(state: SheetState, target: int) -> Report:
 
 def stats(args: argparse.Namespace) -> Report:
     """The exact statistics of optimal solitaire play, from the forward pass."""
-    from ...solvers.sheet_cache import solution
-    from ...solvers.sheet_stats import exact_stats
+    from ...solvers.sheet.cache import solution
+    from ...solvers.sheet.stats import exact_stats
     from ..progress import ProgressBar
 
     rules = _rules(args.game, args.rules)
@@ -244,7 +244,7 @@ def describe(match: Match, before: GameState, texts: Texts) -> str:
 
 def hint(state: SheetState, texts: Texts) -> Hint:
     """The solver's best choices for the dice on the table, with the expected final total of each."""
-    from ...solvers.sheet_advice import advise
+    from ...solvers.sheet.advice import advise
 
     if state.is_chance:
         raise IllegalAction("hint_roll_first")

@@ -18,8 +18,8 @@ from ...engine.dice import DICE_COUNT
 from ...engine.errors import IllegalAction
 from ...engine.events import ActionEvent
 from ...engine.five_thousand import FiveThousandState, Phase, score_roll
-from ..families import HintOption
-from . import Key
+from ..families.hints import HintOption
+from .keys import Key
 from .widgets import DiceRow, action_button, relabel
 
 if TYPE_CHECKING:
