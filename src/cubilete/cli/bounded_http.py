@@ -40,7 +40,8 @@ class BoundedH11Protocol(H11Protocol):
             transport.write(TOO_MANY_CONNECTIONS)
             transport.close()
             return
-        # A first request that does not start in time: closed as a connection idle after a request is.
+        # A first request that does not start in time: closed as a connection idle after a request is
+        # (uvicorn's keep-alive timeout, which `cubilete serve` sets to its idle timeout).
         self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
 
     def data_received(self, data: bytes) -> None:
