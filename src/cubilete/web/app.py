@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..engine.games import GAMES, game_info
 from ..players import default_level, player_levels
+from ..storage import SaveFailed, Storage
 from .addresses import LinkBase
 from .broker import open_broker
 from .chances import chances_router
@@ -55,7 +56,6 @@ from .sessions import (
 )
 from .shell import shell_router
 from .socket_limits import SocketBounds, SocketLimits
-from .storage import SaveFailed, Storage
 from .views import game_view
 from .warmup import WARMER
 

@@ -40,11 +40,11 @@ from ..engine.games import rules_for
 from ..engine.protocol import GameState
 from ..engine.runner import Match, Player
 from ..players import make_player, player_levels
+from ..storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome, UnsavedChange
-from .storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .warmup import ADVICE_LEVEL, TableWarmer
 
 HUMAN, BOT = "human", "bot"
