@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from cubilete.engine.actions import action_to_json
+from cubilete.storage import Storage
 from cubilete.web.broker import LocalBroker
 from cubilete.web.sessions import Games, SeatRequest
-from cubilete.web.storage import Storage
 
 
 class NoWarmer:

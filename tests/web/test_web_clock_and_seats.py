@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
+from cubilete.storage import Storage
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.sessions import Games, SeatRequest, SeatTaken, TableOptions
-from cubilete.web.storage import Storage
 from cubilete.web.warmup import WARMER
 
 ANA = {"name": "Ana", "kind": "human"}

@@ -15,7 +15,8 @@ from ..engine.errors import CubileteError, IllegalAction
 from ..engine.games import Rules
 from ..engine.runner import Match, Player
 from ..solvers.table_cache import Progress
-from .families import CliFamily, Hint, cli_family
+from .families import CliFamily, cli_family
+from .families.hints import Hint
 from .texts import Texts
 
 BOT_PREFIX = "bot:"

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-from .storage import Append, Storage
+from ..storage import Append, Storage
 
 Outcome = datetime | BaseException  # the time a change was stored, or the error that refused it
 # Told once the change is stored or refused: answers the error for its request, if any.

@@ -35,15 +35,16 @@ from typing import Any, NamedTuple
 
 from ..engine.actions import Action, Keep, Roll, Score, action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
+from ..engine.events import Event, event_from_json, replay
 from ..engine.games import rules_for
 from ..engine.protocol import GameState
-from ..engine.runner import Match, Player, keep_marks
+from ..engine.runner import Match, Player
 from ..players import make_player, player_levels
+from ..storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome, UnsavedChange
-from .storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .warmup import ADVICE_LEVEL, TableWarmer
 
 HUMAN, BOT = "human", "bot"
@@ -152,18 +153,6 @@ def check_seat_token(seats: Sequence[Seat], seat: int, token: str) -> None:
         raise SeatRefused("wrong_token", seat=seat, name=seats[seat].name)
 
 
-def _replay(initial: GameState, events: Sequence[dict[str, Any]]) -> list[GameState]:
-    """The state before the first of these events and after each one."""
-    states = [initial]
-    for event in events:
-        state = states[-1]
-        if "roll" in event:
-            states.append(state.apply_roll(event["roll"]))
-        else:
-            states.append(state.apply(action_from_json(event["action"]), event["seat"]))
-    return states
-
-
 class StateHistory:
     """`history[i]`: the match's state before event i (and after the last one at its length).
 
@@ -188,7 +177,8 @@ class StateHistory:
             if not 0 <= index < self._start + len(self._states):
                 raise IndexError(index)
             if index < self._start:
-                self._states[:0] = _replay(self._match.initial, self._match.events[: self._start])[:-1]
+                initial, events = self._match.initial, self._match.events[: self._start - 1]
+                self._states[:0] = [initial, *replay(initial, events)]
                 self._start = 0
             return self._states[index - self._start]
 
@@ -322,8 +312,7 @@ class LiveGame:
         """The computer plays the rest of the seat to move's turn, each step marked "clock"."""
         seat, player = self.state.current_player, make_player(CLOCK_LEVEL, self.match.rules)
         while not self.state.is_over and self.state.current_player == seat:
-            self._keep(self.match.advance([player] * len(self.seats), max_steps=1))
-            self.match.events[-1]["clock"] = True
+            self._keep(self.match.advance([player] * len(self.seats), max_steps=1, by_clock=True))
 
     def turn_start(self) -> int:
         """The number of events when the seat to move got its turn."""
@@ -342,17 +331,9 @@ class LiveGame:
         self.history.append(state)
         return state
 
-    def replay(self, event: dict[str, Any]) -> None:
+    def replay(self, event: Event) -> None:
         """Apply an event stored by another process; its dice must be the ones this match rolls."""
-        if "roll" in event:
-            self._keep(self.match.roll())
-            if self.match.events[-1]["roll"] != event["roll"]:
-                raise InvalidRecord(
-                    "invalid_record", what="game record", detail=f"roll {self.match.rolls} does not match the record's seed"
-                )
-        else:
-            self._keep(self.match.act(action_from_json(event["action"]), event["seat"]))
-        keep_marks(event, self.match.events[-1])
+        self._keep(self.match.follow(event))
 
     def stop_hearing(self) -> None:
         """Leave the broker. The subscription refers back to this game: dropping it too lets the game
@@ -679,7 +660,7 @@ class Games:
     def _appended(live: LiveGame, checkpoint: Checkpoint) -> Append:
         """The events a change added since `checkpoint`."""
         first = checkpoint.events
-        return Append(live.id, first, live.match.events[first:], live.state.is_over)
+        return Append(live.id, first, [event.to_json() for event in live.match.events[first:]], live.state.is_over)
 
     def _stored(self, live: LiveGame, first: int, stored: datetime) -> None:
         """(Holding the game's lock.) A change's events from `first` on were stored at `stored`."""
@@ -712,7 +693,7 @@ class Games:
             live.seats_news = False
             self._reload_seats(live)
         for event in self.storage.events_since(live.id, len(live.match.events)):
-            live.replay(event)
+            live.replay(event_from_json(event))
         if live.state.is_over and live.rematch is None:
             live.rematch = self.storage.rematch_of(live.id)
         self._time_turn(live)

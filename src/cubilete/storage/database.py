@@ -1,0 +1,336 @@
+"""Where games live between requests, across restarts and across server processes.
+
+A game is stored as a `games` row (its seats, language and the head of the runner's
+record: game, rules, players, seed) and its events, one `events` row each under a
+unique (game_id, index) key. Accepting an action appends its events in one
+transaction: the key refuses a second process that acts for the same moment, and an
+action is acknowledged only after the commit. The tables: tables.py; the schema is
+Alembic's (schema.py); the connection: connections.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import bindparam, func, insert, select, true, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
+
+from ..engine.errors import CubileteError
+from .connections import connect, database_url, is_local
+from .schema import upgrade_to_newest
+from .tables import HEADER, events_table, games_table
+
+log = logging.getLogger(__name__)
+
+
+# The statements of every action, built once (building them per call cost more than running them).
+_EVENTS_FROM = (
+    select(events_table.c.event)
+    .where(events_table.c.game_id == bindparam("game_id"), events_table.c["index"] >= bindparam("first"))
+    .order_by(events_table.c["index"])
+)
+_INSERT_GAME = insert(games_table).values(
+    {column.name: bindparam(column.name) for column in games_table.c if column.name != "rematch"}
+)
+_INSERT_EVENTS = insert(events_table).values({column.name: bindparam(column.name) for column in events_table.c})
+_CHANGE_SEATS = (  # unless another process changed them since `version`
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"), games_table.c.seats_version == bindparam("version"))
+    .values(
+        seats=bindparam("seats"), seats_version=bindparam("new_version"), open_seats=bindparam("open_seats"),
+        updated=bindparam("updated"),
+    )
+)
+_CLAIM_REMATCH = (  # by one process only: the game's rematch is the first one stored
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"), games_table.c.rematch.is_(None))
+    .values(rematch=bindparam("rematch"))
+)
+_FINISH_GAME = (
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"))
+    .values(finished=true(), updated=bindparam("updated"))
+)
+
+
+class SaveFailed(CubileteError):
+    """The database did not store the change (disk full, read-only, unreachable): nothing changed."""
+
+
+class EventConflict(Exception):
+    """Another process stored an event at this index first."""
+
+
+class Append(NamedTuple):
+    """Events `first`, `first + 1`... of a game, and whether they end it."""
+
+    game_id: str
+    first: int
+    events: Sequence[dict[str, Any]]
+    finished: bool
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    lang: str
+    seats: list[dict[str, Any]]
+    record: dict[str, Any]  # the runner's record (`Match.to_json`), rebuilt from the header and the events
+    table_options: dict[str, Any]  # how the table was set up on the new-game form
+    finished: bool
+    rematch: str | None
+    created: datetime
+    updated: datetime  # when the game was created, its seats last changed, or it ended (not each move)
+    seats_version: int = 0  # how many times the seats changed since the game was created
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A public game with seats nobody has claimed yet, as the open-tables list shows it."""
+
+    id: str
+    game: str
+    rules: str
+    seats: list[dict[str, Any]]
+    turn_clock: int
+    hints: str  # sessions.TableOptions.hints
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Storage:
+    """Games and their events in a SQL database (SQLite by default, PostgreSQL for several processes)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = database_url(url)
+        upgrade_to_newest(self.url)
+        self.is_local = is_local(self.url)
+        self.engine = connect(self.url)
+
+    def insert(
+        self,
+        game_id: str,
+        lang: str,
+        seats: list[dict[str, Any]],
+        record: dict[str, Any],
+        table_options: dict[str, Any] | None = None,
+    ) -> None:
+        """A new game with the events its record already has."""
+        with self._transaction() as connection:
+            self._insert(connection, game_id, lang, seats, record, table_options)
+
+    def insert_rematch(
+        self,
+        game_id: str,
+        new_id: str,
+        lang: str,
+        seats: list[dict[str, Any]],
+        record: dict[str, Any],
+        table_options: dict[str, Any] | None = None,
+    ) -> str | None:
+        """Store the rematch of a game unless another process did first; answers the rematch's id
+        (None if the game is gone)."""
+        with self._transaction() as connection:
+            if connection.execute(_CLAIM_REMATCH, {"game_id": game_id, "rematch": new_id}).rowcount:
+                self._insert(connection, new_id, lang, seats, record, table_options)
+                return new_id
+        return self.rematch_of(game_id)
+
+    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool) -> datetime:
+        """Store events `first`, `first + 1`... of a game in one transaction; answers the time stored.
+
+        Raises EventConflict when one of these indexes is taken (another process acted
+        first), SaveFailed when the database fails; either way nothing is stored.
+        """
+        now = _now()
+        with self._transaction() as connection:
+            self._write(connection, Append(game_id, first, events, finished), now)
+        return now
+
+    def append_together(self, appends: Sequence[Append]) -> list[datetime | EventConflict | SaveFailed]:
+        """Store appends of different games in one transaction, one commit for all. Answers for each
+        the time stored, or the error that refused it: EventConflict if its index was taken (the others
+        are stored all the same), SaveFailed if the database failed (then none is stored)."""
+        now = _now()
+        try:
+            with self._transaction() as connection:
+                for append in appends:
+                    self._write(connection, append, now)
+        except SaveFailed as failed:
+            return [failed] * len(appends)
+        except EventConflict as conflict:
+            if len(appends) == 1:
+                return [conflict]
+            # Rare (another process stored first): each again in a transaction of its own, to refuse that one alone.
+            return [self._append_alone(append) for append in appends]
+        return [now] * len(appends)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(select(games_table).where(games_table.c.id == game_id)).one_or_none()
+            if row is None:
+                return None
+            events = self._events(connection, game_id, 0)
+        header = {field: getattr(row, field) for field in HEADER}
+        record = {field: value for field, value in header.items() if value is not None} | {"events": events}
+        return StoredGame(
+            row.id, row.lang, row.seats, record, row.table_options or {}, row.finished, row.rematch, row.created,
+            row.updated, row.seats_version,
+        )
+
+    def events_since(self, game_id: str, first: int) -> list[dict[str, Any]]:
+        """The game's events from index `first` on."""
+        with self.engine.connect() as connection:
+            return self._events(connection, game_id, first)
+
+    def turn_time(self, game_id: str, events: int) -> datetime | None:
+        """When the game had its first `events` events: the time event `events - 1` was stored
+        (the game's creation for 0)."""
+        if events == 0:
+            query = select(games_table.c.created).where(games_table.c.id == game_id)
+        else:
+            query = select(events_table.c.created).where(
+                events_table.c.game_id == game_id, events_table.c["index"] == events - 1
+            )
+        with self.engine.connect() as connection:
+            return connection.scalar(query)
+
+    def seats(self, game_id: str) -> tuple[list[dict[str, Any]], int] | None:
+        """The game's seats as stored now, and their version."""
+        query = select(games_table.c.seats, games_table.c.seats_version).where(games_table.c.id == game_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).one_or_none()
+        return None if row is None else (row.seats, row.seats_version)
+
+    def change_seats(self, game_id: str, version: int, seats: list[dict[str, Any]]) -> bool:
+        """Store the game's new seats unless they changed since `version` (another process changed
+        them first: answers False and stores nothing)."""
+        row = {"game_id": game_id, "version": version, "seats": seats, "new_version": version + 1,
+               "open_seats": _open_seats(seats), "updated": _now()}
+        with self._transaction() as connection:
+            return bool(connection.execute(_CHANGE_SEATS, row).rowcount)
+
+    def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        """Unfinished games with open seats, the most recently played first (only public games have any)."""
+        columns = games_table.c
+        last_played = (  # the time of the game's newest event (its row changes only with its seats)
+            select(events_table.c.created)
+            .where(events_table.c.game_id == columns.id)
+            .order_by(events_table.c["index"].desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+        query = (
+            select(columns.id, columns.game, columns.rules, columns.seats, columns.table_options)
+            .where(columns.finished.is_(False), columns.open_seats > 0)
+            .order_by(func.coalesce(last_played, columns.updated).desc(), columns.updated.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        tables = []
+        for row in rows:  # a row that cannot be read is logged and left out, never a 500 for everyone
+            try:
+                options = row.table_options or {}  # games stored before the hints option had them on
+                tables.append(OpenTable(row.id, row.game, row.rules["name"], list(row.seats),
+                                        int(options.get("turn_clock", 0)), str(options.get("hints", "always"))))
+            except (TypeError, KeyError, ValueError) as error:
+                log.warning("game %s cannot be listed: %s", row.id, error)
+        return tables
+
+    def rematch_of(self, game_id: str) -> str | None:
+        with self.engine.connect() as connection:
+            return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A connection whose writes are committed on leaving. A taken key (another process acted
+        first) raises EventConflict, any other database error SaveFailed; either way nothing is stored."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except IntegrityError as error:
+            raise EventConflict() from error
+        except DBAPIError as error:
+            raise _save_failed(error) from error
+        except StatementError:  # a value no column takes: a bug, not the database failing
+            raise
+        except SQLAlchemyError as error:  # e.g. no connection in time
+            raise _save_failed(error) from error
+
+    def _insert(
+        self,
+        connection: Connection,
+        game_id: str,
+        lang: str,
+        seats: list[dict[str, Any]],
+        record: dict[str, Any],
+        table_options: dict[str, Any] | None,
+    ) -> None:
+        now = _now()
+        row = {
+            "id": game_id, "lang": lang, "seats": seats, "table_options": table_options or {}, "finished": False,
+            "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats),
+        }
+        header = {field: record.get(field) for field in HEADER}
+        connection.execute(_INSERT_GAME, row | header)
+        if record["events"]:
+            self._insert_events_at(connection, game_id, 0, record["events"], now)
+
+    def _append_alone(self, append: Append) -> datetime | EventConflict | SaveFailed:
+        try:
+            return self.append(*append)
+        except (EventConflict, SaveFailed) as refused:
+            return refused
+
+    def _write(self, connection: Connection, append: Append, now: datetime) -> None:
+        if append.events:
+            self._insert_events_at(connection, append.game_id, append.first, append.events, now)
+        if append.finished:  # the game's row changes only when it ends: its `updated` is then when it ended
+            connection.execute(_FINISH_GAME, {"game_id": append.game_id, "updated": now})
+
+    @staticmethod
+    def _insert_events_at(
+        connection: Connection, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
+    ) -> None:
+        connection.execute(
+            _INSERT_EVENTS,
+            [
+                {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
+                for offset, event_ in enumerate(events)
+            ],
+        )
+
+    @staticmethod
+    def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:
+        return list(connection.scalars(_EVENTS_FROM, {"game_id": game_id, "first": first}))
+
+
+def _open_seats(seats: list[dict[str, Any]]) -> int:
+    return sum(1 for seat in seats if seat.get("open"))
+
+
+def _save_failed(error: Exception) -> SaveFailed:
+    log.warning("could not save a change: %s", error)
+    return SaveFailed("save_failed")
+
+
+def read_game(game_id: str, url: str | None = None) -> StoredGame | None:
+    """One stored game (None if there is none of this id), from the database at `url` (cubilete's
+    own if None): for a reader outside the server, such as `cubilete review GAME_ID`."""
+    storage = Storage(url)
+    try:
+        return storage.load(game_id)
+    finally:
+        storage.close()
