@@ -55,6 +55,7 @@ from .sessions import (
     table_hints,
 )
 from .shell import shell_router
+from .socket_limits import SocketBounds, SocketLimits
 from .views import game_view
 from .warmup import WARMER
 
@@ -191,11 +192,13 @@ def create_app(
     public_url: str | None = None,
     listen_host: str = "127.0.0.1",
     clock_scale: float | None = None,
+    socket_limits: SocketLimits | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
     proxy) or the address it listens on decide where links point. `clock_scale` (default: the
-    CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests."""
+    CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
+    WebSockets (web/socket_limits.py)."""
     storage = Storage(database_url)
     on_event_loop = storage.is_local  # a write to a local file takes well under a millisecond
     broker = open_broker(broker_url)
@@ -219,6 +222,7 @@ def create_app(
     )
     app.state.games = games
     app.add_middleware(Protections)
+    app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)
 
     def refusal_language(request: Request, body_lang: Any = None) -> str:
