@@ -3,15 +3,13 @@ bypass only where it saves more than 10% of a move's server CPU.
 
     pip install -e '.[bench]'
     PYTHONPATH=src python benchmarks/bypasses.py [--quick] [--rounds 25] [--seconds 2] [--games 20]
-        [--game penta|5000] [--bypasses a,b]
+        [--game penta|5000] [--bypasses a]
 
 Server bypasses: one server process per variant, each `cubilete serve` on its own SQLite file (this
 script's `--serve VARIANT`): the product as it is, and one process per bypass with that bypass
 switched to the plain way by this script before the app is built (the switches below, the plain
 way written here, not in the product):
-- a: the action route served by FastAPI's own APIRoute rather than web/model_route.ModelBodyRoute;
-- b: every write by SQLAlchemy Core on a pooled connection (engine.begin, Connection.execute)
-  rather than on the driver's cursor with statements compiled once (storage/driver_writes.py).
+- a: the action route served by FastAPI's own APIRoute rather than web/model_route.ModelBodyRoute.
 Each round drives every process in turn (the order rotates from round to round) with web_load's
 client: --games games of two human seats played flat out for --seconds (random legal actions,
 closed loop). A move's cost is the server's CPU (user + system) over the window divided by its
@@ -20,7 +18,8 @@ product's cost per move, and its saving the median of each round's (plain - prod
 neighbours in time are compared, since on a shared machine a move's CPU drifts.
 
 Measured and dropped (the plain way is the product's since; the figures in docs/benchmarks.md):
-c, hand-built engine states rather than dataclasses.replace and
+b, every write on the database driver's cursor with statements compiled once rather than by
+SQLAlchemy Core; c, hand-built engine states rather than dataclasses.replace and
 functools.cached_property; d, the collector's tuning in `cubilete serve` (gc.freeze, young
 objects collected every 200,000 allocations rather than 700).
 """
@@ -34,9 +33,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from web_load import Server, closed_loop, running, wait_idle
 
@@ -55,52 +53,8 @@ def plain_body_route() -> None:
     ModelBodyRoute.get_route_handler = APIRoute.get_route_handler  # type: ignore[method-assign]
 
 
-class CoreStatement:
-    """In place of storage's DriverStatement: the SQLAlchemy Core statement, its values as they come."""
-
-    def __init__(self, statement: Any, _engine: Any) -> None:
-        self.sql = statement
-
-    def parameters(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
-
-class CoreCursor:
-    """What Storage asks of a cursor, done by Connection.execute (a list of rows: an executemany)."""
-
-    def __init__(self, connection: Any) -> None:
-        self.connection, self.rowcount = connection, -1
-
-    def execute(self, statement: Any, values: Any) -> None:
-        self.rowcount = self.connection.execute(statement, values).rowcount
-
-    executemany = execute
-
-
-def plain_core_writes() -> None:
-    """Every write through SQLAlchemy Core: a pooled connection's transaction (engine.begin), the
-    statements run by Connection.execute with their column types' conversions."""
-    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-
-    from cubilete.storage import EventConflict, SaveFailed, database, driver_writes
-
-    @contextlib.contextmanager
-    def transaction(writes: Any) -> Iterator[CoreCursor]:
-        try:
-            with writes.engine.begin() as connection:
-                yield CoreCursor(connection)
-        except IntegrityError as error:
-            raise EventConflict() from error
-        except SQLAlchemyError as error:
-            raise SaveFailed("save_failed") from error
-
-    database.DriverStatement = CoreStatement  # type: ignore[misc,assignment]
-    driver_writes.DriverWrites.transaction = transaction  # type: ignore[method-assign,assignment]
-
-
 BYPASSES: dict[str, tuple[str, Callable[[], None]]] = {
     "a": ("ModelBodyRoute, the action route's body handling (web/model_route.py)", plain_body_route),
-    "b": ("writes on the driver's cursor (storage/driver_writes.py)", plain_core_writes),
 }
 PRODUCT = "product"
 

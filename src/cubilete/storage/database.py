@@ -5,24 +5,24 @@ record: game, rules, players, seed) and its events, one `events` row each under 
 unique (game_id, index) key. Accepting an action appends its events in one
 transaction: the key refuses a second process that acts for the same moment, and an
 action is acknowledged only after the commit. The tables: tables.py; the schema is
-Alembic's (schema.py); the connection: connections.py. Reads go through SQLAlchemy Core, writes
-on the driver's cursor (driver_writes.py, which says why).
+Alembic's (schema.py); the connection: connections.py.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, insert, select, true, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 
+from ..engine.errors import CubileteError
 from .connections import connect, database_url, is_local
-from .driver_writes import DriverStatement, DriverWrites
-from .errors import EventConflict, SaveFailed
 from .schema import upgrade_to_newest
 from .tables import HEADER, events_table, games_table
 
@@ -57,6 +57,14 @@ _FINISH_GAME = (
     .where(games_table.c.id == bindparam("game_id"))
     .values(finished=true(), updated=bindparam("updated"))
 )
+
+
+class SaveFailed(CubileteError):
+    """The database did not store the change (disk full, read-only, unreachable): nothing changed."""
+
+
+class EventConflict(Exception):
+    """Another process stored an event at this index first."""
 
 
 class Append(NamedTuple):
@@ -106,11 +114,6 @@ class Storage:
         upgrade_to_newest(self.url)
         self.is_local = is_local(self.url)
         self.engine = connect(self.url)
-        self._writes = DriverWrites(self.engine, keep_connection=self.is_local)
-        self._insert_game, self._insert_events, self._claim_rematch, self._change_seats, self._finish_game = (
-            DriverStatement(statement, self.engine)
-            for statement in (_INSERT_GAME, _INSERT_EVENTS, _CLAIM_REMATCH, _CHANGE_SEATS, _FINISH_GAME)
-        )
 
     def insert(
         self,
@@ -121,8 +124,8 @@ class Storage:
         table_options: dict[str, Any] | None = None,
     ) -> None:
         """A new game with the events its record already has."""
-        with self._writes.transaction() as cursor:
-            self._insert(cursor, game_id, lang, seats, record, table_options)
+        with self._transaction() as connection:
+            self._insert(connection, game_id, lang, seats, record, table_options)
 
     def insert_rematch(
         self,
@@ -135,11 +138,9 @@ class Storage:
     ) -> str | None:
         """Store the rematch of a game unless another process did first; answers the rematch's id
         (None if the game is gone)."""
-        with self._writes.transaction() as cursor:
-            claim = {"game_id": game_id, "rematch": new_id}
-            cursor.execute(self._claim_rematch.sql, self._claim_rematch.parameters(claim))
-            if cursor.rowcount:
-                self._insert(cursor, new_id, lang, seats, record, table_options)
+        with self._transaction() as connection:
+            if connection.execute(_CLAIM_REMATCH, {"game_id": game_id, "rematch": new_id}).rowcount:
+                self._insert(connection, new_id, lang, seats, record, table_options)
                 return new_id
         return self.rematch_of(game_id)
 
@@ -150,8 +151,8 @@ class Storage:
         first), SaveFailed when the database fails; either way nothing is stored.
         """
         now = _now()
-        with self._writes.transaction() as cursor:
-            self._write(cursor, Append(game_id, first, events, finished), now)
+        with self._transaction() as connection:
+            self._write(connection, Append(game_id, first, events, finished), now)
         return now
 
     def append_together(self, appends: Sequence[Append]) -> list[datetime | EventConflict | SaveFailed]:
@@ -160,9 +161,9 @@ class Storage:
         are stored all the same), SaveFailed if the database failed (then none is stored)."""
         now = _now()
         try:
-            with self._writes.transaction() as cursor:
+            with self._transaction() as connection:
                 for append in appends:
-                    self._write(cursor, append, now)
+                    self._write(connection, append, now)
         except SaveFailed as failed:
             return [failed] * len(appends)
         except EventConflict as conflict:
@@ -214,9 +215,8 @@ class Storage:
         them first: answers False and stores nothing)."""
         row = {"game_id": game_id, "version": version, "seats": seats, "new_version": version + 1,
                "open_seats": _open_seats(seats), "updated": _now()}
-        with self._writes.transaction() as cursor:
-            cursor.execute(self._change_seats.sql, self._change_seats.parameters(row))
-            return bool(cursor.rowcount)
+        with self._transaction() as connection:
+            return bool(connection.execute(_CHANGE_SEATS, row).rowcount)
 
     def open_tables(self, limit: int = 50) -> list[OpenTable]:
         """Unfinished games with open seats, the most recently played first (only public games have any)."""
@@ -251,12 +251,27 @@ class Storage:
             return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
 
     def close(self) -> None:
-        self._writes.close()
         self.engine.dispose()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A connection whose writes are committed on leaving. A taken key (another process acted
+        first) raises EventConflict, any other database error SaveFailed; either way nothing is stored."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except IntegrityError as error:
+            raise EventConflict() from error
+        except DBAPIError as error:
+            raise _save_failed(error) from error
+        except StatementError:  # a value no column takes: a bug, not the database failing
+            raise
+        except SQLAlchemyError as error:  # e.g. no connection in time
+            raise _save_failed(error) from error
 
     def _insert(
         self,
-        cursor: Any,
+        connection: Connection,
         game_id: str,
         lang: str,
         seats: list[dict[str, Any]],
@@ -269,9 +284,9 @@ class Storage:
             "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats),
         }
         header = {field: record.get(field) for field in HEADER}
-        cursor.execute(self._insert_game.sql, self._insert_game.parameters(row | header))
+        connection.execute(_INSERT_GAME, row | header)
         if record["events"]:
-            self._insert_events_at(cursor, game_id, 0, record["events"], now)
+            self._insert_events_at(connection, game_id, 0, record["events"], now)
 
     def _append_alone(self, append: Append) -> datetime | EventConflict | SaveFailed:
         try:
@@ -279,21 +294,20 @@ class Storage:
         except (EventConflict, SaveFailed) as refused:
             return refused
 
-    def _write(self, cursor: Any, append: Append, now: datetime) -> None:
+    def _write(self, connection: Connection, append: Append, now: datetime) -> None:
         if append.events:
-            self._insert_events_at(cursor, append.game_id, append.first, append.events, now)
+            self._insert_events_at(connection, append.game_id, append.first, append.events, now)
         if append.finished:  # the game's row changes only when it ends: its `updated` is then when it ended
-            ended = {"game_id": append.game_id, "updated": now}
-            cursor.execute(self._finish_game.sql, self._finish_game.parameters(ended))
+            connection.execute(_FINISH_GAME, {"game_id": append.game_id, "updated": now})
 
+    @staticmethod
     def _insert_events_at(
-        self, cursor: Any, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
+        connection: Connection, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
     ) -> None:
-        parameters = self._insert_events.parameters
-        cursor.executemany(
-            self._insert_events.sql,
+        connection.execute(
+            _INSERT_EVENTS,
             [
-                parameters({"game_id": game_id, "index": first + offset, "event": event_, "created": now})
+                {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
                 for offset, event_ in enumerate(events)
             ],
         )
@@ -305,6 +319,11 @@ class Storage:
 
 def _open_seats(seats: list[dict[str, Any]]) -> int:
     return sum(1 for seat in seats if seat.get("open"))
+
+
+def _save_failed(error: Exception) -> SaveFailed:
+    log.warning("could not save a change: %s", error)
+    return SaveFailed("save_failed")
 
 
 def read_game(game_id: str, url: str | None = None) -> StoredGame | None:
