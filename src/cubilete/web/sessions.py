@@ -488,6 +488,7 @@ class Games:
     def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
         live = self.get(game_id)
         if live.needs_solver(intention):
+            live.check_seat_to_move(seat, token)  # refused at once, before any wait for the solver's tables
             self.warmer.wait(live.match.rules, live.levels)
         with live.lock_once_saved():
             self._check_act(live, seat, token, at)
@@ -564,18 +565,11 @@ class Games:
         """Any browser of the game says the turn clock ran out: if it did (server time), the computer
         plays the seat to move's turn, then the bots theirs. Refused while time is left."""
         live = self.get(game_id)
+        with live.lock:  # refused at once, before any wait for the solver's tables
+            self._check_clock(live, at)
         self.warmer.wait(live.match.rules, live.levels)
         with live.lock_once_saved():
-            self._catch_up(live)
-            if at != len(live.match.events):
-                raise StaleRequest("stale_request", events=len(live.match.events), at=at)
-            if live.state.is_over:
-                raise IllegalAction("game_over")
-            if live.deadline is None:
-                raise IllegalAction("no_turn_clock")
-            left = (live.deadline - self.now()).total_seconds()
-            if left > 0:
-                raise IllegalAction("clock_running", seconds=ceil(left))
+            self._check_clock(live, at)
 
             def play_then_bots() -> None:
                 if not live.bot_to_move:
@@ -588,6 +582,7 @@ class Games:
     def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
         """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
         live = self.get(game_id)
+        live.check_seat(seat, token)  # refused at once, before any wait for the solver's tables
         self.warmer.wait(live.match.rules, live.levels)
         with live.lock_once_saved():
 
@@ -665,6 +660,20 @@ class Games:
                 raise
             raise refusal from None
         self._stored(live, checkpoint.events, stored)
+
+    def _check_clock(self, live: LiveGame, at: int) -> None:
+        """(Holding the game's lock.) Refuse the clock's turn unless the game is at `at` events, once caught
+        up, and the seat to move's turn clock ran out by the server's time."""
+        self._catch_up(live)
+        if at != len(live.match.events):
+            raise StaleRequest("stale_request", events=len(live.match.events), at=at)
+        if live.state.is_over:
+            raise IllegalAction("game_over")
+        if live.deadline is None:
+            raise IllegalAction("no_turn_clock")
+        left = (live.deadline - self.now()).total_seconds()
+        if left > 0:
+            raise IllegalAction("clock_running", seconds=ceil(left))
 
     def _check_act(self, live: LiveGame, seat: int, token: str, at: int | None) -> None:
         """(Holding the game's lock.) Refuse a move unless the token is the seat's and `at` is the number
