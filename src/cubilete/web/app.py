@@ -266,13 +266,8 @@ def create_app(
     async def act(request: Request, game_id: str, body: ActionIn) -> Response:
         """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
 
-        def answer(live: LiveGame) -> Response:
-            return action_answer(drawn(request, live, body.at), request.headers.get("accept-encoding", ""))
-
-        live = games.playable_on_loop(game_id, body.action)
-        if live is not None:
-            return answer(await games.act_grouped(live, body.seat, body.token, body.action, body.at))
-        return await run_in_threadpool(lambda: answer(games.act(game_id, body.seat, body.token, body.action, body.at)))
+        live = await games.act(game_id, body.seat, body.token, body.action, body.at)
+        return action_answer(drawn(request, live, body.at), request.headers.get("accept-encoding", ""))
 
     app.router.add_api_route(
         "/api/games/{game_id}/actions",
@@ -374,10 +369,10 @@ def create_app(
         return read_game() if on_event_loop else await run_in_threadpool(read_game)
 
     @app.post("/api/games/{game_id}/bots", summary="A seat of the game lets the bots play until a human is to move")
-    def bots(
+    async def bots(
         request: Request, game_id: str, body: SeatProof, since: int | None = Query(None, ge=0)
     ) -> dict[str, Any]:
-        live = games.advance_bots(game_id, body.seat, body.token)
+        live = await games.advance_bots(game_id, body.seat, body.token)
         with live.lock:
             return game_view(live, request_language(request, live.lang), since)
 
@@ -386,40 +381,40 @@ def create_app(
         return games.hint(game_id, body.seat, body.token)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game")
-    def rematch(game_id: str, body: SeatIn) -> dict[str, Any]:
-        new = games.rematch(game_id, body.seat, body.token)
+    async def rematch(game_id: str, body: SeatIn) -> dict[str, Any]:
+        new = await games.rematch(game_id, body.seat, body.token)
         return {"id": new.id, "url": f"/game/{new.id}"}
 
     @app.post("/api/games/{game_id}/clock", summary="The turn clock ran out: the computer plays the turn")
-    def clock(request: Request, game_id: str, body: ClockIn) -> dict[str, Any]:
+    async def clock(request: Request, game_id: str, body: ClockIn) -> dict[str, Any]:
         """Any browser of the game (players and spectators) sends this when its countdown reaches 0.
         Refused (409) before the deadline by the server's time, or if the game moved on since `at`."""
-        live = games.clock(game_id, body.at)
+        live = await games.clock(game_id, body.at)
         with live.lock:
             return game_view(live, request_language(request, live.lang), body.at)
 
     @app.post("/api/games/{game_id}/seats/{seat}/bot", summary="A player hands their seat to the computer")
-    def hand_to_bot(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
-        live = games.hand_to_bot(game_id, seat, body.token, leave=False)
+    async def hand_to_bot(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+        live = await games.hand_to_bot(game_id, seat, body.token, leave=False)
         with live.lock:
             return game_view(live, request_language(request, live.lang))
 
     @app.post("/api/games/{game_id}/seats/{seat}/leave", summary="A player leaves; the computer plays their seat")
-    def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
-        live = games.hand_to_bot(game_id, seat, body.token, leave=True)
+    async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+        live = await games.hand_to_bot(game_id, seat, body.token, leave=True)
         with live.lock:
             return game_view(live, request_language(request, live.lang))
 
     @app.post("/api/games/{game_id}/seats/{seat}/claim", summary="The holder of an invite link takes the seat")
-    def claim(game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+    async def claim(game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
         """A public game's invited seat is open to anyone until claimed: the page claims it on opening the link."""
-        games.claim(game_id, seat, body.token)
+        await games.claim(game_id, seat, body.token)
         return {"id": game_id, "seat": seat}
 
     @app.post("/api/games/{game_id}/seats/{seat}/join", summary="Take an open seat of a public game")
-    def join(game_id: str, seat: int, body: JoinIn) -> dict[str, Any]:
+    async def join(game_id: str, seat: int, body: JoinIn) -> dict[str, Any]:
         """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first."""
-        _live, token = games.join(game_id, seat, body.name)
+        _live, token = await games.join(game_id, seat, body.name)
         return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
     @app.get("/api/open-tables", summary="Public games with seats anyone may join")

@@ -3,8 +3,9 @@
 Every game is a `Match` (the engine's runner owns the dice). Human seats act through
 `act` with their secret token; bot seats are played by `make_player` when they are to
 move. A change is acknowledged only once its events are stored; if storing fails, the
-game in memory goes back to what it was. Moves made on the event loop (`playable_on_loop`)
-are stored in groups, one transaction for those of a turn of the loop (`act_grouped`).
+game in memory goes back to what it was. Every change takes one path (`Games._change`): made in
+memory (in a worker thread when it may wait for the solver), then stored with the other changes of
+that turn of the event loop in one transaction (web/group_commit.py).
 Games in memory are a bounded cache of the database, which several server processes may
 share: before acting, a process catches its copy up from the stored events, and the
 database's unique (game, index) key refuses the second of two actions for the same moment.
@@ -25,13 +26,14 @@ import hashlib
 import hmac
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from math import ceil
 from typing import Any, NamedTuple
+
+from starlette.concurrency import run_in_threadpool
 
 from ..engine.actions import Action, Keep, Roll, Score, action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
@@ -42,7 +44,7 @@ from ..players import make_player, player_levels
 from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
-from .group_commit import GroupCommit, Outcome, UnsavedChange
+from .group_commit import GroupCommit, Outcome
 from .storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .warmup import ADVICE_LEVEL, TableWarmer
 
@@ -229,7 +231,7 @@ class LiveGame:
     seats_news: bool = False  # a seat change was announced since the seats were last read
     turn_started: tuple[int, datetime] | None = None  # clock games: the events at the turn's start, and when
     deadline: datetime | None = None  # clock games: when the seat to move's turn clock runs out
-    unsaved: UnsavedChange | None = None  # a change made on the event loop, waiting to be stored
+    changing: asyncio.Future[None] | None = None  # done once the change under way is settled (Games._change)
 
     def __post_init__(self) -> None:
         self.history = StateHistory(self.match)
@@ -384,22 +386,6 @@ class LiveGame:
     def _heard_more(self) -> bool:
         return self.seats_news or self.heard > len(self.match.events) or (self.state.is_over and self.rematch is None)
 
-    @contextmanager
-    def lock_once_saved(self) -> Iterator[None]:
-        """(In a worker thread, before a change.) The game's lock, taken once no change of the game waits
-        to be stored: nothing may build on events that may yet be undone (web/group_commit.py)."""
-        while True:
-            self.lock.acquire()
-            unsaved = self.unsaved
-            if unsaved is None:
-                break
-            self.lock.release()
-            unsaved.saved.wait()
-        try:
-            yield
-        finally:
-            self.lock.release()
-
     def checkpoint(self) -> Checkpoint:
         """Where the match is now, to go back to with `rewind`."""
         return Checkpoint(len(self.match.events), self.match.state, self.match.rolls)
@@ -480,155 +466,142 @@ class Games:
             live = self._remember(_from_storage(stored))
             with live.lock:  # a move stored between the load and the subscription was not heard
                 self._catch_up(live)
-        elif live.is_behind():
+        elif live.changing is None and live.is_behind():  # else the change under way catches up if it must
             with live.lock:
                 self._catch_up(live)
         return live
 
-    def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
-        live = self.get(game_id)
-        if live.needs_solver(intention):
+    async def find(self, game_id: str) -> LiveGame:
+        """`get`, on the event loop when that takes no network round trip (a local database, or a game in
+        memory with no news), else in a worker thread."""
+        if not self.storage.is_local:
+            live = self._live.get(game_id)
+            if live is None or live.may_be_behind():
+                return await run_in_threadpool(self.get, game_id)
+            return live
+        return self.get(game_id)
+
+    async def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
+        """A human seat's move, then the bots' turns until a human is to move. Answers once stored."""
+        live = await self.find(game_id)
+        needs_solver = live.needs_solver(intention)
+        if needs_solver:
             live.check_seat_to_move(seat, token)  # refused at once, before any wait for the solver's tables
-            self.warmer.wait(live.match.rules, live.levels)
-        with live.lock_once_saved():
+            await self._tables(live)
+
+        def check() -> None:
             self._check_act(live, seat, token, at)
-            self._change(live, partial(live.play_then_bots, seat, intention))
+
+        await self._change(live, partial(live.play_then_bots, seat, intention), check, in_thread=needs_solver)
         return live
 
-    def playable_on_loop(self, game_id: str, intention: Any) -> LiveGame | None:
-        """The game, if this move may be made on the event loop (`act_grouped`): it waits for no solver,
-        and the game is read without a network round trip (a local database, or a game in memory with no
-        news); else None (`act`, in a worker thread)."""
-        live = self.get(game_id) if self.storage.is_local else self._live.get(game_id)
-        if live is None or live.may_be_behind() or live.needs_solver(intention):
-            return None
-        return live
-
-    async def act_grouped(self, live: LiveGame, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
-        """`act` on the event loop, for a game `playable_on_loop`: its events are stored with the other
-        changes of this turn of the loop, in one commit (web/group_commit.py).
-        Answers once they are stored; refused (and undone) if they cannot be."""
-        while live.unsaved is not None:  # a game has one change waiting at most: this one comes after it
-            await asyncio.wait((live.unsaved.stored,))
-        with live.lock:
-            self._check_act(live, seat, token, at)
-            checkpoint = live.checkpoint()
-            try:
-                live.play_then_bots(seat, intention)
-            except BaseException:
-                live.rewind(checkpoint)
-                raise
-            unsaved = live.unsaved = self._group.add(
-                self._appended(live, checkpoint), partial(self._settle, live, checkpoint)
-            )
-        await unsaved.stored
-        return live
-
-    def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
+    async def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
         """Only a human seat of the game may set its bots going (a game of bots alone has none)."""
-        live = self.get(game_id)
+        live = await self.find(game_id)
         if any(s.kind == HUMAN for s in live.seats):
             live.check_seat(seat, token)
-        self.warmer.wait(live.match.rules, live.levels)
-        with live.lock_once_saved():
-            self._catch_up(live)
-            if live.bot_to_move:
-                self._change(live, live.advance_bots)
+        await self._tables(live)
+        await self._change(live, live.advance_bots, partial(self._catch_up, live), in_thread=True)
         return live
 
-    def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
+    async def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
         """The next game with the same seats and tokens; asking twice, or in two processes, gives the same game."""
-        live = self.get(game_id)
-        with live.lock_once_saved():
+        live = await self.find(game_id)
+
+        def check_then_start() -> None:
             if any(s.kind == HUMAN for s in live.seats):
                 live.check_seat(seat if seat is not None else -1, token or "")
             self._catch_up(live)
             if not live.state.is_over:
                 raise IllegalAction("rematch_not_over")
             if live.rematch is None:
-                match = Match(live.match.rules, live.match.names)
-                new = LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table)
-                stored = self.storage.insert_rematch(
-                    live.id, new.id, new.lang, [s.to_json() for s in new.seats], match.to_json(), new.table.to_json()
-                )
-                if stored is None:
-                    raise GameNotFound("game_not_found", id=game_id)
-                if stored == new.id:
-                    self._time_turn(new)
-                    self._remember(new)
-                    self.broker.publish(new.id, 0)
-                    self.broker.publish(live.id, len(live.match.events))
-                live.rematch = stored
-        return self.get(live.rematch)
+                live.rematch = self._start_rematch(live)
 
-    def clock(self, game_id: str, at: int) -> LiveGame:
+        await self._change(live, _no_events, check_then_start, in_thread=True)
+        assert live.rematch is not None, "set by check_then_start"
+        return await self.find(live.rematch)
+
+    def _start_rematch(self, live: LiveGame) -> str:
+        """(Holding the game's lock.) Store the rematch, unless another process did first; answers its id."""
+        match = Match(live.match.rules, live.match.names)
+        new = LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table)
+        stored = self.storage.insert_rematch(
+            live.id, new.id, new.lang, [s.to_json() for s in new.seats], match.to_json(), new.table.to_json()
+        )
+        if stored is None:
+            raise GameNotFound("game_not_found", id=live.id)
+        if stored == new.id:
+            self._time_turn(new)
+            self._remember(new)
+            self.broker.publish(new.id, 0)
+            self.broker.publish(live.id, len(live.match.events))
+        return stored
+
+    async def clock(self, game_id: str, at: int) -> LiveGame:
         """Any browser of the game says the turn clock ran out: if it did (server time), the computer
         plays the seat to move's turn, then the bots theirs. Refused while time is left."""
-        live = self.get(game_id)
-        with live.lock:  # refused at once, before any wait for the solver's tables
-            self._check_clock(live, at)
-        self.warmer.wait(live.match.rules, live.levels)
-        with live.lock_once_saved():
+        live = await self.find(game_id)
+        with live.lock:
+            self._check_clock(live, at)  # refused at once, before any wait for the solver's tables
+        await self._tables(live)
+
+        def check() -> None:
+            self._catch_up(live)
             self._check_clock(live, at)
 
-            def play_then_bots() -> None:
-                if not live.bot_to_move:
-                    live.play_turn_for_clock()
-                live.advance_bots()
+        def play_then_bots() -> None:
+            if not live.bot_to_move:
+                live.play_turn_for_clock()
+            live.advance_bots()
 
-            self._change(live, play_then_bots)
+        await self._change(live, play_then_bots, check, in_thread=True)
         return live
 
-    def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
+    async def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
         """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
-        live = self.get(game_id)
+        live = await self.find(game_id)
         live.check_seat(seat, token)  # refused at once, before any wait for the solver's tables
-        self.warmer.wait(live.match.rules, live.levels)
-        with live.lock_once_saved():
+        await self._tables(live)
 
-            def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-                live.check_seat(seat, token)
-                if live.state.is_over:
-                    raise IllegalAction("game_over")
-                return _with_seat(seats, seat, seats[seat].to_bot(leave))
+        def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+            live.check_seat(seat, token)
+            if live.state.is_over:
+                raise IllegalAction("game_over")
+            return _with_seat(seats, seat, seats[seat].to_bot(leave))
 
-            self._change_seats(live, to_bot)
-            if live.bot_to_move:
-                self._change(live, live.advance_bots)
+        await self._change(live, live.advance_bots, partial(self._change_seats, live, to_bot), in_thread=True)
         return live
 
-    def join(self, game_id: str, seat: int, name: str) -> tuple[LiveGame, str]:
+    async def join(self, game_id: str, seat: int, name: str) -> tuple[LiveGame, str]:
         """Someone takes an open seat of a public game under their name; answers the seat's new token."""
-        live = self.get(game_id)
+        live = await self.find(game_id)
         token = secrets.token_urlsafe(18)
-        with live.lock_once_saved():
-            if not live.table.public:
-                raise SeatRefused("game_not_open")
+        if not live.table.public:
+            raise SeatRefused("game_not_open")
 
-            def claim(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-                if not 0 <= seat < len(seats):
-                    raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
-                if live.state.is_over:
-                    raise IllegalAction("game_over")
-                if not seats[seat].open:
-                    raise SeatTaken("seat_taken", seat=seat)
-                return _with_seat(seats, seat, replace(seats[seat], name=name, token_sha256=_digest(token), open=False))
+        def claim(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+            if not 0 <= seat < len(seats):
+                raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
+            if live.state.is_over:
+                raise IllegalAction("game_over")
+            if not seats[seat].open:
+                raise SeatTaken("seat_taken", seat=seat)
+            return _with_seat(seats, seat, replace(seats[seat], name=name, token_sha256=_digest(token), open=False))
 
-            self._change_seats(live, claim)
+        await self._change(live, _no_events, partial(self._change_seats, live, claim), in_thread=True)
         return live, token
 
-    def claim(self, game_id: str, seat: int, token: str) -> LiveGame:
+    async def claim(self, game_id: str, seat: int, token: str) -> LiveGame:
         """The holder of an invite link takes their seat: it is no longer open to others."""
-        live = self.get(game_id)
-        with live.lock_once_saved():
+        live = await self.find(game_id)
+        live.check_seat(seat, token)
+
+        def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
             live.check_seat(seat, token)
-            if live.seats[seat].open:
+            return _with_seat(seats, seat, replace(seats[seat], open=False))
 
-                def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-                    live.check_seat(seat, token)
-                    return _with_seat(seats, seat, replace(seats[seat], open=False))
-
-                self._change_seats(live, claimed)
+        if live.seats[seat].open:
+            await self._change(live, _no_events, partial(self._change_seats, live, claimed), in_thread=True)
         return live
 
     def open_tables(self) -> list[OpenTable]:
@@ -645,26 +618,71 @@ class Games:
         self.warmer.wait(live.match.rules)
         return web_family(state.game).hint(state)
 
-    def _change(self, live: LiveGame, change: Callable[[], object]) -> None:
-        """Make a change (holding the game's lock) and store its events; on any error the game is as before.
+    async def _tables(self, live: LiveGame) -> None:
+        """Wait (in a worker thread) for the solver's tables the game's moves may need."""
+        await run_in_threadpool(self.warmer.wait, live.match.rules, live.levels)
 
-        Another process that stored events at the same indexes first wins: this request is stale.
-        """
-        checkpoint = live.checkpoint()
-        try:  # a plain try: a contextlib context manager here cost about 3% of each move
-            change()
-            stored = self.storage.append(*self._appended(live, checkpoint))
-        except BaseException as error:
-            refusal = self._undo(live, checkpoint, error)
-            if refusal is error:
+    async def _change(
+        self, live: LiveGame, change: Callable[[], object], check: Callable[[], object], *, in_thread: bool
+    ) -> None:
+        """The one path by which a game changes (a move, the bots' turns, the auto-score, the clock's turn, a
+        seat's change): once the game's previous change is settled, `check` (refusals, catching up, a seat
+        change) then `change` are made in memory, holding the game's lock: in a worker thread if they may
+        wait for the solver or the database (`in_thread`), else on the event loop. The events they added are
+        stored with the other changes of this turn of the loop (web/group_commit.py); then they are announced
+        to every page, or undone and the request refused. Answers once stored."""
+        # Once begun, a change is stored or undone even if its request is cancelled (the client went away).
+        await asyncio.shield(self._make_and_store(live, change, check, in_thread))
+
+    async def _make_and_store(
+        self, live: LiveGame, change: Callable[[], object], check: Callable[[], object], in_thread: bool
+    ) -> None:
+        while live.changing is not None:  # a game has one change under way at most: this one comes after it
+            await asyncio.wait((live.changing,))
+        live.changing = under_way = asyncio.get_running_loop().create_future()
+        try:
+            if in_thread:
+                checkpoint = await run_in_threadpool(self._make, live, change, check)
+            else:
+                checkpoint = self._make(live, change, check)
+            if len(live.match.events) > checkpoint.events:
+                outcome = await self._group.store(self._appended(live, checkpoint))
+                self._settle(live, checkpoint, outcome)
+        finally:
+            live.changing = None
+            under_way.set_result(None)
+
+    @staticmethod
+    def _make(live: LiveGame, change: Callable[[], object], check: Callable[[], object]) -> Checkpoint:
+        """(`_change`'s first step.) Check, then change the game in memory; on any error it is as before.
+        Answers the checkpoint the change started from."""
+        with live.lock:
+            check()
+            checkpoint = live.checkpoint()
+            try:  # a plain try: a contextlib context manager here cost about 3% of each move
+                change()
+            except BaseException:
+                live.rewind(checkpoint)
                 raise
-            raise refusal from None
-        self._stored(live, checkpoint.events, stored)
+            return checkpoint
+
+    def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: Outcome) -> None:
+        """(`_change`'s last step.) The change's events were stored at `outcome`: announce them; or refused
+        with it: undo them and refuse the request (another process that stored events at the same indexes
+        first makes this request stale)."""
+        with live.lock:
+            if isinstance(outcome, datetime):
+                self._stored(live, checkpoint.events, outcome)
+                return
+            live.rewind(checkpoint)
+            if not isinstance(outcome, EventConflict):
+                raise outcome
+            self._catch_up(live)  # another process stored these events: the next request starts from them
+        raise StaleRequest("stale") from None
 
     def _check_clock(self, live: LiveGame, at: int) -> None:
-        """(Holding the game's lock.) Refuse the clock's turn unless the game is at `at` events, once caught
-        up, and the seat to move's turn clock ran out by the server's time."""
-        self._catch_up(live)
+        """(Holding the game's lock.) Refuse the clock's turn unless the game is at `at` events and the seat to
+        move's turn clock ran out by the server's time."""
         if at != len(live.match.events):
             raise StaleRequest("stale_request", events=len(live.match.events), at=at)
         if live.state.is_over:
@@ -696,24 +714,6 @@ class Games:
         if live.state.is_over:
             self._live.get(live.id)  # filed again among the finished games (the request's `get` made it the latest)
         self.broker.publish(live.id, len(live.match.events))
-
-    def _undo(self, live: LiveGame, checkpoint: Checkpoint, error: BaseException) -> BaseException:
-        """(Holding the game's lock.) Put the game back as it was at `checkpoint`, after a change that
-        failed or was not stored; answers the error to report."""
-        live.rewind(checkpoint)
-        if isinstance(error, EventConflict):
-            self._catch_up(live)  # another process stored these events: the next request starts from them
-            return StaleRequest("stale")
-        return error
-
-    def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: Outcome) -> BaseException | None:
-        """A grouped change was stored at `outcome`, or refused with it (web/group_commit.py)."""
-        with live.lock:
-            live.unsaved = None
-            if isinstance(outcome, datetime):
-                self._stored(live, checkpoint.events, outcome)
-                return None
-            return self._undo(live, checkpoint, outcome)
 
     def _catch_up(self, live: LiveGame) -> None:
         """Apply the events (and seats) other processes stored since this copy was made (holding the game's lock)."""
@@ -772,6 +772,10 @@ class Games:
         if kept is not live:  # another request loaded it first
             live.stop_hearing()
         return kept
+
+
+def _no_events() -> None:
+    """The change of a request that adds no events (a seat's change, a rematch): its check does it all."""
 
 
 def _forget(live: LiveGame) -> None:
