@@ -35,22 +35,22 @@ from typing import Any, NamedTuple
 
 from starlette.concurrency import run_in_threadpool
 
-from ..engine.actions import Action, Keep, Roll, Score, action_from_json
+from ..engine.actions import action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
 from ..engine.games import rules_for
 from ..engine.protocol import GameState
 from ..engine.runner import Match, Player, keep_marks
 from ..players import make_player, player_levels
+from ..players.table import ADVICE_LEVEL, advisor, auto_score, play_human
 from .broker import SEATS_CHANGED, Broker
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
 from .storage import Append, EventConflict, OpenTable, Storage, StoredGame
-from .warmup import ADVICE_LEVEL, TableWarmer
+from .warmup import TableWarmer
 
 HUMAN, BOT = "human", "bot"
 AUTO_SCORE = "auto"  # the intention sent when the countdown after the last roll runs out
-CLOCK_LEVEL = "optimal"  # who plays a turn whose clock ran out, and a seat handed to a bot
 HINTS_ALWAYS, HINTS_AGREED, HINTS_OFF = "always", "agreed", "off"  # TableOptions.hints
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
 
@@ -92,7 +92,7 @@ class Seat:
 
     def to_bot(self, left: bool) -> Seat:
         """The seat played by the computer from now on; its token no longer acts."""
-        return replace(self, kind=BOT, level=CLOCK_LEVEL, token_sha256=None, open=False, left=left)
+        return replace(self, kind=BOT, level=ADVICE_LEVEL, token_sha256=None, open=False, left=left)
 
 
 @dataclass(frozen=True)
@@ -240,8 +240,8 @@ class LiveGame:
     def set_seats(self, seats: tuple[Seat, ...], version: int) -> None:
         self.seats, self.seats_version = seats, version
         self.players = tuple(
-            # a bot seat always names its level; "optimal" only stands in for a record without one
-            make_player(seat.level or "optimal", self.match.rules) if seat.kind == BOT else None for seat in seats
+            # a bot seat always names its level; the advice's only stands in for a record without one
+            make_player(seat.level or ADVICE_LEVEL, self.match.rules) if seat.kind == BOT else None for seat in seats
         )
 
     @property
@@ -289,40 +289,25 @@ class LiveGame:
         check_seat_token(self.seats, seat, token)
 
     def play(self, seat: int, intention: Any) -> None:
-        """A human seat's intention: an engine action, or the auto-score after the last roll.
-
-        Keep (sheet games) and Roll (5000) are requests to roll: the dice are rolled at once.
-        Roll also resolves the roll that starts a turn. Errors leave the game unchanged.
-        """
+        """A human seat's intention: an engine action, or the auto-score after the last roll; played by the
+        table's rules (players/table.py). Errors leave the game unchanged."""
         state = self.state
         if state.is_over:
             raise IllegalAction("game_over")
         if seat != state.current_player:
             raise NotYourTurn("not_your_turn", seat=state.current_player, name=self.seat_to_move.name)
-        action = self._action(intention, state)
-        if isinstance(action, Roll) and state.is_chance:
-            self._keep(self.match.roll())
-            return
-        after = self._keep(self.match.act(action, seat))
-        if isinstance(action, (Keep, Roll)) and after.is_chance:
-            self._keep(self.match.roll())
+        action = auto_score(state, self.match.rules) if _is_auto_score(intention) else action_from_json(intention)
+        for after in play_human(self.match, seat, action):
+            self._keep(after)
 
     def play_then_bots(self, seat: int, intention: Any) -> None:
         """A human seat's intention, then the bots' turns until a human is to move."""
         self.play(seat, intention)
         self.advance_bots()
 
-    def _action(self, intention: Any, state: GameState) -> Action:
-        if _is_auto_score(intention):
-            legal = state.legal_actions()
-            if not legal or not all(isinstance(action, Score) for action in legal):
-                raise IllegalAction("auto_score_last_roll")
-            return make_player("optimal", self.match.rules).choose(state)
-        return action_from_json(intention)
-
     def play_turn_for_clock(self) -> None:
         """The computer plays the rest of the seat to move's turn, each step marked "clock"."""
-        seat, player = self.state.current_player, make_player(CLOCK_LEVEL, self.match.rules)
+        seat, player = self.state.current_player, advisor(self.match.rules)
         while not self.state.is_over and self.state.current_player == seat:
             self._keep(self.match.advance([player] * len(self.seats), max_steps=1))
             self.match.events[-1]["clock"] = True
