@@ -24,13 +24,13 @@ from cubilete.engine.actions import action_to_json
 from cubilete.engine.games import rules_for
 from cubilete.players import make_player, prepare
 from cubilete.web import create_app
-from cubilete.web.sessions import SeatRequest
+from cubilete.web.seats import SeatRequest
 
 SEATS = [SeatRequest("Ana", "human"), SeatRequest("Bot", "bot", "optimal")]
 
 
 def play_games(client: TestClient, count: int) -> list[dict]:
-    games = client.app.state.games
+    games = client.app.state.services.games
     chooser = make_player("casual", rules_for("penta"))
     proofs = []
     for seed in range(count):

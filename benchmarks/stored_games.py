@@ -21,7 +21,8 @@ from pathlib import Path
 
 from cubilete.engine.actions import action_to_json
 from cubilete.web.broker import LocalBroker
-from cubilete.web.sessions import Games, SeatRequest
+from cubilete.web.games import Games
+from cubilete.web.seats import SeatRequest
 from cubilete.web.storage import Storage
 
 

@@ -18,7 +18,9 @@ from cubilete.engine.runner import Match
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.game_cache import GameCache
-from cubilete.web.sessions import Games, SeatRequest, StaleRequest, StateHistory, _replay
+from cubilete.web.games import Games, StaleRequest
+from cubilete.web.live_game import StateHistory, _replay
+from cubilete.web.seats import SeatRequest
 from cubilete.web.storage import EventConflict, SaveFailed, Storage, UtcDateTime
 
 ANA = {"name": "Ana", "kind": "human"}

@@ -230,7 +230,7 @@ class NeverReady:
 
 
 def test_requests_for_another_players_seat_are_refused_before_waiting_for_tables(client):
-    client.app.state.games.warmer = NeverReady()  # the duel bot's tables are never built in this test
+    client.app.state.services.games.warmer = NeverReady()  # the duel bot's tables are never built in this test
     created = create(client, players=(ANA, LUIS, bot("penta")))
     before = read(client, created)
     ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]

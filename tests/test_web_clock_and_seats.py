@@ -12,8 +12,10 @@ from fastapi.testclient import TestClient
 
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
-from cubilete.web.sessions import Games, SeatRequest, SeatTaken, TableOptions
+from cubilete.web.games import Games
+from cubilete.web.seats import SeatRequest, SeatTaken
 from cubilete.web.storage import Storage
+from cubilete.web.table_options import TableOptions
 from cubilete.web.warmup import WARMER
 
 ANA = {"name": "Ana", "kind": "human"}
@@ -54,7 +56,7 @@ def clock(client, created, at):
 
 def later(client, seconds: float) -> None:
     """The clock's time source moves `seconds` ahead of the real time (the events keep their real times)."""
-    client.app.state.games.now = lambda: datetime.now(UTC) + timedelta(seconds=seconds)
+    client.app.state.services.games.now = lambda: datetime.now(UTC) + timedelta(seconds=seconds)
 
 
 # -- the turn clock --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ Why (benchmarks/web_load.py, 50 games played flat out, several moves per turn of
   publish): making it on the loop and storing it with the others more than doubled the actions per
   server CPU-second (Penta: about 570 to 1,300).
 
-What stays true (web/sessions.py, `Games._change`, the one path of every change of a game):
+What stays true (web/games.py, `Games._change`, the one path of every change of a game):
 - a change is acknowledged only once stored, and a refused one is undone before anyone acts on it:
   a game has at most one change under way, and any other change of that game waits for it to be
   settled (`LiveGame.changing`);

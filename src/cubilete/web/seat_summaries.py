@@ -19,7 +19,7 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, PrimaryKeyConstraint,
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
-from .sessions import Seat
+from .seats import Seat
 from .storage import Storage, games_table, metadata
 
 log = logging.getLogger(__name__)
