@@ -8,7 +8,7 @@ played by bots alone to its end (Penta: two optimal bots, the bar giving the due
 from 0 to the last event), first
 "fresh" (computed; the remembered turns forgotten first) and then "cached" (the app's
 cache per game step). The median per step over every step of every game is printed, and beside
-it "compute": players.outlook alone on the same states (no HTTP), what a fresh step costs the server.
+it "compute": analysis.outlook alone on the same states (no HTTP), what a fresh step costs the server.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from cubilete.analysis import outlook as outlook_module
+from cubilete.analysis.outlook import outlook
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.players import make_player
-from cubilete.players import outlook as outlook_module
-from cubilete.players.outlook import outlook
-from cubilete.solvers import sheet_duel, sheet_options
+from cubilete.solvers.sheet import duel as sheet_duel
+from cubilete.solvers.sheet import options as sheet_options
 from cubilete.web import create_app
 
 BOT = {"name": "Bot", "kind": "bot", "level": "optimal"}
@@ -38,7 +39,7 @@ def forget_turns() -> None:
     sheet_options.turn_options.cache_clear()
     sheet_options.position.cache_clear()
     sheet_duel.duel_turn.cache_clear()
-    outlook_module._PLANNER.strong._plans.clear()
+    outlook_module._PLANNER.estimated._plans.clear()
 
 
 def played_game(client: TestClient, game: str, seats: int, seed: int) -> tuple[str, int]:
@@ -59,7 +60,7 @@ def timed_steps(client: TestClient, game_id: str, events: int) -> list[float]:
 
 
 def compute_seconds(game: str, seats: int, seed: int) -> list[float]:
-    """players.outlook on every state of a game of optimal bots, each state once, turns forgotten first."""
+    """analysis.outlook on every state of a game of optimal bots, each state once, turns forgotten first."""
     rules = rules_for(game)
     match = Match(rules, ["Bot"] * seats, seed)
     players = [make_player("optimal", rules)] * seats

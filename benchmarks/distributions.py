@@ -23,16 +23,16 @@ import time
 from cubilete.engine.games import rules_for
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_scoring import Sheet, sheet_from_json, sheet_total
-from cubilete.solvers.sheet_cache import solution
-from cubilete.solvers.sheet_distributions import (
+from cubilete.research.sheet_threshold_policy import threshold_distribution
+from cubilete.solvers.sheet.cache import solution
+from cubilete.solvers.sheet.distributions import (
     DistributionTable,
     distribution_table,
     option_distributions,
     remaining_distribution,
 )
-from cubilete.solvers.sheet_threshold import ThresholdTable, rank_for_target, threshold_table
-from cubilete.solvers.sheet_threshold_policy import threshold_distribution
-from cubilete.solvers.sheet_windows import MISSING
+from cubilete.solvers.sheet.threshold import ThresholdTable, rank_for_target, threshold_table
+from cubilete.solvers.sheet.windows import MISSING
 
 SHEETS = {  # boxes filled with typical values: 6 boxes left, then 2 boxes left
     "penta": (

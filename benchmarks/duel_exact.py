@@ -7,7 +7,7 @@ Positions come from seeded games between two optimal players: both sheets when s
 about to start a turn with `--boxes` boxes open (seat 1 has as many). From each position,
 seat 0 to move, the tested player sits first (it moves first) and then second, the other
 seat being the optimal player, and the script prints its exact chance to finish first
-(sheet_two_player, a tie counting half):
+(research.sheet_two_player, a tie counting half):
 
 - exact:    the best reply to the optimal player (the most any play can win against it);
 - duel:     the duel player (players/sheet.py DuelPlayer);
@@ -31,7 +31,7 @@ from cubilete.engine.runner import Match
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_scoring import Sheet, sheet_total
 from cubilete.players import make_player
-from cubilete.solvers.sheet_two_player import ReducedGame
+from cubilete.research.sheet_two_player import ReducedGame
 
 SEED_BASE = 1200  # the games' dice seeds: SEED_BASE, SEED_BASE + 1, ...
 NO_GAIN = 1e-9

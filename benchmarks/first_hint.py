@@ -36,14 +36,14 @@ import json, time
 started, cpu = time.perf_counter(), time.process_time()
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import PENTA_FORCED
-from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.sheet.advice import advise
 advise(SheetState.new(PENTA_FORCED).apply_roll((1, 2, 3, 4, 4)))
 print(json.dumps([time.perf_counter() - started, time.process_time() - cpu]))
 """
 WARM_UP = """
 import json, time
 started = time.perf_counter()
-from cubilete.solvers.sheet_warmup import compile_sheet_kernels
+from cubilete.solvers.sheet.warmup import compile_sheet_kernels
 compile_sheet_kernels()
 warmed = time.perf_counter()
 """ + FIRST_HINT.replace("started, cpu = time.perf_counter(), time.process_time()", "").replace(

@@ -28,8 +28,8 @@ from cubilete.cli.families.five_thousand import advise
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players.five_thousand import make_player
-from cubilete.solvers.five_thousand_cache import two_player_solution
-from cubilete.solvers.five_thousand_exact import (
+from cubilete.solvers.five_thousand.cache import two_player_solution
+from cubilete.solvers.five_thousand.exact import (
     FORBIDDEN,
     LOSS,
     PASS,
@@ -38,14 +38,14 @@ from cubilete.solvers.five_thousand_exact import (
     bank_table,
     score_count,
 )
-from cubilete.solvers.five_thousand_tables import roll_table, slot_count
+from cubilete.solvers.five_thousand.tables import roll_table, slot_count
 
 RULES = rules_for("5000")
 TIMED_SOLVE = """
 import json, time
 from cubilete.engine.games import rules_for
 started = time.perf_counter()
-from cubilete.solvers.five_thousand_cache import two_player_solution
+from cubilete.solvers.five_thousand.cache import two_player_solution
 solution = two_player_solution(rules_for("5000"))
 print(json.dumps({"seconds": time.perf_counter() - started, "first": solution.first_player_wins}))
 """

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/review.py [--games 5]
 
 Each game is played by optimal bots (two seats, seeds 1..N) and every seat is reviewed.
-"fresh" is a review with sheet_options' remembered turns forgotten first (every turn's
+"fresh" is a review with solvers.sheet.options' remembered turns forgotten first (every turn's
 tables computed as the review walks it, as for a game played without hints), "again" a second
 review of the same game (turns remembered: the bots' own play had computed them). The median over the games is
 printed, with the number of decisions reviewed.
@@ -15,13 +15,13 @@ import argparse
 import statistics
 import time
 
+from cubilete.analysis.review import review
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
-from cubilete.players.review import review
-from cubilete.solvers import sheet_options
-from cubilete.solvers.five_thousand_cache import two_player_solution
-from cubilete.solvers.sheet_cache import solution
+from cubilete.solvers.five_thousand.cache import two_player_solution
+from cubilete.solvers.sheet import options as sheet_options
+from cubilete.solvers.sheet.cache import solution
 
 
 def timed_review(match) -> tuple[float, int]:

@@ -5,7 +5,7 @@
 The app runs in this process (FastAPI's TestClient, a temporary SQLite database). Each game is a
 human seat against the optimal bot: in Penta the human rerolls everything twice and lets the
 computer score (many decisions cost something); in 5000 the human banks at 350 points or more.
-"fresh" is the first request for the game, with sheet_options' remembered turns forgotten first
+"fresh" is the first request for the game, with solvers.sheet.options' remembered turns forgotten first
 (every turn of the review computed as it walks it); "cached" asks again (the app's review cache).
 The median over the games is printed, with the number of decisions reviewed.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from cubilete.solvers import sheet_options
+from cubilete.solvers.sheet import options as sheet_options
 from cubilete.web import create_app
 
 HUMAN = {"name": "Ana", "kind": "human"}

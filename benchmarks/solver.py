@@ -45,12 +45,13 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import PENTA_FORCED
 from cubilete.engine.sheet_scoring import sheet_from_json, sheet_total, upper_total
 from cubilete.players import make_player
-from cubilete.solvers import sheet_cache, sheet_options
+from cubilete.research.sheet_simulation import simulate_optimal
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
-from cubilete.solvers.sheet_advice import advise, best_action, expected_value
-from cubilete.solvers.sheet_options import option_values
-from cubilete.solvers.sheet_simulation import simulate_optimal
-from cubilete.solvers.sheet_solver import solve
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet import options as sheet_options
+from cubilete.solvers.sheet.advice import advise, best_action, expected_value
+from cubilete.solvers.sheet.options import option_values
+from cubilete.solvers.sheet.solver import solve
 
 PEER_VARIANT = "american+forced-joker"
 MID_TURN_SHEET = {"ones": 3, "threes": 9, "fours": 12, "sixes": 24, "full_house": 25}
@@ -60,7 +61,7 @@ PEER_BOXES = {"penta": "five_of_a_kind"}
 COMPILE_RUN = """
 import json, time
 from cubilete.engine.sheet_rules import PENTA_FORCED
-from cubilete.solvers.sheet_solver import solve
+from cubilete.solvers.sheet.solver import solve
 started = time.perf_counter()
 solve(PENTA_FORCED)
 first = time.perf_counter() - started

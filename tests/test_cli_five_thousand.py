@@ -11,7 +11,7 @@ from cubilete.cli.families.five_thousand import advise
 from cubilete.cli.main import main
 from cubilete.engine.actions import Bank
 from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED, FiveThousandState
-from cubilete.solvers.five_thousand_cache import two_player_solution
+from cubilete.solvers.five_thousand.cache import two_player_solution
 
 SITUATION = {"game": "5000", "scores": [4500, 3000], "to_move": 0, "turn_points": 300, "dice_left": 2}
 

@@ -9,12 +9,13 @@ from textual.widgets import Log, OptionList, Static
 from cubilete.cli.play_session import PlaySession, parse_seats
 from cubilete.cli.texts import Texts
 from cubilete.cli.tui.app import PlayApp
-from cubilete.engine.actions import Keep
+from cubilete.engine.actions import Keep, Roll
+from cubilete.engine.events import ActionEvent
 from cubilete.engine.games import rules_for
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_scoring import Sheet
 from cubilete.players import make_player
-from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.sheet.advice import advise
 
 SIZE = (110, 36)
 MOMENTS = 200  # at most this many pauses of the pilot while waiting for the app to reach a state
@@ -95,9 +96,9 @@ def test_the_sheet_previews_every_open_box_and_a_chosen_box_is_scored():
         assert app.table.selected == "chance" and app.query_one("#box-chance").has_class("-selected")
         assert text(app, "#prompt").startswith(f"Chance: {sum(game.state.dice)} points")
         await pilot.press("enter")
-        assert game.state.sheets[0].boxes[-2] == sum(game.match.events[0]["roll"])
-        assert log_lines(app)[-1] == f"Ana scores {sum(game.match.events[0]['roll'])} in Chance"
-        assert text(app, "#box-chance").rstrip().endswith(f" {sum(game.match.events[0]['roll'])}")  # written, no brackets
+        assert game.state.sheets[0].boxes[-2] == sum(game.match.events[0].dice)
+        assert log_lines(app)[-1] == f"Ana scores {sum(game.match.events[0].dice)} in Chance"
+        assert text(app, "#box-chance").rstrip().endswith(f" {sum(game.match.events[0].dice)}")  # written, no brackets
         assert game.state.is_chance and "Roll the dice" in text(app, "#prompt")
 
     play(PlayApp(game), scenario)
@@ -150,9 +151,9 @@ def test_after_the_last_roll_the_computer_scores_in_the_optimal_box():
     async def scenario(pilot, app):
         await pilot.press("r", "r", "r")  # holding nothing: roll, keep nothing, roll, keep nothing, roll
         await until(pilot, lambda: len(game.match.events) == 6)
-        last_roll = game.match.events[4]["roll"]
+        last_roll = game.match.events[4].dice
         optimal = make_player("optimal", game.rules).choose(SheetState.situation(game.rules, Sheet.empty(game.rules), last_roll))
-        assert game.match.events[5] == {"seat": 0, "action": {"type": "score", "box": optimal.box}}
+        assert game.match.events[5] == ActionEvent(0, optimal)
         assert log_lines(app)[-2] == "The computer scores for you"
 
     play(PlayApp(game, auto_score_seconds=0.1), scenario)
@@ -238,7 +239,7 @@ def test_5000_rolls_and_refuses_a_bank_before_entering_the_game():
         scoring = [app.query_one(f"#die-{n}").has_class("-scoring") for n in range(1, 6)]
         assert any(scoring)
         await pilot.press("r")
-        assert game.match.events[-2]["action"] == {"type": "roll"}
+        assert game.match.events[-2].action == Roll()
 
     play(PlayApp(game, bot_pace_seconds=0), scenario)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from cubilete.analysis.matches import simulate
 from cubilete.cli.progress import ProgressBar
 from cubilete.engine.games import rules_for
-from cubilete.players.matches import simulate
 
 
 def test_the_bar_appears_only_when_the_work_takes_over_its_delay():

@@ -13,8 +13,8 @@ import pytest
 
 from cubilete.cli.main import main
 from cubilete.engine.games import rules_for
-from cubilete.solvers import sheet_cache
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
+from cubilete.solvers.sheet import cache as sheet_cache
 
 VERHOEFF = {
     "game": "penta",

@@ -11,7 +11,7 @@ from cubilete.cli.main import main
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
-from cubilete.solvers.sheet_threshold import reach_chance
+from cubilete.solvers.sheet.threshold import reach_chance
 
 SHEET = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "trio": 20, "poker": 30, "full": 25,
          "long_straight": 30}  # 150 points, 4 boxes open: sixes, short_straight, generala, libre

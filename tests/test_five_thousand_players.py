@@ -18,7 +18,7 @@ from cubilete.engine.runner import Match, play
 from cubilete.players import make_player as make_any_player
 from cubilete.players import player_levels
 from cubilete.players.five_thousand import LEVELS, ThresholdPlayer, make_player
-from cubilete.solvers.five_thousand_cache import two_player_solution
+from cubilete.solvers.five_thousand.cache import two_player_solution
 
 SEED = FIVE_THOUSAND_SEED
 SHORT = replace(SEED, name="short", target=1000)  # fast games, solved in a fraction of a second

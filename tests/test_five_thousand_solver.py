@@ -21,10 +21,10 @@ from cubilete.engine.five_thousand import (
     FiveThousandState,
     Phase,
 )
-from cubilete.solvers import five_thousand_cache as cache
 from cubilete.solvers import table_cache
-from cubilete.solvers.five_thousand_exact import TOLERANCE, solve
-from cubilete.solvers.five_thousand_tables import UnsupportedRules, roll_table
+from cubilete.solvers.five_thousand import cache
+from cubilete.solvers.five_thousand.exact import TOLERANCE, solve
+from cubilete.solvers.five_thousand.tables import UnsupportedRules, roll_table
 
 SMALL = replace(FIVE_THOUSAND_SEED, name="small", target=400, entry=200)
 SMALL_FREE = replace(FIVE_THOUSAND_FREE_SET_ASIDE, name="small-free", target=200, entry=100)

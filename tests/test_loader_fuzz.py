@@ -27,6 +27,7 @@ from cubilete.engine.actions import (
 )
 from cubilete.engine.dice_seeds import dice_seed_from_json
 from cubilete.engine.errors import InvalidRecord
+from cubilete.engine.events import ActionEvent, event_from_json, replay
 from cubilete.engine.five_thousand import (
     FiveThousandRules,
     FiveThousandState,
@@ -58,12 +59,8 @@ def match_after(game, players, steps, seed=1):
 
 
 def states_of(match):
-    """The state after each event of the match."""
-    state, states = match.initial, [match.initial]
-    for event in match.events:
-        state = state.apply_roll(event["roll"]) if "roll" in event else state.apply(action_from_json(event["action"]))
-        states.append(state)
-    return states
+    """The state before the first event of the match and after each one."""
+    return [match.initial, *replay(match.initial, match.events)]
 
 
 MATCHES = [
@@ -83,6 +80,7 @@ ACTIONS += [{"type": "roll"}, {"type": "bank"}]
 RULES = {game: [rules.to_json() for rules in info.variants.values()] for game, info in GAMES.items()}
 SHEETS = [sheet["boxes"] for record in STATES if record["game"] == "penta" for sheet in record["sheets"]]
 EVENTS = [record["last_event"] for record in STATES if record["game"] == "5000" and record["last_event"]]
+MATCH_EVENTS = [event.to_json() for event in MATCHES[2].events[:6]] + [ActionEvent(1, Score("chance"), True).to_json()]
 
 
 PENTA = rules_for("penta")
@@ -111,6 +109,7 @@ LOADERS = {
     "5000 rules": Loader(FiveThousandRules.from_json, FiveThousandRules.to_json, RULES["5000"]),
     "penta sheet": Loader(lambda filled: sheet_from_json(PENTA, filled), lambda sheet: sheet.filled(PENTA), SHEETS),
     "5000 event": Loader(lambda data: TurnEvent.from_json(data, 3), TurnEvent.to_json, EVENTS),
+    "match event": Loader(event_from_json, lambda event: event.to_json(), MATCH_EVENTS),
     "dice seed": Loader(dice_seed_from_json, lambda seed: seed.to_json(), [record["dice"] for record in RECORDS]),
 }
 
@@ -137,7 +136,7 @@ def load_or_refuse(loader, data):
 
 # --- arbitrary JSON ------------------------------------------------------------------------
 
-KEYS = sorted({key for samples in (STATES, RECORDS, ACTIONS) for record in samples for key in record})
+KEYS = sorted({key for samples in (STATES, RECORDS, ACTIONS, MATCH_EVENTS) for record in samples for key in record})
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
     lambda children: st.lists(children, max_size=5)

@@ -4,19 +4,21 @@ luck and skill add up to the result, the CLI's JSON contract, and 5000 advice in
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 
+from cubilete.analysis.review import CLASS_LIMITS, loss_class, review, review_record
 from cubilete.cli.main import main
-from cubilete.engine.actions import Bank, Roll, action_from_json, action_to_json
+from cubilete.engine.actions import Bank, Roll
+from cubilete.engine.events import ActionEvent, replay
 from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED, Phase
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import play
 from cubilete.players import make_player
-from cubilete.players.five_thousand_advice import rank_five_thousand
-from cubilete.players.review import CLASS_LIMITS, loss_class, review, review_record
-from cubilete.solvers.five_thousand_cache import two_player_solution
-from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.five_thousand.advice import rank_five_thousand
+from cubilete.solvers.five_thousand.cache import two_player_solution
+from cubilete.solvers.sheet.advice import advise
 
 SEED = 20240611
 CONTRACT = {"game", "rules", "players", "decisions"}
@@ -63,15 +65,12 @@ def advise_cli(capsys, tmp_path, situation) -> dict:
 
 def real_choices(match) -> list[int]:
     """The indices of the action events taken where more than one action was legal."""
-    state, indices = match.initial, []
-    for index, event in enumerate(match.events):
-        if "roll" in event:
-            state = state.apply_roll(event["roll"])
-        else:
-            if len(state.legal_actions()) > 1:
-                indices.append(index)
-            state = state.apply(action_from_json(event["action"]))
-    return indices
+    befores = [match.initial, *replay(match.initial, match.events)]
+    return [
+        index
+        for index, (event, state) in enumerate(zip(match.events, befores))
+        if isinstance(event, ActionEvent) and len(state.legal_actions()) > 1
+    ]
 
 
 def check_luck_and_skill(result, match) -> None:
@@ -107,7 +106,7 @@ def test_one_bad_sheet_choice_shows_with_the_regret_advise_gives(capsys, tmp_pat
     assert len(costly) == 1
     decision = costly[0]
     state = bad.situation
-    assert match.events[decision.index] == {"seat": 0, "action": action_to_json(decision.chosen)}
+    assert match.events[decision.index] == ActionEvent(0, decision.chosen)
     situation = {"game": "penta", "sheet": state.sheet.filled(rules), "dice": list(state.dice),
                  "rolls_left": state.rolls_left, "penta_bonus": state.sheet.bonus}
     options = advise_cli(capsys, tmp_path, situation)["options"]
@@ -238,15 +237,13 @@ def test_steps_the_clock_played_are_not_the_seats_decisions():
     web app stores them) is left out of seat 0's decisions, also after the record is read back."""
     rules = rules_for("penta")
     match = play(rules, [make_player("optimal", rules) for _ in range(2)], SEED)
-    record = match.to_json()
-    state, turns, by_clock = match.initial, 0, []
-    for index, event in enumerate(record["events"]):
-        mover = state.current
-        state = state.apply_roll(event["roll"]) if "roll" in event else state.apply(action_from_json(event["action"]))
+    record, turns, by_clock = match.to_json(), 0, []
+    for index, (before, after) in enumerate(pairwise([match.initial, *replay(match.initial, match.events)])):
+        mover = before.current
         if mover == 0 and turns in (2, 6):  # seat 0's second and fourth turns: every step by the clock
-            event["clock"] = True
+            record["events"][index]["clock"] = True
             by_clock.append(index)
-        turns += state.current != mover
+        turns += after.current != mover
     result = review_record(json.loads(json.dumps(record)))
     assert set(by_clock) & set(real_choices(match))  # the clock did play real choices
     assert [d.index for d in result.decisions] == [i for i in real_choices(match) if i not in by_clock]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cubilete.engine.actions import Score, action_from_json
+from cubilete.engine.actions import Score
 from cubilete.engine.dice_seeds import (
     SPLITMIX_GAMMA,
     ChosenSeed,
@@ -18,6 +18,7 @@ from cubilete.engine.dice_seeds import (
     splitmix64,
 )
 from cubilete.engine.errors import IllegalAction, InvalidRecord, NotYourTurn, UnknownGame, UnknownVariant
+from cubilete.engine.events import RollEvent, replay
 from cubilete.engine.games import GAMES, new_state, rules_for, state_from_json
 from cubilete.engine.runner import Match, play
 
@@ -112,7 +113,7 @@ def test_a_chosen_seed_is_said_to_be_chosen():
     assert match.seed_chosen_by_client and match.seed == 243
     assert match.to_json()["dice"] == {"seed": 243}
     match.roll()
-    assert match.events == [{"roll": list(CHOSEN_GOLDEN[243][0])}]
+    assert match.events == [RollEvent(CHOSEN_GOLDEN[243][0])]
     for bad in (-1, 2**63, True):
         with pytest.raises(InvalidRecord, match="seed"):
             Match(rules_for("5000"), ["Ana", "Bo"], seed=bad)
@@ -139,7 +140,7 @@ def test_format_1_records_load_and_go_on_with_the_legacy_dice():
     assert match.to_json() == record  # stays format 1: the game's remaining rolls keep their derivation
     match.act(Score("chance"), seat=1)
     match.roll()
-    assert match.events[-1] == {"roll": list(LegacySeed(243).roll(3, 5))}
+    assert match.events[-1] == RollEvent(LegacySeed(243).roll(3, 5))
     assert Match.from_json(match.to_json()).state == match.state
 
 
@@ -160,13 +161,9 @@ def test_splitmix64_gives_the_reference_outputs():
 def test_with_common_dice_every_seat_draws_the_same_stream_one_die_at_a_time(game):
     match = play(rules_for(game), [LastLegal(), FirstLegal()], CommonSeed(42))
     dice: list[list[int]] = [[], []]
-    state = match.initial
-    for event in match.events:
-        if "roll" in event:
-            dice[state.current_player] += event["roll"]
-            state = state.apply_roll(event["roll"])
-        else:
-            state = state.apply(action_from_json(event["action"]))
+    for event, before in zip(match.events, [match.initial, *replay(match.initial, match.events)]):
+        if isinstance(event, RollEvent):
+            dice[before.current_player] += event.dice
     stream = [1 + splitmix64(42 + n * SPLITMIX_GAMMA) % 6 for n in range(1, max(map(len, dice)) + 1)]
     assert dice[0] == stream[: len(dice[0])] and dice[1] == stream[: len(dice[1])]
     assert match.drawn == [len(dice[0]), len(dice[1])]

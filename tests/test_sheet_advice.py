@@ -9,8 +9,8 @@ from cubilete.engine.errors import IllegalAction
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json, sheet_total
-from cubilete.solvers import sheet_cache
-from cubilete.solvers.sheet_advice import RankedOption, advise, expected_value
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet.advice import RankedOption, advise, expected_value
 
 # Verhoeff's proficiency-test example (free joker): turn 7, open twos, fives,
 # three_of_a_kind, four_of_a_kind, large_straight, penta, chance; upper total 48,

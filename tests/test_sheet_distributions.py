@@ -14,9 +14,9 @@ from cubilete.engine.errors import IllegalAction
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_SEED
 from cubilete.engine.sheet_scoring import Sheet, sheet_from_json, sheet_total
-from cubilete.solvers import sheet_cache
-from cubilete.solvers.sheet_advice import advise, expected_value
-from cubilete.solvers.sheet_distributions import (
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet.advice import advise, expected_value
+from cubilete.solvers.sheet.distributions import (
     DistributionTable,
     ScoreDistribution,
     distribution_table,
@@ -24,8 +24,8 @@ from cubilete.solvers.sheet_distributions import (
     remaining_distribution,
     turn_start_distribution,
 )
-from cubilete.solvers.sheet_turn import state_index
-from cubilete.solvers.sheet_windows import MISSING
+from cubilete.solvers.sheet.turn import state_index
+from cubilete.solvers.sheet.windows import MISSING
 
 CASES = [(FIVES_AND_PENTA, {}, 0), *BRUTE_FORCE_CASES]  # two open boxes each
 CASE_IDS = ["fives-and-penta", "forced-joker", "free-bonus-pending", "seed-penta-0", "generala"]

@@ -18,9 +18,9 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED
 from cubilete.engine.sheet_scoring import Sheet, sheet_from_json
 from cubilete.players import make_player
-from cubilete.solvers.sheet_advice import advise
-from cubilete.solvers.sheet_distributions import ScoreDistribution
-from cubilete.solvers.sheet_duel import (
+from cubilete.solvers.sheet.advice import advise
+from cubilete.solvers.sheet.distributions import ScoreDistribution
+from cubilete.solvers.sheet.duel import (
     best_opponent_law,
     duel_chance,
     final_law,

@@ -10,8 +10,8 @@ from cubilete.engine.runner import play
 from cubilete.engine.sheet import distinct_keeps
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_SEED
 from cubilete.players.sheet import DuelPlayer, OptimalPlayer
+from cubilete.research.sheet_duel_simulation import DUEL, OPTIMAL, keep_order, simulate_duel
 from cubilete.solvers.dice_lattice import keep_indices, keeps
-from cubilete.solvers.sheet_duel_simulation import DUEL, OPTIMAL, keep_order, simulate_duel
 
 
 def test_the_keeps_of_a_roll_come_in_the_engines_legal_order():

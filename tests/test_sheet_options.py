@@ -1,4 +1,4 @@
-"""The array path of advice (sheet_options) against the engine: every option, value and tie.
+"""The array path of advice (solvers.sheet.options) against the engine: every option, value and tie.
 
 `reference_advice` ranks a situation the plain way, from the engine's own
 `legal_actions` and `score_options` and the turn's expected values, one Python
@@ -26,10 +26,10 @@ from cubilete.engine.sheet_rules import (
     SheetRules,
 )
 from cubilete.engine.sheet_scoring import Sheet, possible_points, sheet_total
-from cubilete.solvers import sheet_cache
 from cubilete.solvers.dice_lattice import keep_indices
-from cubilete.solvers.sheet_advice import advise, best_action, expected_value, turn_arrays
-from cubilete.solvers.sheet_options import KEEP_SLOTS, option_values, position
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet.advice import advise, best_action, expected_value, turn_arrays
+from cubilete.solvers.sheet.options import KEEP_SLOTS, option_values, position
 
 RULES = (PENTA_FORCED, PENTA_FREE, PENTA_SEED, GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION)
 

@@ -8,6 +8,7 @@ import statistics
 
 import pytest
 
+from cubilete.analysis.matches import simulate
 from cubilete.engine.actions import Keep, Score
 from cubilete.engine.errors import UnknownVariant
 from cubilete.engine.runner import Match, play
@@ -15,11 +16,10 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
 from cubilete.players import make_player, player_levels
-from cubilete.players.matches import simulate
 from cubilete.players.sheet import LEVELS, CasualPlayer
-from cubilete.solvers import sheet_cache
-from cubilete.solvers.sheet_advice import advise
-from cubilete.solvers.sheet_simulation import simulate_optimal
+from cubilete.research.sheet_simulation import simulate_optimal
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet.advice import advise
 
 
 def test_levels_weakest_first_and_unknown_levels():

@@ -26,12 +26,12 @@ from cubilete.engine.sheet_rules import (
     PENTA_SEED,
 )
 from cubilete.engine.sheet_scoring import Sheet, possible_points, score_options, sheet_from_json, sheet_total
-from cubilete.solvers import sheet_cache
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 from cubilete.solvers.dice_lattice import dice_lattice, keeps
-from cubilete.solvers.sheet_advice import advise, expected_value
-from cubilete.solvers.sheet_tables import sheet_tables
-from cubilete.solvers.sheet_turn import roll_context
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet.advice import advise, expected_value
+from cubilete.solvers.sheet.tables import sheet_tables
+from cubilete.solvers.sheet.turn import roll_context
 
 ALL_RULES = (
     PENTA_SEED,
@@ -64,7 +64,7 @@ def test_every_rule_set_has_a_finite_value_and_generala_is_solved():
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: f"{rules.game}-{rules.name}")
 def test_tables_give_exactly_the_engines_options_on_random_sheets(rules):
-    """The solver's premise (sheet_tables): options depend on the sheet only through its context."""
+    """The solver's premise (solvers.sheet.tables): options depend on the sheet only through its context."""
     shape, arrays = sheet_tables(rules)
     generator = random.Random(rules.name)
     for _ in range(150):

@@ -10,9 +10,9 @@ from test_sheet_solver import BruteForce
 
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FORCED, PENTA_FREE
 from cubilete.engine.sheet_scoring import Sheet
-from cubilete.solvers import sheet_cache
-from cubilete.solvers.sheet_stats import PERCENTILES, exact_stats, five_equal_box
-from cubilete.solvers.sheet_turn import chosen_keep, keep_choices, turn_expectations, turn_scratch
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet.stats import PERCENTILES, exact_stats, five_equal_box
+from cubilete.solvers.sheet.turn import chosen_keep, keep_choices, turn_expectations, turn_scratch
 
 # Fives and penta only, with the forced joker, the five-equal bonus and an upper bonus at 15:
 # small enough for a brute force over whole games.

@@ -15,10 +15,10 @@ from cubilete.engine.errors import IllegalAction
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED
 from cubilete.engine.sheet_scoring import Sheet, sheet_from_json, sheet_total
-from cubilete.solvers import sheet_cache
-from cubilete.solvers.sheet_distributions import option_distributions, remaining_distribution
-from cubilete.solvers.sheet_threshold import ThresholdTable, rank_for_target, reach_chance, top_points
-from cubilete.solvers.sheet_threshold_policy import threshold_distribution
+from cubilete.research.sheet_threshold_policy import threshold_distribution
+from cubilete.solvers.sheet import cache as sheet_cache
+from cubilete.solvers.sheet.distributions import option_distributions, remaining_distribution
+from cubilete.solvers.sheet.threshold import ThresholdTable, rank_for_target, reach_chance, top_points
 
 
 class BruteReach:

@@ -15,9 +15,9 @@ from cubilete.engine.actions import Keep
 from cubilete.engine.dice import DICE_COUNT, roll_outcomes
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_scoring import Sheet, sheet_from_json, sheet_total
-from cubilete.solvers.sheet_advice import RankedOption, advise
-from cubilete.solvers.sheet_duel import final_law, rank_for_duel
-from cubilete.solvers.sheet_two_player import ReducedGame
+from cubilete.research.sheet_two_player import ReducedGame
+from cubilete.solvers.sheet.advice import RankedOption, advise
+from cubilete.solvers.sheet.duel import final_law, rank_for_duel
 
 PLAYS = [("exact", "exact"), ("exact", "optimal"), ("optimal", "exact"), ("duel", "optimal"),
          ("optimal", "duel"), ("zero-sum", "optimal"), ("optimal", "zero-sum"), ("optimal", "optimal")]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED
-from cubilete.solvers import sheet_solver
-from cubilete.solvers.sheet_advice import advise
-from cubilete.solvers.sheet_options import fill_options
-from cubilete.solvers.sheet_turn import turn_tables
-from cubilete.solvers.sheet_warmup import compile_sheet_kernels
+from cubilete.solvers.sheet import solver as sheet_solver
+from cubilete.solvers.sheet.advice import advise
+from cubilete.solvers.sheet.options import fill_options
+from cubilete.solvers.sheet.turn import turn_tables
+from cubilete.solvers.sheet.warmup import compile_sheet_kernels
 
 
 def test_solving_and_advising_after_the_warm_up_compile_nothing_more():

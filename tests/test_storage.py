@@ -13,13 +13,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, inspect, text
 
 from cubilete.engine.dice_seeds import LegacySeed
+from cubilete.engine.events import replay
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.game_cache import GameCache
 from cubilete.web.games import Games, StaleRequest
-from cubilete.web.live_game import StateHistory, _replay
+from cubilete.web.live_game import StateHistory
 from cubilete.web.seats import SeatRequest
 from cubilete.web.storage import EventConflict, SaveFailed, Storage, UtcDateTime
 
@@ -85,10 +86,10 @@ def test_the_database_refuses_a_second_event_at_the_same_index(database):
     match = Match(rules_for("penta"), ["Ana"], seed=3)
     storage.insert("g", "en", [], match.to_json())
     match.roll()
-    storage.append("g", 0, match.events, finished=False)
+    storage.append("g", 0, [match.events[0].to_json()], finished=False)
     with pytest.raises(EventConflict):
         storage.append("g", 0, [{"roll": [6, 6, 6, 6, 6]}, {"roll": [1, 1, 1, 1, 1]}], finished=False)
-    assert storage.events_since("g", 0) == match.events
+    assert storage.events_since("g", 0) == [match.events[0].to_json()]
     storage.close()
 
 
@@ -101,7 +102,7 @@ def test_the_event_loop_writes_on_after_a_refused_and_a_failed_write(database):
     match.roll()
 
     async def moves() -> None:
-        storage.append("g", 0, match.events, finished=False)
+        storage.append("g", 0, [match.events[0].to_json()], finished=False)
         with pytest.raises(EventConflict):
             storage.append("g", 0, [{"roll": [6, 6, 6, 6, 6]}], finished=False)
         storage.append("g", 1, [{"seat": 0, "action": {"type": "keep", "held": [0]}}], finished=False)
@@ -227,7 +228,7 @@ def test_the_moves_of_one_turn_of_the_loop_are_stored_in_one_transaction(any_dat
     assert groups == [3]
     for live, _tokens in made:
         assert live.changing is None and len(live.match.events) == 1
-        assert stored_events(any_database, live.id) == [(0, live.match.events[0])]
+        assert stored_events(any_database, live.id) == [(0, live.match.events[0].to_json())]
     storage.close()
 
 
@@ -262,9 +263,9 @@ def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_d
     act_now(first, taken.id, taken_tokens[0], ROLL, 0)
     stale, stored = grouped(second, (copies[0], taken_tokens, ROLL, 0), (copies[1], free_tokens, ROLL, 0))
     assert isinstance(stale, StaleRequest) and stale.code == "stale"
-    assert stored is copies[1] and stored_events(any_database, copies[1].id) == [(0, copies[1].match.events[0])]
+    assert stored is copies[1] and stored_events(any_database, copies[1].id) == [(0, copies[1].match.events[0].to_json())]
     assert copies[0].match.events == taken.match.events  # caught up with what the other process stored
-    assert stored_events(any_database, taken.id) == [(0, taken.match.events[0])]
+    assert stored_events(any_database, taken.id) == [(0, taken.match.events[0].to_json())]
     storage.close()
     second.storage.close()
 
@@ -285,7 +286,7 @@ def test_a_change_made_in_a_worker_thread_waits_until_the_games_change_under_way
         await move
 
     asyncio.run(move_then_worker())
-    assert seen == [[(0, live.match.events[0])]]
+    assert seen == [[(0, live.match.events[0].to_json())]]
     storage.close()
 
 
@@ -343,7 +344,7 @@ def test_an_old_database_keeps_its_games(tmp_path):
     match.act(match.state.keep_values([]))
     match.roll()
     assert view["events"] == 3 and view["table"]["dice"] == list(match.state.dice)
-    assert [step["event"] for step in view["steps"]] == match.events
+    assert [step["event"] for step in view["steps"]] == [event.to_json() for event in match.events]
     assert [index for index, _event in stored_events(url, "kept")] == [0, 1, 2]
     tables = set(inspect(create_engine(url)).get_table_names())
     assert {"games", "events", "alembic_version"} <= tables
@@ -418,7 +419,7 @@ def test_the_history_keeps_the_latest_states_and_replays_older_ones():
             match.act(match.state.legal_actions()[0 if match.state.rolls_left == 2 else -1])
         history.append(match.state)
     assert len(history._states) <= 8
-    expected = _replay(match.initial, match.events)
+    expected = [match.initial, *replay(match.initial, match.events)]
     assert len(history) == len(expected) and [history[i] for i in range(len(history))] == expected
     history.truncate(5)
     assert len(history) == 5 and history[4] == expected[4]

@@ -18,12 +18,12 @@ from cubilete.engine.actions import Keep, Score
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.engine.sheet_scoring import sheet_total
-from cubilete.players.five_thousand_advice import rank_five_thousand
-from cubilete.solvers.sheet_advice import advise
-from cubilete.solvers.sheet_cache import solution
-from cubilete.solvers.sheet_duel import duel_chance, final_laws, first_place_chances
-from cubilete.solvers.sheet_tables import state_key
-from cubilete.solvers.sheet_turn import state_index
+from cubilete.solvers.five_thousand.advice import rank_five_thousand
+from cubilete.solvers.sheet.advice import advise
+from cubilete.solvers.sheet.cache import solution
+from cubilete.solvers.sheet.duel import duel_chance, final_laws, first_place_chances
+from cubilete.solvers.sheet.tables import state_key
+from cubilete.solvers.sheet.turn import state_index
 
 BETO = {"name": "Beto", "kind": "human", "invited": True}
 FIRST_PLAYER_WINS = 0.5151204677228313  # cubilete solve 5000 (README)

@@ -8,8 +8,8 @@ import pytest
 from cubilete.engine.actions import Bank, Roll, SetAside
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
-from cubilete.players.five_thousand_advice import rank_five_thousand
-from cubilete.solvers.sheet_advice import advise
+from cubilete.solvers.five_thousand.advice import rank_five_thousand
+from cubilete.solvers.sheet.advice import advise
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}

@@ -16,7 +16,8 @@ from ..engine.games import Rules
 from ..engine.runner import Match, Player
 from ..players.table import ADVICE_LEVEL, auto_score, must_score, play_human, prepare_advice
 from ..solvers.table_cache import Progress
-from .families import CliFamily, Hint, cli_family
+from .families import CliFamily, cli_family
+from .families.hints import Hint
 from .texts import Texts
 
 BOT_PREFIX = "bot:"

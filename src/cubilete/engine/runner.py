@@ -11,20 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
-from .actions import Action, action_from_json, action_to_json
+from .actions import Action
+from .dice import Dice
 from .dice_seeds import ChosenSeed, CommonSeed, DiceSeed, LegacySeed, SecretSeed, dice_seed_from_json
 from .errors import CubileteError, IllegalAction
+from .events import RECORD, ActionEvent, Event, RollEvent, events_from_json
 from .games import Rules, new_state, rules_from_json
 from .protocol import GameState
-from .validation import Record
 
 RECORD_FORMAT = 2
 LEGACY_RECORD_FORMAT = 1  # the seed is an integer for Python's random (LegacySeed)
-RECORD = Record("game record")
 RECORD_FIELDS = ("format", "game", "rules", "players", "events")
-# Marks an app may add to an event without changing the game; a record keeps them through a replay.
-# "clock": the computer played this step for the seat because its turn clock ran out.
-EVENT_MARKS = ("clock",)
 
 
 StateT = TypeVar("StateT", contravariant=True)
@@ -55,7 +52,7 @@ class Match:
         )
         self.initial = new_state(rules, len(self.names))
         self.state: GameState = self.initial
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.rolls = 0
         self.drawn = [0] * len(self.names)  # dice each seat has rolled (what common dice follow)
 
@@ -69,32 +66,53 @@ class Match:
         """The integer seed a client chose, to replay the game; None when the dice are secret."""
         return None if isinstance(self.dice_seed, SecretSeed) else self.dice_seed.seed
 
-    def roll(self) -> GameState:
-        """Resolve the pending roll with this match's dice."""
+    def roll(self, *, by_clock: bool = False) -> GameState:
+        """Resolve the pending roll with this match's dice; `by_clock` when a turn clock rolled for the seat."""
+        dice, seat = self._next_dice(), self.state.current_player or 0  # a roll has a seat
+        self.state = self.state.apply_roll(dice)
+        self.drawn[seat] += len(dice)
+        self.rolls += 1
+        self.events.append(RollEvent(dice, by_clock))
+        return self.state
+
+    def _next_dice(self) -> Dice:
+        """The dice the pending roll shows: those of this match's seed at this point."""
         if not self.state.is_chance:
             raise IllegalAction("no_roll_pending")
         count, seat = self.state.dice_to_roll, self.state.current_player or 0  # a roll has a seat
         if isinstance(self.dice_seed, CommonSeed):
-            dice = self.dice_seed.dice(self.drawn[seat], count)
-        else:
-            dice = self.dice_seed.roll(self.rolls, count)
-        self.drawn[seat] += count
-        self.state = self.state.apply_roll(dice)
-        self.rolls += 1
-        self.events.append({"roll": list(dice)})
-        return self.state
+            return self.dice_seed.dice(self.drawn[seat], count)
+        return self.dice_seed.roll(self.rolls, count)
 
-    def act(self, action: Action, seat: int | None = None) -> GameState:
-        """Apply a player's action; on error nothing changes."""
+    def act(self, action: Action, seat: int | None = None, *, by_clock: bool = False) -> GameState:
+        """Apply a player's action (`by_clock`: the computer's, for a seat whose turn clock ran out);
+        on error nothing changes."""
         mover = self.state.current_player
         self.state = self.state.apply(action, seat)
-        self.events.append({"seat": mover, "action": action_to_json(action)})
+        assert mover is not None  # a state that took an action had a seat to move
+        self.events.append(ActionEvent(mover, action, by_clock))
         return self.state
 
-    def advance(self, players: Sequence[Player[Any] | None], max_steps: int | None = None) -> GameState:
+    def follow(self, event: Event) -> GameState:
+        """Apply a recorded event: its dice must be the ones this match's seed gives. Any refusal
+        is an InvalidRecord, and nothing changes."""
+        try:
+            if isinstance(event, ActionEvent):
+                return self.act(event.action, event.seat, by_clock=event.by_clock)
+            dice = self._next_dice()
+        except CubileteError as error:
+            raise RECORD.refuse(f"event {len(self.events)}: {error}") from None
+        if dice != event.dice:
+            raise RECORD.refuse(f"roll {self.rolls + 1} does not match the record's seed")
+        return self.roll(by_clock=event.by_clock)
+
+    def advance(
+        self, players: Sequence[Player[Any] | None], max_steps: int | None = None, *, by_clock: bool = False
+    ) -> GameState:
         """Roll and let bots act until a human seat (None) is to act or roll, or the game ends.
 
-        Humans roll through `roll`, so that apps can show a roll button.
+        Humans roll through `roll`, so that apps can show a roll button. `by_clock`: the players
+        play for seats whose turn clock ran out, and each step is marked so.
         """
         steps = 0
         while not self.state.is_over and (max_steps is None or steps < max_steps):
@@ -103,9 +121,9 @@ class Match:
             if player is None:
                 break
             if self.state.is_chance:
-                self.roll()
+                self.roll(by_clock=by_clock)
             else:
-                self.act(player.choose(self.state))
+                self.act(player.choose(self.state), by_clock=by_clock)
             steps += 1
         return self.state
 
@@ -122,7 +140,7 @@ class Match:
             "rules": self.rules.to_json(),
             "players": list(self.names),
             **seed_field,
-            "events": list(self.events),
+            "events": [event.to_json() for event in self.events],
         }
 
     @classmethod
@@ -140,35 +158,9 @@ class Match:
             allowed = f"{rules.min_players} to {rules.max_players}"
             raise RECORD.refuse(f"{rules.game} is played by {allowed} players, not {len(names)}")
         match = cls(rules, names, dice_seed)
-        for number, event in enumerate(RECORD.array(data["events"], "events")):
-            match._replay(number, event)
+        for event in events_from_json(data["events"]):
+            match.follow(event)
         return match
-
-    def _replay(self, number: int, event: Any) -> None:
-        """Apply one recorded event; any refusal makes the record invalid."""
-        is_roll = "roll" in RECORD.fields(event, (), ("roll", "seat", "action", *EVENT_MARKS))
-        event = RECORD.fields(event, ("roll",) if is_roll else ("seat", "action"), EVENT_MARKS)
-        for mark in EVENT_MARKS:
-            if mark in event:
-                RECORD.boolean(event[mark], mark)
-        try:
-            if is_roll:
-                recorded = list(RECORD.dice(event["roll"], "the dice"))
-                self.roll()
-            else:
-                self.act(action_from_json(event["action"]), RECORD.integer(event["seat"], "seat"))
-        except CubileteError as error:
-            raise RECORD.refuse(f"event {number}: {error}") from None
-        if is_roll and self.events[-1]["roll"] != recorded:
-            raise RECORD.refuse(f"roll {self.rolls} does not match the record's seed")
-        keep_marks(event, self.events[-1])
-
-
-def keep_marks(source: dict[str, Any], replayed: dict[str, Any]) -> None:
-    """Copy the marks (EVENT_MARKS) of an event onto its replay."""
-    for mark in EVENT_MARKS:
-        if source.get(mark) is True:
-            replayed[mark] = True
 
 
 def play(rules: Rules, players: Sequence[Player[Any]], seed: int | DiceSeed | None = None) -> Match:

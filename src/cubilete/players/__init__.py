@@ -1,27 +1,30 @@
 """Computer players by level name, for every game: what apps and simulations ask for.
 
-Each game family's players live in one module of this package, named in FAMILY_MODULES
-by the engine's family id (`engine.games.GameFamily.id`) and imported on first use.
+Each game family's players live in one module of this package (FamilyPlayers), which
+PLAYER_FAMILIES names by the engine's family id (`engine.games.GameFamily.id`).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from ..engine.errors import UnknownVariant
-from ..engine.games import Rules, family_of
+from ..engine.games import FIVE_THOUSAND, SHEET, Rules, family_of
 from ..engine.runner import Player
 from ..solvers.table_cache import Progress
-
-FAMILY_MODULES = {"sheet": "sheet", "five_thousand": "five_thousand"}
+from . import five_thousand, sheet
 
 
 class FamilyPlayers(Protocol):
     """What a family's players module defines."""
 
-    LEVELS: tuple[str, ...]
-    DEFAULT_LEVEL: str
+    @property
+    def LEVELS(self) -> tuple[str, ...]:
+        """The level names a player can pick, weakest first."""
+
+    @property
+    def DEFAULT_LEVEL(self) -> str:
+        """The level a new bot seat gets."""
 
     def make_player(self, level: str, rules: Any) -> Player[Any] | None:
         """A player of this level, None for a name that is no level of the family."""
@@ -30,9 +33,11 @@ class FamilyPlayers(Protocol):
         """Load (or build) the solver tables a player of this level needs, before play."""
 
 
+PLAYER_FAMILIES: dict[str, FamilyPlayers] = {SHEET.id: sheet, FIVE_THOUSAND.id: five_thousand}
+
+
 def family_players(game: str) -> FamilyPlayers:
-    module = FAMILY_MODULES[family_of(game).id]
-    return cast(FamilyPlayers, importlib.import_module(f"{__name__}.{module}"))
+    return PLAYER_FAMILIES[family_of(game).id]
 
 
 def player_levels(game: str) -> tuple[str, ...]:

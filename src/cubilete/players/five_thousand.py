@@ -7,7 +7,7 @@
   included), blind to the other players.
 - strong: maximises its estimated chance to win the game: each turn is planned
   exactly (every way it can end, from the engine) and its ends are valued by the
-  duel estimate of solvers.five_thousand_estimate, built on the exact two-player
+  duel estimate of solvers.five_thousand.estimate, built on the exact two-player
   values. With two players the estimate is exact, so it plays optimally.
 - optimal: with two players, reads the exact solver's table; with more, plays as
   strong (exact solving is out of reach).
@@ -20,16 +20,13 @@ the two-player table load it (or solve it, once per rule set) at their first mov
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
-from collections.abc import Callable
 
 from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.runner import Player
-from ..solvers.five_thousand_cache import two_player_solution
-from ..solvers.five_thousand_estimate import win_chances
-from ..solvers.five_thousand_plan import EndValue, plan_turn
-from ..solvers.five_thousand_turn import TurnTable
+from ..solvers.five_thousand.cache import two_player_solution
+from ..solvers.five_thousand.optimal import OptimalValues, estimated_win
+from ..solvers.five_thousand.plan import EndValue, TurnPlans
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "strong", "optimal")
@@ -37,7 +34,6 @@ DEFAULT_LEVEL = "optimal"  # the level a new bot seat gets
 THRESHOLD_NAME = re.compile(r"bank([1-9][0-9]*)")
 BEGINNER_THRESHOLD = 300
 TABLE_LEVELS = ("strong", "optimal")  # the levels that play by the two-player table
-PLANS_KEPT = 64  # turn plans remembered per bot: a plan serves one turn, a few more cost little
 
 
 class ThresholdPlayer:
@@ -59,24 +55,8 @@ class ThresholdPlayer:
         return Roll()
 
 
-class PlanningPlayer:
-    """Plays each turn by its plan (solvers.five_thousand_plan) under a valuation of turn ends.
-
-    `valuation(start)` gives the end valuation of the turn starting at `start`; plans are
-    remembered by turn (scores and player), so one is computed per turn.
-    """
-
-    def __init__(self, valuation: Callable[[FiveThousandState], EndValue]) -> None:
-        self.valuation = valuation
-        self._plans: OrderedDict[tuple, TurnTable] = OrderedDict()
-
-    def plan(self, state: FiveThousandState) -> TurnTable:
-        key = (state.rules, state.totals, state.current)
-        if key not in self._plans:
-            self._plans[key] = plan_turn(state, self.valuation(state))
-            if len(self._plans) > PLANS_KEPT:
-                self._plans.popitem(last=False)
-        return self._plans[key]
+class PlanningPlayer(TurnPlans):
+    """Plays each turn by its plan (solvers.five_thousand.plan) under a valuation of turn ends."""
 
     def choose(self, state: FiveThousandState) -> Action:
         return self.plan(state).best_action(state)
@@ -88,23 +68,8 @@ def expected_points(start: FiveThousandState) -> EndValue:
     return lambda end: end.totals[seat] - before
 
 
-def estimated_win(start: FiveThousandState) -> EndValue:
-    """The mover's chance to win the game from each end of the turn, by the duel estimate."""
-    seat, solution = start.current, two_player_solution(start.rules)
-    return lambda end: win_chances(solution, end)[seat]
-
-
-class OptimalPlayer:
+class OptimalPlayer(OptimalValues):
     """Exact with two players (the solver's table); the strong player with more."""
-
-    def __init__(self) -> None:
-        self.strong = PlanningPlayer(estimated_win)
-
-    def turn_table(self, state: FiveThousandState) -> tuple[TurnTable, bool]:
-        """The values this player plays the turn of `state` by, and whether they are exact."""
-        if state.num_players == 2:
-            return two_player_solution(state.rules).turn_table(state.totals, state.current), True
-        return self.strong.plan(state), False
 
     def choose(self, state: FiveThousandState) -> Action:
         return self.turn_table(state)[0].best_action(state)

@@ -10,7 +10,7 @@
   game replays the same way.
 - optimal: the option with the highest expected final total.
 - duel: the option with the best chance to finish first, given the other seats' sheets and
-  the law of their remaining scores (solvers.sheet_duel); alone, it plays as optimal does.
+  the law of their remaining scores (solvers.sheet.duel); alone, it plays as optimal does.
 
 Ties go to the first option in the engine's `legal_actions` order (keeps by held
 values, then boxes in sheet order), so every level is reproducible.
@@ -26,9 +26,9 @@ from ..engine.actions import Action, Keep, Score
 from ..engine.runner import Player
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
-from ..solvers.sheet_advice import advise, best_action
-from ..solvers.sheet_cache import solution
-from ..solvers.sheet_duel import prepare_duel, rank_for_duel
+from ..solvers.sheet.advice import advise, best_action
+from ..solvers.sheet.cache import solution
+from ..solvers.sheet.duel import prepare_duel, rank_for_duel
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "optimal", "duel")

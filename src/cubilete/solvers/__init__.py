@@ -1,10 +1,8 @@
-"""Exact solvers built on the pure rules engine.
+"""Exact solvers built on the pure rules engine, one subpackage per game family.
 
-Score-sheet games (Penta, Generala): `sheet_solver` computes the optimal expected
-score of every turn-start state, `sheet_cache` keeps those tables on disk,
-`sheet_advice` ranks every legal action of a situation (`sheet_options`: the
-values of every option of many situations at once, as arrays), `sheet_stats` gives the
-exact distribution of the optimal player's final score and `sheet_distributions` the
-law of the points still to come from any situation. Importing this package
-compiles nothing; the Numba kernels load on first use.
+`sheet/`: the score-sheet games (Penta, Generala); `five_thousand/`: 5000. Beside them, what
+both families' solvers share: `table_cache` (solved tables on disk, built once per rule set and
+solver version), `cache_dir` (where those files live) and `dice_lattice` (the multisets of dice
+and the keeps between them). Importing this package compiles nothing; the Numba kernels load on
+first use.
 """

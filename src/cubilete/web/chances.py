@@ -1,5 +1,5 @@
 """The live bar's figures: every seat's chance to win (or, alone at Penta or Generala, its expected
-final total) at a moment of a game (players.outlook), for any reader of a game whose table allows hints.
+final total) at a moment of a game (analysis.outlook), for any reader of a game whose table allows hints.
 
 The figures are the same for every reader, so they are computed once per game and event index
 and kept in a small in-memory cache. The handler is a plain function, run in a worker thread: it
@@ -15,8 +15,8 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from ..analysis.outlook import outlook, outlook_level
 from ..engine.errors import IllegalAction
-from ..players.outlook import outlook, outlook_level
 from .games import Games
 from .live_game import LiveGame
 

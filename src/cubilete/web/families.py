@@ -1,4 +1,5 @@
-"""Each game family's part of the web app, keyed by the engine's family id.
+"""Each game family's part of the web app (a WebFamily), which WEB_FAMILIES names by the engine's
+family id.
 
 A family gives the client its table (`table(state, legal_actions, lang)`, drawn by the
 JavaScript table class of the same family id in static/js/game.js), hints on the dice on
@@ -8,37 +9,30 @@ and where a seat's turn begins (to number the turns of a review).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.actions import Action
-from ..engine.games import family_of
+from ..engine.games import FIVE_THOUSAND, SHEET, family_of
 from . import five_thousand_view, sheet_view
 
 
-@dataclass(frozen=True)
-class WebFamily:
-    id: str
-    table: Callable[[Any, tuple[Action, ...], str], dict[str, Any]]
-    hint: Callable[[Any], dict[str, Any]]
-    rank: Callable[[Any, Action | None], list[dict[str, Any]]]
-    turn_start: Callable[[Any], bool]
+class WebFamily(Protocol):
+    """What a family's view module defines."""
+
+    def table(self, state: Any, legal: tuple[Action, ...], lang: str) -> dict[str, Any]:
+        """The table the client draws: the state and what can be done in it."""
+
+    def hint(self, state: Any) -> dict[str, Any]:
+        """The best options for the dice on the table, best first."""
+
+    def rank(self, state: Any, chosen: Action | None = None) -> list[dict[str, Any]]:
+        """Every option of the seat to move, best first, with its value and its loss beside the best."""
+
+    def turn_start(self, state: Any) -> bool:
+        """Whether a seat's turn begins here."""
 
 
-WEB_FAMILIES = {
-    family.id: family
-    for family in (
-        WebFamily("sheet", sheet_view.table, sheet_view.hint, sheet_view.rank, sheet_view.turn_start),
-        WebFamily(
-            "five_thousand",
-            five_thousand_view.table,
-            five_thousand_view.hint,
-            five_thousand_view.rank,
-            five_thousand_view.turn_start,
-        ),
-    )
-}
+WEB_FAMILIES: dict[str, WebFamily] = {SHEET.id: sheet_view, FIVE_THOUSAND.id: five_thousand_view}
 
 
 def web_family(game: str) -> WebFamily:

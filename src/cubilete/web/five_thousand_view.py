@@ -7,7 +7,7 @@ from typing import Any
 from ..engine.actions import Action, Bank, Roll, SetAside, action_to_json
 from ..engine.five_thousand import FiveThousandState, Phase, score_roll
 from ..engine.five_thousand_scoring import set_aside_points
-from ..players.five_thousand_advice import rank_five_thousand
+from ..solvers.five_thousand.advice import rank_five_thousand
 from .i18n import refusal_message
 
 

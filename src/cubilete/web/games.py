@@ -32,6 +32,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord
+from ..engine.events import event_from_json
 from ..engine.games import rules_for
 from ..engine.runner import Match
 from ..players import player_levels
@@ -359,7 +360,7 @@ class Games:
     def _appended(live: LiveGame, checkpoint: Checkpoint) -> Append:
         """The events a change added since `checkpoint`."""
         first = checkpoint.events
-        return Append(live.id, first, live.match.events[first:], live.state.is_over)
+        return Append(live.id, first, [event.to_json() for event in live.match.events[first:]], live.state.is_over)
 
     def _stored(self, live: LiveGame, first: int, stored: datetime) -> None:
         """(Holding the game's lock.) A change's events from `first` on were stored at `stored`."""
@@ -374,7 +375,7 @@ class Games:
             live.seats_news = False
             self._reload_seats(live)
         for event in self.storage.events_since(live.id, len(live.match.events)):
-            live.replay(event)
+            live.replay(event_from_json(event))
         if live.state.is_over and live.rematch is None:
             live.rematch = self.storage.rematch_of(live.id)
         self._time_turn(live)

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..engine.actions import action_from_json
-from ..engine.errors import IllegalAction, InvalidRecord, NotYourTurn
+from ..engine.errors import IllegalAction, NotYourTurn
+from ..engine.events import Event, replay
 from ..engine.protocol import GameState
-from ..engine.runner import Match, Player, keep_marks
+from ..engine.runner import Match, Player
 from ..players import make_player
 from ..players.table import ADVICE_LEVEL, advisor, auto_score, play_human
 from .broker import EventsStored, News
@@ -27,18 +28,6 @@ AUTO_SCORE = "auto"  # the intention sent when the countdown after the last roll
 
 def _is_auto_score(intention: Any) -> bool:
     return isinstance(intention, dict) and intention.get("type") == AUTO_SCORE
-
-
-def _replay(initial: GameState, events: Sequence[dict[str, Any]]) -> list[GameState]:
-    """The state before the first of these events and after each one."""
-    states = [initial]
-    for event in events:
-        state = states[-1]
-        if "roll" in event:
-            states.append(state.apply_roll(event["roll"]))
-        else:
-            states.append(state.apply(action_from_json(event["action"]), event["seat"]))
-    return states
 
 
 class StateHistory:
@@ -65,7 +54,8 @@ class StateHistory:
             if not 0 <= index < self._start + len(self._states):
                 raise IndexError(index)
             if index < self._start:
-                self._states[:0] = _replay(self._match.initial, self._match.events[: self._start])[:-1]
+                initial, events = self._match.initial, self._match.events[: self._start - 1]
+                self._states[:0] = [initial, *replay(initial, events)]
                 self._start = 0
             return self._states[index - self._start]
 
@@ -184,8 +174,7 @@ class LiveGame:
         """The computer plays the rest of the seat to move's turn, each step marked "clock"."""
         seat, player = self.state.current_player, advisor(self.match.rules)
         while not self.state.is_over and self.state.current_player == seat:
-            self._keep(self.match.advance([player] * len(self.seats), max_steps=1))
-            self.match.events[-1]["clock"] = True
+            self._keep(self.match.advance([player] * len(self.seats), max_steps=1, by_clock=True))
 
     def turn_start(self) -> int:
         """The number of events when the seat to move got its turn."""
@@ -204,17 +193,9 @@ class LiveGame:
         self.history.append(state)
         return state
 
-    def replay(self, event: dict[str, Any]) -> None:
+    def replay(self, event: Event) -> None:
         """Apply an event stored by another process; its dice must be the ones this match rolls."""
-        if "roll" in event:
-            self._keep(self.match.roll())
-            if self.match.events[-1]["roll"] != event["roll"]:
-                raise InvalidRecord(
-                    "invalid_record", what="game record", detail=f"roll {self.match.rolls} does not match the record's seed"
-                )
-        else:
-            self._keep(self.match.act(action_from_json(event["action"]), event["seat"]))
-        keep_marks(event, self.match.events[-1])
+        self._keep(self.match.follow(event))
 
     def stop_hearing(self) -> None:
         """Leave the broker. The subscription refers back to this game: dropping it too lets the game

@@ -8,7 +8,7 @@ is the player's (compared without case). A proof that fails is answered with its
 game's seat range, a bot's seat, a wrong token, no such game) and counts for nothing; the others
 still count. The record names no game the browser did not send.
 
-The first time a finished game is in a record, its review is computed (players.review) for every
+The first time a finished game is in a record, its review is computed (analysis.review) for every
 seat with a token and stored (seat_summaries.py); later records only read it.
 """
 
@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analysis.review import review
 from ..engine.errors import CubileteError, InvalidRecord
 from ..engine.games import GAMES
-from ..players.review import review
 from .games import GameNotFound, Games
 from .i18n import refusal_message
 from .seat_summaries import GameHead, SeatSummary, SummaryStore

@@ -47,7 +47,7 @@ def review_router(games: Games) -> APIRouter:
 
     @router.get("/api/games/{game_id}/review", summary="Every decision of the human seats beside the best one")
     def review(game_id: str) -> dict[str, Any]:
-        """players/review.py's review (finished or not: the decisions so far), with each decision's
+        """analysis/review.py's review (finished or not: the decisions so far), with each decision's
         turn number (`turn`), the game's events and its seats."""
         live = games.get(game_id)
         check_reviewable(live)

@@ -1,4 +1,4 @@
-"""The review of a game for the web: players.review's JSON for the human seats, each decision's
+"""The review of a game for the web: analysis.review's JSON for the human seats, each decision's
 turn number, and any past decision's position with its options ranked.
 
 A review is computed once per game and number of events (it only changes when the game moves
@@ -13,9 +13,10 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..engine.actions import action_from_json
+from ..analysis.review import review
+from ..engine.actions import action_to_json
 from ..engine.errors import IllegalAction
-from ..players.review import review
+from ..engine.events import ActionEvent
 from .families import web_family
 from .live_game import LiveGame
 from .seats import HUMAN
@@ -87,16 +88,15 @@ def position(live: LiveGame, index: int, lang: str) -> dict[str, Any]:
         events = len(live.match.events)
         event = live.match.events[index] if 0 <= index < events else None
         state = live.history[index] if event is not None else None
-    if event is None or state is None or "action" not in event:
+    if not isinstance(event, ActionEvent) or state is None:
         raise IllegalAction("review_no_decision", index=index, events=events)
     family = web_family(state.game)
-    chosen = action_from_json(event["action"])
     return {
         "index": index,
         "seat": state.current_player,
         "turn": turn_numbers(live, index + 1)[index],
-        "chosen": event["action"],
-        "by_clock": event.get("clock") is True,
+        "chosen": action_to_json(event.action),
+        "by_clock": event.by_clock,
         "position": state_view(state, index, lang),
-        "options": family.rank(state, chosen),
+        "options": family.rank(state, event.action),
     }

@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..analysis.review import same_choice
 from ..engine.actions import Action, Keep
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
 from ..engine.sheet_scoring import Sheet, no_open_box_scores, sheet_total, upper_bonus, upper_total
-from ..players.review import same_choice
-from ..solvers.sheet_advice import advise
+from ..solvers.sheet.advice import advise
 
 HINT_OPTIONS = 3
 

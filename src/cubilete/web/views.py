@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..engine.actions import Score
+from ..engine.games import family_of
 from ..engine.protocol import GameState
 from .families import web_family
 from .live_game import LiveGame
@@ -29,7 +30,7 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
     view = {
         "id": live.id,
         "game": live.match.rules.game,
-        "family": web_family(live.match.rules.game).id,
+        "family": family_of(live.match.rules.game).id,
         "rules": live.match.rules.name,
         "lang": live.lang,
         "seats": [
@@ -47,8 +48,8 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
             {
                 "index": index,
                 "seat": live.mover(index),
-                "event": live.match.events[index],
-                "by_clock": live.match.events[index].get("clock") is True,
+                "event": live.match.events[index].to_json(),
+                "by_clock": live.match.events[index].by_clock,
                 **STATE_VIEWS.view(live.history[index + 1], index + 1, lang),
             }
             for index in range(max(since, events - MAX_STEPS, 0), events)

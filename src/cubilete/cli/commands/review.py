@@ -15,7 +15,7 @@ from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
 from ..output import CommandError, Report, emit, parse_json
 
 if TYPE_CHECKING:  # the review needs the solvers: imported when the command runs, not when the CLI starts
-    from ...players.review import Review, ReviewedDecision
+    from ...analysis.review import Review, ReviewedDecision
 
 HUMAN = "human"
 COSTLIEST = 3
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...players.review import review_record
+    from ...analysis.review import review_record
 
     path = Path(args.game)
     if path.is_file():

@@ -51,7 +51,7 @@ def listening_addresses(host: str, port: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ...solvers.sheet_warmup import compile_sheet_kernels
+    from ...solvers.sheet.warmup import compile_sheet_kernels
     from ...web import create_app
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint

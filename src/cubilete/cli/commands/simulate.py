@@ -12,7 +12,7 @@ from ..output import CommandError, Report, emit
 from ..texts import Texts
 
 if TYPE_CHECKING:
-    from ...players.matches import Simulation
+    from ...analysis.matches import Simulation
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...players.matches import simulate
+    from ...analysis.matches import simulate
     from ..progress import ProgressBar
 
     rules = rules_for(args.game, args.rules)

@@ -1,46 +1,26 @@
 """Each game family's part of the commands: its reports, and its table and hints in `cubilete play`.
 
 The commands (cli/commands/*.py) parse their arguments and hand the game's family
-module its work; FAMILY_MODULES names that module by the engine's family id. A module
-is imported when a command needs it and imports solvers and players inside the
-functions that use them, so that `score` starts without NumPy, Numba or Rich.
+module (a CliFamily) its work; CLI_FAMILIES names that module by the engine's family id.
+A family module imports solvers, players and analysis inside the functions that use them,
+so that `score` starts without NumPy, Numba or Rich.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ...engine.actions import Action
 from ...engine.dice import Dice
-from ...engine.games import family_of
+from ...engine.games import FIVE_THOUSAND, SHEET, family_of
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ..output import Report
+from . import five_thousand, sheet
+from .hints import Hint
 
 if TYPE_CHECKING:
     from ..texts import Texts
-
-FAMILY_MODULES = {"sheet": "sheet", "five_thousand": "five_thousand"}
-HINT_OPTIONS = 3  # the best choices a sheet game's hint lists, as the web app's
-
-
-@dataclass(frozen=True)
-class HintOption:
-    """A choice in words with its value, and the action it stands for. `preselect`: taking the hint
-    picks its dice or box for the player to confirm (a roll or a bank is only shown)."""
-
-    text: str
-    action: Action
-    preselect: bool
-
-
-@dataclass(frozen=True)
-class Hint:
-    title: str
-    options: tuple[HintOption, ...]  # best first
 
 
 class CliFamily(Protocol):
@@ -56,7 +36,7 @@ class CliFamily(Protocol):
     def stats(self, args: argparse.Namespace) -> Report: ...
 
     def simulation_report(self, simulation: Any) -> Report:
-        """The report of a players.matches.Simulation."""
+        """The report of an analysis.matches.Simulation."""
 
     def score(self, rules: Any, dice: Dice, args: argparse.Namespace) -> Report:
         """What these dice score (`args.sheet`: the boxes already filled, if the family has sheets)."""
@@ -77,6 +57,8 @@ class CliFamily(Protocol):
         """The box a player named (its id or its name in any case), or what they typed when no box has that name."""
 
 
+CLI_FAMILIES: dict[str, CliFamily] = {SHEET.id: sheet, FIVE_THOUSAND.id: five_thousand}
+
+
 def cli_family(game: str) -> CliFamily:
-    module = FAMILY_MODULES[family_of(game).id]
-    return cast(CliFamily, importlib.import_module(f"{__name__}.{module}"))
+    return CLI_FAMILIES[family_of(game).id]

@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING, Any, cast
 from ...engine.actions import Bank, Roll, SetAside
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
+from ...engine.events import RollEvent
 from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase, score_roll
 from ...engine.games import rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ..output import CommandError, Report
-from . import Hint, HintOption
+from .hints import Hint, HintOption
 
 if TYPE_CHECKING:
-    from ...players.matches import Simulation
+    from ...analysis.matches import Simulation
     from ..texts import Texts
 
 SITUATION_KEYS = ("game", "scores", "to_move", "turn_points", "dice_left")
@@ -29,7 +30,7 @@ ACTION_NAMES = {Roll(): "roll", Bank(): "bank"}
 
 def solve(args: argparse.Namespace) -> Report:
     """Build or load the two-player table; report the first player's optimal win probability."""
-    from ...solvers.five_thousand_cache import two_player_solution
+    from ...solvers.five_thousand.cache import two_player_solution
     from ..progress import ProgressBar
 
     rules = rules_for(args.game, args.rules)
@@ -59,9 +60,9 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     """
     if target is not None:
         raise CommandError("--target is for Penta and Generala: 5000's advice is already the chance to win")
-    from ...players.five_thousand_advice import rank_five_thousand
-    from ...players.five_thousand_advice import situation as five_thousand_situation
     from ...players.table import prepare_advice
+    from ...solvers.five_thousand.advice import rank_five_thousand
+    from ...solvers.five_thousand.advice import situation as five_thousand_situation
     from ..progress import ProgressBar
 
     keys = set(situation) - {"rules"}
@@ -94,7 +95,7 @@ def stats(args: argparse.Namespace) -> Report:
 
 def simulation_report(simulation: Simulation) -> Report:
     """Each listed player's win rate with its 95% Wilson interval."""
-    from ...players.matches import MAX_STEPS
+    from ...analysis.matches import MAX_STEPS
 
     games = simulation.games
     results: list[dict[str, Any]] = [
@@ -156,12 +157,12 @@ def describe(match: Match, before: GameState, texts: Texts) -> str:
     """The roll or action just taken, and what it ended in (a bust, a bank, a win...)."""
     event, after = match.events[-1], cast(FiveThousandState, match.state)
     name = match.names[cast(FiveThousandState, before).current]
-    if "roll" in event:
-        line = texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event["roll"])))
-    elif event["action"]["type"] == "set_aside":
+    if isinstance(event, RollEvent):
+        line = texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event.dice)))
+    elif isinstance(event.action, SetAside):
         line = texts.t("{name} sets aside {dice}", name=name,
-                       dice=" ".join(str(after.last_roll[i]) for i in event["action"]["held"]))
-    elif event["action"]["type"] == "roll":
+                       dice=" ".join(str(after.last_roll[i]) for i in event.action.held))
+    elif isinstance(event.action, Roll):
         line = texts.t("{name} rolls again", name=name)
     else:
         line = ""
@@ -222,7 +223,7 @@ def _outcome(match: Match, state: FiveThousandState, texts: Texts) -> str:
 def hint(state: FiveThousandState, texts: Texts) -> Hint:
     """Roll or bank (with free set-aside, each choice of dice), best first, with the chance to win after each:
     exact with two players, the strong player's estimate with more."""
-    from ...players.five_thousand_advice import rank_five_thousand
+    from ...solvers.five_thousand.advice import rank_five_thousand
 
     if state.is_chance:
         raise IllegalAction("hint_roll_first")

@@ -10,8 +10,10 @@ import time
 import unicodedata
 from typing import TYPE_CHECKING, Any, cast
 
+from ...engine.actions import Keep, Score
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
+from ...engine.events import RollEvent
 from ...engine.games import GAMES, rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
@@ -19,12 +21,12 @@ from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
 from ..output import CommandError, Report, parse_json
-from . import HINT_OPTIONS, Hint, HintOption
+from .hints import HINT_OPTIONS, Hint, HintOption
 
 if TYPE_CHECKING:
-    from ...players.matches import Simulation
-    from ...solvers.sheet_advice import RankedOption
-    from ...solvers.sheet_stats import SheetStats
+    from ...analysis.matches import Simulation
+    from ...solvers.sheet.advice import RankedOption
+    from ...solvers.sheet.stats import SheetStats
     from ..texts import Texts
 
 SITUATION_KEYS = ("game", "rules", "sheet", "dice", "rolls_left")
@@ -33,7 +35,7 @@ SACRIFICE_WARNING = "No open box scores: one must be sacrificed"
 
 def solve(args: argparse.Namespace) -> Report:
     """Build or load the rule set's table; report the optimal expected score of a new game."""
-    from ...solvers.sheet_cache import solution
+    from ...solvers.sheet.cache import solution
     from ..progress import ProgressBar
 
     rules = _rules(args.game, args.rules)
@@ -53,10 +55,10 @@ def solve(args: argparse.Namespace) -> Report:
 def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     """Every legal action of a situation with the expected final total it leads to, best first;
     with a target, with its chance to end with `target` points or more, playing for it."""
-    from ...solvers.sheet_advice import advise as rank_options
-    from ...solvers.sheet_advice import expected_value
-    from ...solvers.sheet_cache import solution
-    from ...solvers.sheet_threshold import check_target
+    from ...solvers.sheet.advice import advise as rank_options
+    from ...solvers.sheet.advice import expected_value
+    from ...solvers.sheet.cache import solution
+    from ...solvers.sheet.threshold import check_target
     from ..progress import ProgressBar
 
     rules = _rules(situation.get("game"), situation.get("rules"))
@@ -101,7 +103,7 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
 
 def _target_advice(state: SheetState, target: int) -> Report:
     """The chance to end with `target` or more: after each legal action, or from the turn start."""
-    from ...solvers.sheet_threshold import rank_for_target, reach_chance
+    from ...solvers.sheet.threshold import rank_for_target, reach_chance
 
     rules = state.rules
     heading = f"chance to end with {target} or more, playing for it"
@@ -126,8 +128,8 @@ def _target_advice(state: SheetState, target: int) -> Report:
 
 def stats(args: argparse.Namespace) -> Report:
     """The exact statistics of optimal solitaire play, from the forward pass."""
-    from ...solvers.sheet_cache import solution
-    from ...solvers.sheet_stats import exact_stats
+    from ...solvers.sheet.cache import solution
+    from ...solvers.sheet.stats import exact_stats
     from ..progress import ProgressBar
 
     rules = _rules(args.game, args.rules)
@@ -224,24 +226,25 @@ def describe(match: Match, before: GameState, texts: Texts) -> str:
     event, after, sheets = match.events[-1], cast(SheetState, match.state), cast(SheetState, before)
     seat = sheets.current
     name = match.names[seat]
-    if "roll" in event:
-        return texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event["roll"])))
-    action = event["action"]
-    if action["type"] == "score":
-        box = texts.box(sheets.game, action["box"])
-        points = after.sheets[seat].boxes[sheets.rules.box_index(action["box"])]
+    if isinstance(event, RollEvent):
+        return texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event.dice)))
+    action = event.action
+    if isinstance(action, Score):
+        box = texts.box(sheets.game, action.box)
+        points = after.sheets[seat].boxes[sheets.rules.box_index(action.box)]
         bonus = after.sheets[seat].bonus - sheets.sheets[seat].bonus
         if bonus:
             return texts.t("{name} scores {points} in {box}, and a bonus of {bonus}", name=name, points=points, box=box,
                            bonus=bonus)
         return texts.t("{name} scores {points} in {box}", name=name, points=points, box=box)
-    kept = " ".join(str(sheets.dice[i]) for i in action["held"]) or texts.t("nothing")
+    assert isinstance(action, Keep)  # a sheet game's actions are Score and Keep
+    kept = " ".join(str(sheets.dice[i]) for i in action.held) or texts.t("nothing")
     return texts.t("{name} keeps {dice}", name=name, dice=kept)
 
 
 def hint(state: SheetState, texts: Texts) -> Hint:
     """The solver's best choices for the dice on the table, with the expected final total of each."""
-    from ...solvers.sheet_advice import advise
+    from ...solvers.sheet.advice import advise
 
     if state.is_chance:
         raise IllegalAction("hint_roll_first")

@@ -1,15 +1,17 @@
-"""The Textual app of `cubilete play` (app.py) and each game family's table in it, keyed by the
-engine's family id: the family's widgets (the board and its controls), its keys, and what its
-actions do with the dice, boxes and buttons.
+"""The Textual app of `cubilete play` (app.py) and each game family's table in it (a Table), which
+TABLES names by the engine's family id: the family's widgets (the board and its controls), its
+keys, and what its actions do with the dice, boxes and buttons.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ...engine.games import family_of
-from ..families import HintOption
+from ...engine.games import FIVE_THOUSAND, SHEET, family_of
+from ..families.hints import HintOption
+from . import five_thousand, sheet
+from .keys import Key
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -17,27 +19,19 @@ if TYPE_CHECKING:
     from ..play_session import PlaySession
     from .app import PlayApp
 
-TABLE_MODULES = {"sheet": "sheet", "five_thousand": "five_thousand"}
-
-
-class Key(NamedTuple):
-    """A key of a family's table: it runs the table's `do_ACTION()`, or `do_ACTION(argument)`;
-    without a description the footer leaves it out."""
-
-    key: str
-    action: str
-    argument: int | None = None
-    description: str = ""
-    display: str | None = None  # how the footer writes the key
-
 
 class Table(Protocol):
     """A family's table in the app. Its actions are methods `do_NAME`, run for a key, a button or a
     click only while a human is to move (PlayApp.action_table); they raise CubileteError to refuse
     (the app says why)."""
 
-    board: Widget  # the sheet or the scores, on the left
-    controls: Widget  # the dice and the buttons, on the right
+    @property
+    def board(self) -> Widget:
+        """The sheet or the scores, on the left."""
+
+    @property
+    def controls(self) -> Widget:
+        """The dice and the buttons, on the right."""
 
     def keys(self) -> list[Key]: ...
 
@@ -60,7 +54,11 @@ class Table(Protocol):
         """Escape: undo the player's pick; False when there was none."""
 
 
+TABLES: dict[str, Callable[[PlaySession, PlayApp], Table]] = {
+    SHEET.id: sheet.FamilyTable,
+    FIVE_THOUSAND.id: five_thousand.FamilyTable,
+}
+
+
 def make_table(session: PlaySession, app: PlayApp) -> Table:
-    module = importlib.import_module(f"{__name__}.{TABLE_MODULES[family_of(session.rules.game).id]}")
-    table: Table = module.FamilyTable(session, app)
-    return table
+    return TABLES[family_of(session.rules.game).id](session, app)

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Header, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.errors import CubileteError
-from ..families import HintOption
+from ..families.hints import HintOption
 from ..language import LANGUAGES
 from ..play_session import PlaySession
 from . import make_table

@@ -16,9 +16,10 @@ from textual.widgets import Static
 from ...engine.actions import Bank, Roll, SetAside
 from ...engine.dice import DICE_COUNT
 from ...engine.errors import IllegalAction
+from ...engine.events import ActionEvent
 from ...engine.five_thousand import FiveThousandState, Phase, score_roll
-from ..families import HintOption
-from . import Key
+from ..families.hints import HintOption
+from .keys import Key
 from .widgets import DiceRow, action_button, relabel
 
 if TYPE_CHECKING:
@@ -121,9 +122,9 @@ class FamilyTable:
 
     def _kept(self, state: FiveThousandState) -> tuple[int, ...]:
         """The dice of the last roll that scored: those set aside, with free set-aside."""
-        action = self.session.match.events[-1].get("action", {})
-        if action.get("type") == "set_aside":
-            return tuple(action["held"])
+        event = self.session.match.events[-1]
+        if isinstance(event, ActionEvent) and isinstance(event.action, SetAside):
+            return event.action.held
         return score_roll(state.last_roll, state.rules).positions
 
     def ready(self) -> None:

@@ -24,9 +24,9 @@ from ...engine.errors import IllegalAction
 from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import upper_bonus, upper_total
-from ..families import HintOption
+from ..families.hints import HintOption
 from ..texts import Texts
-from . import Key
+from .keys import Key
 from .widgets import DiceRow, action_button, relabel
 
 if TYPE_CHECKING:

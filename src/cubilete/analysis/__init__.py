@@ -1,0 +1,6 @@
+"""Analysis of games by the solvers and players, for the apps: what they show about play.
+
+`review` grades every decision of a finished game against the optimal player's, `outlook`
+gives each seat's chances (or expected final total) at a moment of a game, `matches` plays
+many games between computer players and sums them up, with `confidence`'s intervals.
+"""

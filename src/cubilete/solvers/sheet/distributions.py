@@ -1,0 +1,245 @@
+"""The exact law of the points still to come, from any score-sheet situation, under the
+optimal (expected-total) player's policy; computed on demand and remembered per process.
+
+From a turn-start class c the optimal turn ends in outcomes (the class it leads to, the
+points gained with every bonus, the probability), the same ones as `stats`' forward
+pass; the points still to come from c are then
+
+    D(c) = sum over outcomes of probability * D(target) shifted by the points gained,
+
+so D is computed backward, most filled classes first, each class as a window of the
+totals it reaches (low .. high). A request computes only the classes the optimal player's
+turns can lead its state to that no earlier request computed: supersets of its mask, the
+same joker state once the joker box is filled, upper totals not below its own (from the
+empty sheet, every class in Generala, not all of them in Penta: `duel.every_law`). A
+situation inside a turn carries its chance through the keeps and the box the optimal
+player picks (the tie rules of `stats`) and mixes the windows of the turn's outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numba import njit, prange
+
+from ...engine.actions import Action, Keep
+from ...engine.errors import IllegalAction
+from ...engine.sheet import SheetState
+from ...engine.sheet_rules import SheetRules
+from ...engine.sheet_scoring import Sheet, sheet_total
+from ..dice_lattice import keep_indices
+from .advice import position, turn_arrays
+from .cache import solution
+from .classes import TurnOutcomes, turn_outcomes, write_outcomes
+from .solver import SheetSolution
+from .turn import carry_to_scoring, roll_free_dice
+from .windows import MISSING, ClassTable
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreDistribution:
+    """The law of a number of points: `probabilities[i]` is the chance of `low + i`."""
+
+    low: int
+    probabilities: np.ndarray
+
+    @property
+    def high(self) -> int:
+        return self.low + self.probabilities.size - 1
+
+    @property
+    def mean(self) -> float:
+        return self.low + float(np.arange(self.probabilities.size) @ self.probabilities)
+
+    @property
+    def standard_deviation(self) -> float:
+        spread = np.arange(self.probabilities.size) + (self.low - self.mean)
+        return float(np.sqrt(spread**2 @ self.probabilities))
+
+    def at_least(self, points: int) -> float:
+        """The chance of `points` or more."""
+        return float(self.probabilities[max(points - self.low, 0) :].sum())
+
+    def shifted(self, points: int) -> ScoreDistribution:
+        """The law of this number plus `points`."""
+        return ScoreDistribution(self.low + points, self.probabilities)
+
+
+def turn_start_distribution(rules: SheetRules, sheet: Sheet) -> ScoreDistribution:
+    """The points still to come from the start of a turn on this sheet (bonuses included)."""
+    table = distribution_table(solution(rules))
+    c = table.class_of(sheet)
+    table.ensure(c)
+    return table.distribution(c)
+
+
+def remaining_distribution(state: SheetState) -> ScoreDistribution:
+    """The points the seat to move still scores, from this point of its turn, under optimal play."""
+    _check(state)
+    table = distribution_table(solution(state.rules))
+    c = table.class_of(state.sheet)
+    table.ensure(c)
+    if state.is_chance:
+        if not state.held and state.rolls_left == state.rules.rolls_per_turn:
+            return table.distribution(c)
+        return table.after_keep(state.sheet, tuple(sorted(state.dice[i] for i in state.held)), state.rolls_left)
+    return table.after_roll(state.sheet, state.dice, state.rolls_left)
+
+
+def option_distributions(state: SheetState) -> tuple[tuple[Action, ScoreDistribution], ...]:
+    """Each legal action of the seat to move, in the engine's order, with the law of the
+    points still to come after it (optimal play from then on, this turn included)."""
+    _check(state)
+    if state.is_chance:
+        raise IllegalAction("advice_needs_dice")
+    table = distribution_table(solution(state.rules))
+    c = table.class_of(state.sheet)
+    table.ensure(c)
+    now = sheet_total(state.rules, state.sheet)
+    options: list[tuple[Action, ScoreDistribution]] = []
+    for action in state.legal_actions():
+        if isinstance(action, Keep):
+            kept = tuple(sorted(state.dice[i] for i in action.held))
+            options.append((action, table.after_keep(state.sheet, kept, state.rolls_left)))
+        else:
+            after = state.apply(action).sheets[state.current_player or 0]
+            gained = sheet_total(state.rules, after) - now
+            target = table.class_of(after)
+            table.ensure(target)
+            options.append((action, table.distribution(target).shifted(gained)))
+    return tuple(options)
+
+
+def _check(state: SheetState) -> None:
+    if state.is_over:
+        raise IllegalAction("game_over")
+
+
+@cache
+def distribution_table(solved: SheetSolution) -> DistributionTable:
+    """The one table of a solution in this process (a solution is hashed by identity)."""
+    return DistributionTable(solved)
+
+
+class DistributionTable(ClassTable):
+    """The windows D(c) computed so far for one rule set, and what computes more of them."""
+
+    def __init__(self, solved: SheetSolution) -> None:
+        super().__init__(solved)
+        self.bonus_values = np.unique(solved.tables.arrays.bonus)
+        full = self.classes.count - 1  # nothing more to come: 0 points for sure
+        layer = self.windows.extend(self.last_layer, np.array([full]), np.zeros(1, int), np.ones(1, int))
+        layer[self.windows.offset[full]] = 1.0
+
+    def distribution(self, c: int) -> ScoreDistribution:
+        """D(c); the class must have been computed (ensure)."""
+        window = self.windows.window(c, int(self.classes.filled[c]))
+        return ScoreDistribution(int(self.windows.low[c]), window.copy())
+
+    def ensure(self, *wanted: int) -> None:
+        """Compute D for these classes and every class the optimal player's turns lead them to,
+        wherever not computed yet: a forward pass finds those classes and their turns'
+        outcomes, a backward pass mixes the windows."""
+        with self._lock:
+            missing = [c for c in wanted if self.windows.width[c] == MISSING]
+            if not missing:
+                return
+            reached = np.zeros(self.classes.count, dtype=np.bool_)
+            reached[missing] = True
+            found = []
+            for layer in range(int(self.classes.filled[missing].min()), self.last_layer):
+                span = self.classes.layer(layer)
+                sources = span.start + np.flatnonzero(reached[span])
+                if sources.size:
+                    outcomes = turn_outcomes(self.solved, self.classes, sources)
+                    found.append((layer, sources, _Steps(outcomes)))
+                    targets = outcomes.target
+                    reached[targets[self.windows.width[targets] == MISSING]] = True
+            for layer, sources, steps in reversed(found):
+                self._compute(layer, sources, steps)
+
+    def _compute(self, layer: int, sources: np.ndarray, steps: _Steps) -> None:
+        starts = np.searchsorted(steps.source, sources)
+        low, width = self._windows_of(steps, starts)
+        data = self.windows.extend(layer, sources, low, width)
+        w = self.windows
+        _mix(
+            np.append(starts, steps.target.size), steps.target, steps.gained, steps.probability,
+            w.offset[sources] - low, w.low, w.width, w.offset, w.layers[layer + 1], data,
+        )
+
+    def _windows_of(self, outcomes: _Steps | TurnOutcomes, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The window (low, width) of each group of outcomes: every total one of them reaches."""
+        first = outcomes.gained + self.windows.low[outcomes.target]
+        last = first + self.windows.width[outcomes.target] - 1
+        low = np.minimum.reduceat(first, starts)
+        return low, np.maximum.reduceat(last, starts) - low + 1
+
+    def after_keep(self, sheet: Sheet, kept: tuple[int, ...], rolls_left: int) -> ScoreDistribution:
+        """Holding `kept` with `rolls_left` rolls to come (the next roll included)."""
+        chance = self._chance_at(keep_indices()[kept])
+        roll_free_dice(self.solved.lattice, chance)
+        return self._carried(sheet, chance, rolls_left - 1)
+
+    def after_roll(self, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> ScoreDistribution:
+        """These dice on the table with `rolls_left` rolls left, the optimal player to choose."""
+        return self._carried(sheet, self._chance_at(keep_indices()[tuple(sorted(dice))]), rolls_left)
+
+    def _chance_at(self, keep: int) -> np.ndarray:
+        chance = np.zeros(self.solved.lattice.child.shape[0])
+        chance[keep] = 1.0
+        return chance
+
+    def _carried(self, sheet: Sheet, chance: np.ndarray, rolls_left: int) -> ScoreDistribution:
+        """Mix D over the outcomes of the rest of the turn, chance[:rolls] being the chance of
+        each roll seen with `rolls_left` rolls left."""
+        solved, classes = self.solved, self.classes
+        (mask, joker, upper), _ = position(solved, sheet)
+        futures, expect = turn_arrays(solved, mask, joker, upper)
+        best = np.empty(expect.shape[1] + 1)
+        carry_to_scoring(solved.lattice, expect, best, chance, rolls_left)
+        c = classes.of(solved.tables, mask, joker, upper)
+        outcomes = TurnOutcomes(int(classes.capacity[c]))
+        count = write_outcomes(
+            *solved.tables, mask, joker, upper, futures, expect[0], chance, classes.index,
+            self.bonus_values, 0, *outcomes.arrays()[1:],
+        )
+        outcomes = outcomes.select(np.arange(count))
+        self.ensure(*np.unique(outcomes.target))
+        starts = np.zeros(1, dtype=np.int64)
+        low, width = self._windows_of(outcomes, starts)
+        mixed = np.zeros(int(width[0]))
+        w = self.windows
+        mix_group(
+            0, count, outcomes.target, outcomes.gained, outcomes.probability, -low[0],
+            w.low, w.width, w.offset, w.layers[int(classes.filled[c]) + 1], mixed,
+        )
+        return ScoreDistribution(int(low[0]), mixed)
+
+
+class _Steps:
+    """What the backward pass keeps of turn outcomes: source, target, points gained, probability."""
+
+    def __init__(self, outcomes: TurnOutcomes) -> None:
+        self.source, self.target = outcomes.source, outcomes.target
+        self.gained, self.probability = outcomes.gained, outcomes.probability
+
+
+@njit(parallel=True, cache=True)
+def _mix(starts, target, gained, probability, base, low, width, offset, following, out):
+    """Group g (outcomes starts[g] .. starts[g + 1]) gets, from out[base[g] + total] on, the
+    windows of its outcomes' targets (in `following`) shifted by the total gained, weighted."""
+    for g in prange(starts.size - 1):
+        mix_group(starts[g], starts[g + 1], target, gained, probability, base[g], low, width, offset, following, out)
+
+
+@njit(cache=True)
+def mix_group(first, stop, target, gained, probability, base, low, width, offset, following, out):
+    """_mix for one group, on the calling thread (a parallel launch costs more for one)."""
+    for s in range(first, stop):
+        to = target[s]
+        destination = base + low[to] + gained[s]
+        for j in range(width[to]):
+            out[destination + j] += probability[s] * following[offset[to] + j]

@@ -1,0 +1,213 @@
+"""The chance to finish first in a score-sheet game, and the play that maximises it ("duel").
+
+The seat to move faces the best final total of its opponents, X: each opponent plays on from
+the start of its next turn as the optimal (expected-total) player does, independently of the
+others, so the law of X is the product of their laws' distribution functions
+(`distributions`). Finishing first means ending above X; a tie shares the first place
+and counts half, so a final total y is worth G(y) = P(X < y) + P(X = y) / 2.
+
+Within its turn the duel player maximises the mean of G over the turn's outcomes, counting
+the turns after this one as played by the optimal player: scoring g points from turn-start
+class c into class c' is worth the mean of G(now + g + R) over R, the law of the points c'
+still scores (`distributions`' D(c')). Every later turn sees the opponents' new totals
+and decides again: one turn of look-ahead on exact score distributions (cheap, where the
+"beat X" chances of every need a Penta game meets would take many minutes to compute; the
+exact two-seat comparison in research.sheet_two_player measures the difference). Options whose
+chances agree to 12 decimals are ranked as the expected-total solver ranks them, so a game
+already won, or lost whatever happens, is played like the optimal player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import numpy as np
+from numba import njit
+
+from ...engine.errors import IllegalAction
+from ...engine.sheet import SheetState
+from ...engine.sheet_rules import SheetRules
+from ...engine.sheet_scoring import Sheet, sheet_total
+from ..dice_lattice import keep_indices
+from ..table_cache import Progress
+from .cache import solution
+from .distributions import DistributionTable, ScoreDistribution, distribution_table, remaining_distribution
+from .solver import SheetSolution
+from .threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
+from .turn import next_class
+from .windows import MISSING
+
+TURNS_REMEMBERED = 256  # duel turns kept in memory: a few concurrent games
+
+
+def best_opponent_law(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> ScoreDistribution | None:
+    """The law of the best final total among the seats other than `seat` (None if there are
+    none), each playing optimally from the start of its next turn (or done, its sheet full)."""
+    laws = [final_law(rules, sheet) for other, sheet in enumerate(sheets) if other != seat]
+    if not laws:
+        return None
+    low = max(law.low for law in laws)
+    high = max(law.high for law in laws)
+    cdf = np.ones(high - low + 1)
+    for law in laws:
+        below = np.cumsum(law.probabilities)[max(low - law.low, 0) :]  # P(law <= low + i)
+        cdf[: below.size] *= below
+    return ScoreDistribution(low, np.diff(cdf, prepend=0.0))
+
+
+def final_laws(state: SheetState) -> tuple[ScoreDistribution, ...]:
+    """The law of every seat's final total, each playing optimally from here: the seat to move
+    from this point of its turn, the others from the start of their next turn."""
+    laws = [final_law(state.rules, sheet) for sheet in state.sheets]
+    if not state.is_over:
+        mover = state.current
+        laws[mover] = remaining_distribution(state).shifted(sheet_total(state.rules, state.sheets[mover]))
+    return tuple(laws)
+
+
+def first_place_chances(laws: Sequence[ScoreDistribution]) -> tuple[float, ...]:
+    """Each of independent totals' chance to be the largest, a first place shared by k totals
+    counting 1/k to each: over y, P(this = y) times the mean of 1 / (1 + K) with every other
+    total at most y and K of them equal to it, which is the integral over z in [0, 1] of the
+    product of (P(other < y) + P(other = y) z)."""
+    low = min(law.low for law in laws)
+    size = max(law.high for law in laws) - low + 1
+    at = np.zeros((len(laws), size))
+    for i, law in enumerate(laws):
+        at[i, law.low - low : law.high - low + 1] = law.probabilities
+    below = np.cumsum(at, axis=1) - at  # P(total < y)
+    chances = []
+    for i in range(len(laws)):
+        product = np.ones((size, 1))  # coefficients of z, per y
+        for j in range(len(laws)):
+            if j != i:
+                grown = np.zeros((size, product.shape[1] + 1))
+                grown[:, :-1] += product * below[j, :, None]
+                grown[:, 1:] += product * at[j, :, None]
+                product = grown
+        shares = product @ (1.0 / np.arange(1, product.shape[1] + 1))  # the integral over z
+        chances.append(float(at[i] @ shares))
+    return tuple(chances)
+
+
+def final_law(rules: SheetRules, sheet: Sheet) -> ScoreDistribution:
+    """The law of the final total of a sheet played optimally from the start of a turn."""
+    total = sheet_total(rules, sheet)
+    if sheet.is_full:
+        return ScoreDistribution(total, np.ones(1))
+    table = distribution_table(solution(rules))
+    c = table.class_of(sheet)
+    table.ensure(c)
+    return table.distribution(c).shifted(total)
+
+
+@dataclass(frozen=True, eq=False)
+class DuelTurn:
+    """One seat's turn against a known law of its opponents: the worth (chance to finish
+    first) of scoring each outcome and of holding each keep, as best_turn fills them."""
+
+    bonus_values: np.ndarray  # the five-equal bonuses a box can pay (bonus level -> points)
+    scored: np.ndarray  # [box, points, bonus level]
+    expect: np.ndarray  # [rolls left, keep]
+    start: float  # the turn's chance before its first roll
+
+
+def rank_for_duel(state: SheetState) -> tuple[ReachOption, ...]:
+    """Every legal action of the seat to move with its chance to finish first (a tie counting
+    half), the duel player's choice first; alone, the advice's ranking (every chance is 1)."""
+    if state.is_over:
+        raise IllegalAction("game_over")
+    if state.is_chance:
+        raise IllegalAction("advice_needs_dice")
+    turn = duel_turn(state.rules, state.sheets, state.current)
+    return rank_by_chance(state, turn.scored, turn.expect, turn.bonus_values)
+
+
+def duel_chance(state: SheetState) -> float:
+    """The chance that the seat to move finishes first, playing the duel from here on."""
+    if state.is_over:
+        raise IllegalAction("game_over")
+    if not state.is_chance:
+        return rank_for_duel(state)[0].chance
+    turn = duel_turn(state.rules, state.sheets, state.current)
+    if not state.held and state.rolls_left == state.rules.rolls_per_turn:
+        return turn.start
+    kept = tuple(sorted(state.dice[i] for i in state.held))
+    return float(turn.expect[state.rolls_left, keep_indices()[kept]])
+
+
+def prepare_duel(rules: SheetRules, progress: Progress | None = None) -> None:
+    """Compute the laws a duel needs (every class), the solution reporting to `progress`."""
+    every_law(solution(rules, progress))
+
+
+@cache  # once every law is computed it stays: no scan of the classes at every duel turn
+def every_law(solved: SheetSolution) -> DistributionTable:
+    """The solution's distribution table with the law of every class computed. A duel turn
+    weighs every box and points it can score, so it reads the laws of classes the optimal
+    player never leads to (not computed by a request from the empty sheet): a law missing
+    would count as no chance at all, and which laws some earlier request happened to compute
+    would change the play."""
+    table = distribution_table(solved)
+    missing = np.flatnonzero(table.windows.width == MISSING)
+    if missing.size:
+        table.ensure(*missing.tolist())
+    return table
+
+
+@lru_cache(maxsize=TURNS_REMEMBERED)
+def duel_turn(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> DuelTurn:
+    """The duel turn of `seat` on these sheets, at the start of its turn."""
+    solved = solution(rules)
+    table = every_law(solved)
+    sheet = sheets[seat]
+    c = table.class_of(sheet)
+    now = sheet_total(rules, sheet)
+    others = best_opponent_law(rules, sheets, seat)
+    if others is None:  # alone: first whatever happens
+        others = ScoreDistribution(now - 1, np.ones(1))
+    bonus_values, bonus_level = bonus_levels(solved)
+    shape, t, lat = solved.tables.shape, solved.tables.arrays, solved.lattice
+    classes, windows = table.classes, table.windows
+    mask, joker, upper = int(classes.mask[c]), int(classes.joker[c]), int(classes.upper[c])
+    scored, expect, best = chance_scratch(shape, lat, bonus_values.size, 1)
+    scored_worths(
+        shape, t, mask, joker, upper, classes.index, windows.low, windows.width, windows.offset,
+        windows.layers[int(classes.filled[c]) + 1], bonus_values, now - others.low, beat_values(others),
+        scored[..., 0],
+    )
+    best_turn(shape, t, bonus_level, lat, mask, joker, scored, expect, best)
+    start = float(lat.roll_probability @ best[: lat.roll_probability.size, 0])
+    return DuelTurn(bonus_values, scored[..., 0], expect[..., 0], start)
+
+
+def beat_values(others: ScoreDistribution) -> np.ndarray:
+    """G(low + i) = P(X < low + i) + P(X = low + i) / 2 for X of this law."""
+    p = others.probabilities
+    return np.cumsum(p) - p / 2
+
+
+@njit(cache=True)
+def scored_worths(
+    shape, t, mask, joker, upper, cindex, low, width, offset, following, bonus_values, shift, beat, scored
+):
+    """scored[box, points, bonus level]: the chance to finish first after scoring those, the
+    mean of beat[shift + gained + R] over R, the points still to come from the class they lead
+    to (its law in `following`, the next layer's windows); beat is 0 before its start and 1
+    past its end."""
+    for b in range(shape.box_count):
+        if (mask >> b) & 1:
+            continue
+        for jp in range(t.point_values_start[b], t.point_values_start[b + 1]):
+            p = t.point_values[jp]
+            to, earned = next_class(shape, cindex, mask, joker, upper, b, p)
+            for level in range(bonus_values.shape[0]):
+                first = shift + p + bonus_values[level] + earned + low[to]
+                worth = 0.0
+                for j in range(width[to]):
+                    i = first + j
+                    g = 0.0 if i < 0 else (1.0 if i >= beat.shape[0] else beat[i])
+                    worth += following[offset[to] + j] * g
+                scored[b, p, level] = worth
