@@ -6,6 +6,7 @@ import pytest
 
 from cubilete.engine.actions import Roll, Score
 from cubilete.engine.errors import IllegalAction
+from cubilete.engine.events import RollEvent
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.players.table import auto_score, must_score, play_human
@@ -15,14 +16,14 @@ def test_a_keep_rolls_the_dice_at_once():
     match = Match(rules_for("penta"), ["Ana"], seed=3)
     match.roll()
     states = list(play_human(match, 0, match.state.keep_values([match.state.dice[0]])))
-    assert len(states) == 2 and len(match.events) == 3 and "roll" in match.events[-1]
+    assert len(states) == 2 and len(match.events) == 3 and isinstance(match.events[-1], RollEvent)
     assert states[-1] == match.state and not match.state.is_chance
 
 
 def test_a_roll_at_a_turns_start_is_that_roll():
     match = Match(rules_for("5000"), ["Ana", "Luis"], seed=3)
     assert list(play_human(match, 0, Roll())) == [match.state] and len(match.events) == 1
-    assert "roll" in match.events[0] and not match.state.is_chance
+    assert isinstance(match.events[0], RollEvent) and not match.state.is_chance
 
 
 def test_the_auto_score_comes_only_after_the_last_roll():
