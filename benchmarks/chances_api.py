@@ -21,7 +21,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from cubilete.analysis import outlook as outlook_module
+from cubilete.analysis import five_thousand as five_thousand_analysis
 from cubilete.analysis.outlook import outlook
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
@@ -39,7 +39,7 @@ def forget_turns() -> None:
     sheet_options.turn_options.cache_clear()
     sheet_options.position.cache_clear()
     sheet_duel.duel_turn.cache_clear()
-    outlook_module._PLANNER.estimated._plans.clear()
+    five_thousand_analysis._PLANNER.estimated._plans.clear()
 
 
 def played_game(client: TestClient, game: str, seats: int, seed: int) -> tuple[str, int]:

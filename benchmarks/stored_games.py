@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 
 from cubilete.engine.actions import action_to_json
+from cubilete.storage import Storage
 from cubilete.web.broker import LocalBroker
 from cubilete.web.games import Games
 from cubilete.web.seats import SeatRequest
-from cubilete.web.storage import Storage
 
 
 class NoWarmer:

@@ -8,7 +8,8 @@ from itertools import pairwise
 
 import pytest
 
-from cubilete.analysis.review import CLASS_LIMITS, loss_class, review, review_record
+from cubilete.analysis.review import review, review_record
+from cubilete.analysis.walk import CLASS_LIMITS, loss_class
 from cubilete.cli.main import main
 from cubilete.engine.actions import Bank, Roll
 from cubilete.engine.events import ActionEvent, replay
@@ -177,7 +178,7 @@ def test_cli_reviews_only_the_human_seats_when_the_seats_are_known(capsys, tmp_p
 
 
 def test_cli_reviews_a_game_of_the_database(capsys, tmp_path):
-    from cubilete.web.storage import Storage
+    from cubilete.storage import Storage
 
     rules = rules_for("penta")
     match = play(rules, [make_player("casual", rules)], SEED)

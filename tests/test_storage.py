@@ -5,24 +5,27 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import sqlite3
 import weakref
 from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, inspect, text
+from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, event, inspect, text
+from sqlalchemy.exc import StatementError
 
 from cubilete.engine.dice_seeds import LegacySeed
 from cubilete.engine.events import replay
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
+from cubilete.storage import EventConflict, SaveFailed, Storage
+from cubilete.storage.tables import UtcDateTime
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.game_cache import GameCache
 from cubilete.web.games import Games, StaleRequest
 from cubilete.web.live_game import StateHistory
 from cubilete.web.seats import SeatRequest
-from cubilete.web.storage import EventConflict, SaveFailed, Storage, UtcDateTime
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
@@ -94,19 +97,26 @@ def test_the_database_refuses_a_second_event_at_the_same_index(database):
 
 
 def test_the_event_loop_writes_on_after_a_refused_and_a_failed_write(database):
-    """The moves made on the event loop share one connection: neither a taken index nor a failed
-    write stops the next moves from being stored."""
+    """Neither a taken index nor a failed write stops the next moves from being stored."""
     storage = Storage(database)
     match = Match(rules_for("penta"), ["Ana"], seed=3)
     storage.insert("g", "en", [], match.to_json())
     match.roll()
+    failing = []
+
+    def fail_once(_connection, _cursor, statement, *_rest) -> None:
+        if failing and statement.startswith("INSERT"):
+            failing.clear()
+            raise sqlite3.OperationalError("attempt to write a readonly database")  # as a disk gone read-only would
+
+    event.listen(storage.engine, "before_cursor_execute", fail_once)
 
     async def moves() -> None:
         storage.append("g", 0, [match.events[0].to_json()], finished=False)
         with pytest.raises(EventConflict):
             storage.append("g", 0, [{"roll": [6, 6, 6, 6, 6]}], finished=False)
         storage.append("g", 1, [{"seat": 0, "action": {"type": "keep", "held": [0]}}], finished=False)
-        storage._writes._kept.execute("PRAGMA query_only = ON")  # as a disk gone read-only would
+        failing.append(True)
         with pytest.raises(SaveFailed):
             storage.append("g", 2, [{"roll": [1, 1, 1, 1]}], finished=False)
         storage.append("g", 2, [{"roll": [2, 2, 2, 2]}], finished=False)
@@ -440,7 +450,7 @@ def test_times_are_stored_and_sent_in_utc_with_the_offset(database):
 
 
 def test_postgresql_urls_use_the_driver_cubilete_ships_with():
-    from cubilete.web.storage import database_url
+    from cubilete.storage.connections import database_url
 
     assert database_url("postgresql://ana@db.example/games") == "postgresql+psycopg://ana@db.example/games"
     assert database_url("postgresql+psycopg://ana@db/games") == "postgresql+psycopg://ana@db/games"
@@ -448,14 +458,14 @@ def test_postgresql_urls_use_the_driver_cubilete_ships_with():
 
 
 def test_a_write_that_fails_before_the_database_leaves_nothing_for_the_next_commit(database):
-    """A value no column takes fails the write half-way: the event loop's kept connection must not
-    commit its first half with the next move."""
+    """A value no column takes fails the write half-way (a bug, not the database failing): its first
+    half is not committed with the next move."""
     storage = Storage(database)
     match = Match(rules_for("penta"), ["Ana"], seed=3)
     storage.insert("g", "en", [], match.to_json())
 
     async def moves() -> None:
-        with pytest.raises(TypeError):
+        with pytest.raises(StatementError):
             storage.insert("half", "en", [], {**match.to_json(), "events": [{"roll": {1, 2}}]})
         storage.append("g", 0, [{"roll": [2, 2, 2, 2, 2]}], finished=False)
 

@@ -11,8 +11,8 @@ from sqlalchemy import create_engine, text
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.players import make_player, player_levels
+from cubilete.storage import Storage
 from cubilete.web import create_app
-from cubilete.web.storage import Storage
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
@@ -490,21 +490,6 @@ def test_serve_says_every_address_it_listens_on():
     everywhere = listening_addresses("0.0.0.0", 8000)
     lan_ipv4 = [address for address in lan_addresses() if ":" not in address]
     assert everywhere == ["http://127.0.0.1:8000/", *(f"http://{address}:8000/" for address in lan_ipv4)]
-
-
-def test_a_server_process_collects_young_objects_rarely_and_leaves_its_start_out_of_full_passes():
-    import gc
-
-    from cubilete.cli.commands.serve import YOUNG_COLLECTION_THRESHOLD, tune_collector
-
-    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
-    try:
-        tune_collector()
-        assert gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, *threshold[1:])
-        assert gc.get_freeze_count() > frozen
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*threshold)
 
 
 def test_the_api_is_documented(client):

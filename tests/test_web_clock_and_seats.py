@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
+from cubilete.storage import Storage
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.games import Games
 from cubilete.web.seats import SeatRequest, SeatTaken
-from cubilete.web.storage import Storage
 from cubilete.web.table_options import TableOptions
 from cubilete.web.warmup import WARMER
 

@@ -15,7 +15,7 @@ from harness import Server
 
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
-from cubilete.web.storage import EventConflict, Storage
+from cubilete.storage import EventConflict, Storage
 
 ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cubilete.web.storage import EventConflict, Storage
+from cubilete.storage import EventConflict, Storage
 
 RECORD = {"format": 2, "game": "penta", "rules": {"name": "seed"}, "players": 2, "dice": {"key": "k"}, "events": []}
 ROLL = {"type": "roll", "dice": [6, 6, 1, 2, 3]}

@@ -3,43 +3,44 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from .. import __version__
 from ..engine.errors import CubileteError
-from .output import fail
-
-# Each module in cubilete.cli.commands has `register(subparsers)`, which adds the
-# command's parser and sets `run(args) -> int` as its handler.
-COMMANDS = ("advise", "play", "review", "rules", "score", "serve", "simulate", "solve", "stats")
+from .commands import advise, play, review, rules, score, serve, simulate, solve, stats
+from .output import Parser, fail
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # argparse's own exit code is 2 as well
-        self.print_usage(sys.stderr)
-        raise SystemExit(fail(message))
+class Command(Protocol):
+    """A module of cubilete.cli.commands."""
+
+    def register(self, subparsers: argparse._SubParsersAction[Parser]) -> None:
+        """Add the command's parser, which sets `run(args) -> int` as its handler."""
+
+
+COMMANDS: tuple[Command, ...] = (advise, play, review, rules, score, serve, simulate, solve, stats)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="cubilete",
         description="Penta, Generala and 5000: dice games with an exactly optimal computer player.",
     )
     parser.add_argument("--version", action="version", version=f"cubilete {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name in COMMANDS:
-        importlib.import_module(f"{__package__}.commands.{name}").register(subparsers)
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for command in COMMANDS:
+        command.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run  # the command's, set by its register
     try:
-        return args.run(args)
+        return run(args)
     except CubileteError as error:
         return fail(str(error))
     except KeyboardInterrupt:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..engine.errors import CubileteError
 
@@ -35,6 +36,14 @@ def emit(report: Report, as_json: bool) -> None:
 def fail(message: str) -> int:
     print(f"cubilete: error: {message}", file=sys.stderr)
     return USAGE_ERROR
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of `cubilete` and of each command: a usage error is a clean error."""
+
+    def error(self, message: str) -> NoReturn:  # argparse's own exit code is 2 as well
+        self.print_usage(sys.stderr)
+        raise SystemExit(fail(message))
 
 
 def parse_json(text: str, what: str) -> Any:

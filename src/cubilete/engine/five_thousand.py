@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -120,10 +120,7 @@ class TurnEvent:
 
 @dataclass(frozen=True)
 class FiveThousandState:
-    """A 5000 position. `totals` are the banked scores (0 = not in the game).
-
-    Each step builds its state whole: dataclasses.replace costs twice as much, at every step of every game.
-    """
+    """A 5000 position. `totals` are the banked scores (0 = not in the game)."""
 
     rules: FiveThousandRules
     totals: tuple[int, ...]
@@ -253,15 +250,14 @@ class FiveThousandState:
         left = self.dice_left - kept
         turn_points = self.turn_points + points
         event = None if left else TurnEvent("hot_dice", self.current, turn_points)
-        return FiveThousandState(
-            self.rules, self.totals, self.current, turn_points, left or DICE_COUNT, roll, Phase.DECIDE, self.winner, event
+        return replace(
+            self, last_roll=roll, turn_points=turn_points, dice_left=left or DICE_COUNT, phase=Phase.DECIDE,
+            last_event=event,
         )
 
     def _moved_on(self, phase: Phase, last_roll: Dice) -> FiveThousandState:
         """The same turn in `phase`, after `last_roll`, with nothing to announce."""
-        return FiveThousandState(
-            self.rules, self.totals, self.current, self.turn_points, self.dice_left, last_roll, phase, self.winner, None
-        )
+        return replace(self, last_roll=last_roll, phase=phase, last_event=None)
 
     def _set_aside(self, held: tuple[int, ...]) -> FiveThousandState:
         points = set_aside_points(self.last_roll, held, self.rules)
@@ -310,16 +306,16 @@ class FiveThousandState:
         last_roll: Dice | None = None,
     ) -> FiveThousandState:
         over = winner is not None
-        return FiveThousandState(
-            self.rules,
-            self.totals if totals is None else totals,
-            self.current if over else (self.current + 1) % self.num_players,
-            0,
-            DICE_COUNT,
-            self.last_roll if last_roll is None else last_roll,
-            Phase.OVER if over else Phase.ROLL,
-            winner,
-            event,
+        return replace(
+            self,
+            totals=self.totals if totals is None else totals,
+            current=self.current if over else (self.current + 1) % self.num_players,
+            turn_points=0,
+            dice_left=DICE_COUNT,
+            last_roll=self.last_roll if last_roll is None else last_roll,
+            phase=Phase.OVER if over else Phase.ROLL,
+            winner=winner,
+            last_event=event,
         )
 
     # --- refusals ---------------------------------------------------------------

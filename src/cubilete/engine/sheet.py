@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from .actions import Action, Keep, Score
 from .dice import DICE_COUNT, Dice, is_submultiset, roll_outcomes, validate_dice
@@ -25,26 +25,6 @@ from .sheet_scoring import (
 from .validation import Record, describe
 
 FORMAT = 1
-
-T = TypeVar("T")
-
-
-class _derived(Generic[T]):  # a decorator: named like functools.cached_property
-    """A value derived from a state, computed at its first use and kept on the (frozen) state.
-
-    functools.cached_property, but without its lock: on Python 3.11 one lock serves every state
-    of the class, taken at each first use (every view of every state). The value is a pure
-    function of the state, so two threads that compute it at once find the same.
-    """
-
-    def __init__(self, compute: Callable[[Any], T]) -> None:
-        self._compute = compute
-        self._name = compute.__name__
-
-    def __get__(self, state: object, owner: type | None = None) -> T:
-        value = state.__dict__[self._name] = self._compute(state)
-        return value
-
 
 # One Keep per set of held positions and one Score per box, shared by every state: a long-running
 # server keeps many states, and objects that are all alike only add to what the garbage collector walks.
@@ -135,7 +115,7 @@ class SheetState:
     def num_players(self) -> int:
         return len(self.sheets)
 
-    @_derived  # asked many times of each state (every view and move): computed once
+    @cached_property  # asked many times of each state (every view and move): computed once
     def is_over(self) -> bool:
         return all(sheet.is_full for sheet in self.sheets)
 
@@ -161,13 +141,12 @@ class SheetState:
         table = (
             self.dice[i] if i in self.held else next(rolled) for i in range(DICE_COUNT)
         )
-        # Each step's state is built whole: dataclasses.replace costs twice as much, at every step of every game.
-        return SheetState(self.rules, self.sheets, self.current, tuple(table), (), self.rolls_left - 1, False)
+        return replace(self, dice=tuple(table), held=(), rolls_left=self.rolls_left - 1, awaiting_roll=False)
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self._legal
 
-    @_derived
+    @cached_property
     def _legal(self) -> tuple[Action, ...]:
         if self.is_over or self.awaiting_roll:
             return ()
@@ -189,7 +168,7 @@ class SheetState:
     def scores(self) -> tuple[int, ...]:
         return self._totals
 
-    @_derived
+    @cached_property
     def _totals(self) -> tuple[int, ...]:
         return tuple(sheet_total(self.rules, sheet) for sheet in self.sheets)
 
@@ -207,7 +186,7 @@ class SheetState:
         """The legal boxes for the dice on the table, with what each would score now."""
         return self._options
 
-    @_derived
+    @cached_property
     def _options(self) -> tuple[ScoreOption, ...]:
         if self.awaiting_roll or self.is_over:
             return ()
@@ -243,7 +222,7 @@ class SheetState:
             raise IllegalAction("held_twice")
         if len(action.held) == DICE_COUNT:
             raise IllegalAction("hold_all")
-        return SheetState(self.rules, self.sheets, self.current, self.dice, action.held, self.rolls_left, True)
+        return replace(self, held=action.held, awaiting_roll=True)
 
     def _score(self, box: str) -> SheetState:
         self.rules.box_index(box)  # an unknown box name raises here, before "already used"
@@ -257,8 +236,15 @@ class SheetState:
             sheet.bonus + option.bonus,
         )
         sheets = self.sheets[: self.current] + (scored,) + self.sheets[self.current + 1 :]
-        next_seat = (self.current + 1) % self.num_players
-        return SheetState(self.rules, sheets, next_seat, (), (), self.rules.rolls_per_turn, True)
+        return replace(
+            self,
+            sheets=sheets,
+            current=(self.current + 1) % self.num_players,
+            dice=(),
+            held=(),
+            rolls_left=self.rules.rolls_per_turn,
+            awaiting_roll=True,
+        )
 
     def _refusal(self, box: str) -> IllegalAction:
         """Why an open-or-used box of this sheet cannot take the dice on the table."""

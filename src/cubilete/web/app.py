@@ -13,6 +13,7 @@ from importlib.resources import files
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from ..storage import Storage
 from .addresses import LinkBase
 from .chances import chances_router
 from .compression import Compression
@@ -27,7 +28,6 @@ from .seat_routes import seat_router
 from .security import Protections
 from .services import Services
 from .shell import shell_router
-from .storage import Storage
 from .warmup import WARMER
 
 # A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).

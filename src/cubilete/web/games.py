@@ -36,13 +36,13 @@ from ..engine.events import event_from_json
 from ..engine.games import rules_for
 from ..engine.runner import Match
 from ..players import player_levels
+from ..storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .broker import SEATS_CHANGED, Broker, EventsStored
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
 from .live_game import Checkpoint, LiveGame
 from .seats import BOT, HUMAN, Seat, SeatRefused, SeatRequest, SeatTaken, digest_token, with_seat
-from .storage import Append, EventConflict, OpenTable, Storage, StoredGame
 from .table_options import PLAIN_TABLE, TableOptions
 from .warmup import TableWarmer
 

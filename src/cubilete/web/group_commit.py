@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-from .storage import Append, Storage
+from ..storage import Append, Storage
 
 Outcome = datetime | BaseException  # the time a change was stored, or the error that refused it
 Waiting = tuple[Append, "asyncio.Future[Outcome]"]  # a change's events, and where its outcome is told

@@ -1,8 +1,8 @@
 """A FastAPI route whose endpoint takes the request, the path's parameters and one pydantic body,
 served without FastAPI's per-request machinery (dependency solving, telemetry, endpoint context).
 
-Every move of every game comes through such a route (web/app.py), and that machinery cost about a
-sixth of a move's server CPU (benchmarks/web_load.py). FastAPI still reads the endpoint's signature,
+Every move of every game comes through such a route (web/app.py), and that machinery cost about an
+eighth of a move's server CPU (benchmarks/bypasses.py measures it beside FastAPI's own route). FastAPI still reads the endpoint's signature,
 so the route is documented (/openapi.json, /docs) like any other; only the serving differs.
 
 A body is taken as FastAPI takes it (0.132 on, with its default strict_content_type): JSON when
@@ -50,7 +50,8 @@ class ModelBodyRoute(APIRoute):
             arguments = {body_name: body, **request.path_params}
             if request_name is not None:
                 arguments[request_name] = request
-            return await endpoint(**arguments)
+            response: Response = await endpoint(**arguments)  # the endpoint answers a Response itself
+            return response
 
         return handle
 

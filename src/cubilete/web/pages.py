@@ -41,4 +41,5 @@ def render_page(name: str, lang: str, page: dict[str, Any], body: str = "") -> s
 
 def rules_html(game: str, lang: str) -> str:
     """A game's rules page (the Markdown of cubilete.rules_texts) as HTML."""
-    return _markdown.render(rules_page(game, lang))
+    html: str = _markdown.render(rules_page(game, lang))  # Any in markdown-it (a renderer's choice): HTML here
+    return html

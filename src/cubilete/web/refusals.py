@@ -13,13 +13,13 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
+from ..storage import SaveFailed
 from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
 from .seats import SeatRefused, SeatTaken
 from .services import games_of
-from .storage import SaveFailed
 from .table_options import HintsOff
 
 _STATUS = (

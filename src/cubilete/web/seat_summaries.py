@@ -19,8 +19,9 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, PrimaryKeyConstraint,
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..storage import Storage
+from ..storage.tables import games_table, metadata
 from .seats import Seat
-from .storage import Storage, games_table, metadata
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..analysis.review import same_choice
+from ..analysis.sheet import same_choice
 from ..engine.actions import Action, Keep
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules

@@ -6,7 +6,7 @@ import argparse
 
 from ...engine.games import GAMES
 from ..families import cli_family
-from ..output import CommandError, emit, read_json_input
+from ..output import CommandError, Parser, emit, read_json_input
 
 EXAMPLE = (
     '{"game": "penta", "rules": "seed", "sheet": {"ones": 3, "penta": 50}, "penta_bonus": 100,'
@@ -14,7 +14,7 @@ EXAMPLE = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "advise",
         help="rank the options of a situation",

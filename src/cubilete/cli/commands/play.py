@@ -13,12 +13,12 @@ import sys
 from ...engine.errors import CubileteError
 from ...engine.games import GAMES, rules_for
 from ..language import add_language_option, default_language
-from ..output import fail
+from ..output import Parser, fail
 
 AUTO_SCORE_SECONDS = 3.0  # as the web app's default
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser("play", help="play in the terminal", description=__doc__)
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
     parser.add_argument("--rules", help="rule set (default: the game's seed rules)")

@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
-from ..output import CommandError, Report, emit, parse_json
+from ..output import CommandError, Parser, Report, emit, parse_json
 
 if TYPE_CHECKING:  # the review needs the solvers: imported when the command runs, not when the CLI starts
-    from ...analysis.review import Review, ReviewedDecision
+    from ...analysis.findings import Review, ReviewedDecision
 
 HUMAN = "human"
 COSTLIEST = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "review",
         help="review a game decision by decision",
@@ -54,14 +54,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def stored_game(game_id: str, url: str | None) -> tuple[Any, list[Any] | None]:
-    """The record and seats of a game in the web app's database (the one place that reads it)."""
-    from ...web.storage import Storage
+    """The record and seats of a game in the app's database."""
+    from ...storage import read_game
 
-    storage = Storage(url)
-    try:
-        stored = storage.load(game_id)
-    finally:
-        storage.close()
+    stored = read_game(game_id, url)
     if stored is None:
         raise CommandError(f"{game_id} is neither a file nor a game id of the database")
     return stored.record, list(stored.seats)

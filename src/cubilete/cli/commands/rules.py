@@ -7,10 +7,10 @@ import argparse
 from ...engine.games import GAMES
 from ...rules_texts import rules_page
 from ..language import add_language_option, default_language
-from ..output import Report, emit
+from ..output import Parser, Report, emit
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser("rules", help="print the rules of a game", description=__doc__)
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
     add_language_option(parser)

@@ -8,10 +8,10 @@ from ...engine.dice import validate_dice
 from ...engine.errors import InvalidDice
 from ...engine.games import GAMES, rules_for
 from ..families import cli_family
-from ..output import emit
+from ..output import Parser, emit
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "score",
         help="list what a roll scores",

@@ -6,13 +6,14 @@ Several processes serve the same games when they share a PostgreSQL database and
 from __future__ import annotations
 
 import argparse
-import gc
 import threading
 import webbrowser
 from typing import Any
 
+from ..output import Parser
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "serve", help="play Penta, Generala and 5000 in the browser", description=__doc__
     )
@@ -65,25 +66,8 @@ def run(args: argparse.Namespace) -> int:
     print("Press Ctrl+C to stop.", flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(urls[0],)).start()
-    tune_collector()
     uvicorn.run(app, host=args.host, port=args.port, **server_settings(behind_proxy=args.public_url is not None))
     return 0
-
-
-# Young objects are collected after this many allocations (Python's default: 700). Each pass walks
-# every young object, and under load that is mostly the requests being served: at 700, passes cost
-# about a sixth of a move's CPU, and at 50,000 still a tenth (benchmarks/web_load.py). Cyclic garbage
-# waits longer to be freed, at most this many objects; the server's RSS under load did not change.
-YOUNG_COLLECTION_THRESHOLD = 200_000
-
-
-def tune_collector() -> None:
-    """The garbage collector's settings for a server process, called once it has started (web_load's
-    baseline server gets the same)."""
-    # What exists now (modules, routes, schemas) lives as long as the process: leave it out of the
-    # collector's full passes, which otherwise walk it again and again while games are played.
-    gc.freeze()
-    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def server_settings(behind_proxy: bool) -> dict[str, Any]:

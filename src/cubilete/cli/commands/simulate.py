@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 from ...engine.games import GAMES, rules_for
 from ..families import cli_family
 from ..language import add_language_option, default_language
-from ..output import CommandError, Report, emit
+from ..output import CommandError, Parser, Report, emit
 from ..texts import Texts
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "simulate",
         help="play many games between computer players",

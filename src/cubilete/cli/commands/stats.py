@@ -6,10 +6,10 @@ import argparse
 
 from ...engine.games import GAMES
 from ..families import cli_family
-from ..output import emit
+from ..output import Parser, emit
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "stats",
         help="exact statistics of optimal play",

@@ -15,8 +15,8 @@ from textual.widgets import Footer, Header, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.errors import CubileteError
+from ...rules_texts import LANGUAGES
 from ..families.hints import HintOption
-from ..language import LANGUAGES
 from ..play_session import PlaySession
 from . import make_table
 

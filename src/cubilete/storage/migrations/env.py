@@ -1,4 +1,4 @@
-"""Alembic runs this for every command: cubilete passes the connection (web/schema.py)."""
+"""Alembic runs this for every command: cubilete passes the connection (storage/schema.py)."""
 
 from alembic import context
 

@@ -4,126 +4,30 @@ A game is stored as a `games` row (its seats, language and the head of the runne
 record: game, rules, players, seed) and its events, one `events` row each under a
 unique (game_id, index) key. Accepting an action appends its events in one
 transaction: the key refuses a second process that acts for the same moment, and an
-action is acknowledged only after the commit. The schema is Alembic's (schema.py).
-SQLite under the user's data directory unless another URL is given.
+action is acknowledged only after the commit. The tables: tables.py; the schema is
+Alembic's (schema.py); the connection: connections.py.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, NamedTuple
 
-import orjson
-import platformdirs
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    ForeignKey,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
-    Table,
-    TypeDecorator,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    insert,
-    select,
-    true,
-    update,
-)
-from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import bindparam, func, insert, select, true, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 
 from ..engine.errors import CubileteError
+from .connections import connect, database_url, is_local
 from .schema import upgrade_to_newest
+from .tables import HEADER, events_table, games_table
 
 log = logging.getLogger(__name__)
 
-
-def default_database_url() -> str:
-    folder = Path(platformdirs.user_data_dir("cubilete"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'games.sqlite3'}"
-
-
-def database_url(url: str | None) -> str:
-    """The URL to connect with: PostgreSQL through psycopg 3, the driver cubilete ships with."""
-    if url is None:
-        return default_database_url()
-    parsed = make_url(url)
-    if parsed.drivername in ("postgresql", "postgres"):
-        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-    return url
-
-
-# A database server's connections per process: requests beyond them wait for one (each process runs its
-# requests on at most 40 threads); keep processes x this under the server's max_connections (100 by default).
-SERVER_CONNECTIONS = 20
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """Times stored and read as timezone-aware UTC (SQLite keeps no zone: read back as UTC)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            raise ValueError("a stored time must carry its zone")
-        return None if value is None else value.astimezone(UTC)
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-# The schema as the newest migration leaves it (migrations/versions/); used to query, not to create.
-metadata = MetaData()
-games_table = Table(
-    "games",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("lang", String(8), nullable=False),
-    Column("seats", JSON, nullable=False),
-    Column("game", String(16)),
-    Column("rules", JSON),
-    Column("players", JSON),
-    Column("seed", BigInteger),  # format-1 records: the integer seed of the legacy dice
-    Column("dice", JSON),  # format-2 records: the dice key, a client's seed or the server's secret
-    Column("format", Integer),
-    Column("table_options", JSON),
-    Column("finished", Boolean, nullable=False, index=True),
-    Column("rematch", String(32)),
-    Column("seats_version", Integer, nullable=False),
-    Column("open_seats", Integer, nullable=False),
-    Column("created", UtcDateTime, nullable=False),
-    Column("updated", UtcDateTime, nullable=False),
-)
-events_table = Table(
-    "events",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    Column("index", Integer, nullable=False),
-    Column("event", JSON, nullable=False),
-    Column("created", UtcDateTime, nullable=False),
-    PrimaryKeyConstraint("game_id", "index", name="pk_events"),
-)
-# A record's fields besides its events: "seed" (format 1) or "dice" (format 2), never both.
-HEADER = ("format", "game", "rules", "players", "seed", "dice")
 
 # The statements of every action, built once (building them per call cost more than running them).
 _EVENTS_FROM = (
@@ -208,19 +112,8 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         upgrade_to_newest(self.url)
-        self.is_local = make_url(self.url).get_backend_name() == "sqlite"  # a file on this machine, no network between
-        # A server's connections stay open: beyond a pool's size, SQLAlchemy closes each connection handed
-        # back and opens a new one for the next request, which under load costs more than the moves.
-        pool = {} if self.is_local else {"pool_size": SERVER_CONNECTIONS, "max_overflow": 0}
-        # orjson for the JSON columns: several times faster than the standard library, and every action writes one
-        self.engine = create_engine(self.url, json_serializer=_json_text, json_deserializer=_json_value, **pool)
-        if self.is_local:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._writes = _DriverWrites(self.engine, keep_connection=self.is_local)
-        self._insert_game, self._insert_events, self._claim_rematch, self._change_seats, self._finish_game = (
-            _DriverStatement(statement, self.engine)
-            for statement in (_INSERT_GAME, _INSERT_EVENTS, _CLAIM_REMATCH, _CHANGE_SEATS, _FINISH_GAME)
-        )
+        self.is_local = is_local(self.url)
+        self.engine = connect(self.url)
 
     def insert(
         self,
@@ -231,8 +124,8 @@ class Storage:
         table_options: dict[str, Any] | None = None,
     ) -> None:
         """A new game with the events its record already has."""
-        with self._writes.transaction() as cursor:
-            self._insert(cursor, game_id, lang, seats, record, table_options)
+        with self._transaction() as connection:
+            self._insert(connection, game_id, lang, seats, record, table_options)
 
     def insert_rematch(
         self,
@@ -245,11 +138,9 @@ class Storage:
     ) -> str | None:
         """Store the rematch of a game unless another process did first; answers the rematch's id
         (None if the game is gone)."""
-        with self._writes.transaction() as cursor:
-            claim = {"game_id": game_id, "rematch": new_id}
-            cursor.execute(self._claim_rematch.sql, self._claim_rematch.parameters(claim))
-            if cursor.rowcount:
-                self._insert(cursor, new_id, lang, seats, record, table_options)
+        with self._transaction() as connection:
+            if connection.execute(_CLAIM_REMATCH, {"game_id": game_id, "rematch": new_id}).rowcount:
+                self._insert(connection, new_id, lang, seats, record, table_options)
                 return new_id
         return self.rematch_of(game_id)
 
@@ -260,8 +151,8 @@ class Storage:
         first), SaveFailed when the database fails; either way nothing is stored.
         """
         now = _now()
-        with self._writes.transaction() as cursor:
-            self._write(cursor, Append(game_id, first, events, finished), now)
+        with self._transaction() as connection:
+            self._write(connection, Append(game_id, first, events, finished), now)
         return now
 
     def append_together(self, appends: Sequence[Append]) -> list[datetime | EventConflict | SaveFailed]:
@@ -270,9 +161,9 @@ class Storage:
         are stored all the same), SaveFailed if the database failed (then none is stored)."""
         now = _now()
         try:
-            with self._writes.transaction() as cursor:
+            with self._transaction() as connection:
                 for append in appends:
-                    self._write(cursor, append, now)
+                    self._write(connection, append, now)
         except SaveFailed as failed:
             return [failed] * len(appends)
         except EventConflict as conflict:
@@ -324,9 +215,8 @@ class Storage:
         them first: answers False and stores nothing)."""
         row = {"game_id": game_id, "version": version, "seats": seats, "new_version": version + 1,
                "open_seats": _open_seats(seats), "updated": _now()}
-        with self._writes.transaction() as cursor:
-            cursor.execute(self._change_seats.sql, self._change_seats.parameters(row))
-            return bool(cursor.rowcount)
+        with self._transaction() as connection:
+            return bool(connection.execute(_CHANGE_SEATS, row).rowcount)
 
     def open_tables(self, limit: int = 50) -> list[OpenTable]:
         """Unfinished games with open seats, the most recently played first (only public games have any)."""
@@ -361,12 +251,27 @@ class Storage:
             return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
 
     def close(self) -> None:
-        self._writes.close()
         self.engine.dispose()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A connection whose writes are committed on leaving. A taken key (another process acted
+        first) raises EventConflict, any other database error SaveFailed; either way nothing is stored."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except IntegrityError as error:
+            raise EventConflict() from error
+        except DBAPIError as error:
+            raise _save_failed(error) from error
+        except StatementError:  # a value no column takes: a bug, not the database failing
+            raise
+        except SQLAlchemyError as error:  # e.g. no connection in time
+            raise _save_failed(error) from error
 
     def _insert(
         self,
-        cursor: Any,
+        connection: Connection,
         game_id: str,
         lang: str,
         seats: list[dict[str, Any]],
@@ -379,9 +284,9 @@ class Storage:
             "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats),
         }
         header = {field: record.get(field) for field in HEADER}
-        cursor.execute(self._insert_game.sql, self._insert_game.parameters(row | header))
+        connection.execute(_INSERT_GAME, row | header)
         if record["events"]:
-            self._insert_events_at(cursor, game_id, 0, record["events"], now)
+            self._insert_events_at(connection, game_id, 0, record["events"], now)
 
     def _append_alone(self, append: Append) -> datetime | EventConflict | SaveFailed:
         try:
@@ -389,21 +294,20 @@ class Storage:
         except (EventConflict, SaveFailed) as refused:
             return refused
 
-    def _write(self, cursor: Any, append: Append, now: datetime) -> None:
+    def _write(self, connection: Connection, append: Append, now: datetime) -> None:
         if append.events:
-            self._insert_events_at(cursor, append.game_id, append.first, append.events, now)
+            self._insert_events_at(connection, append.game_id, append.first, append.events, now)
         if append.finished:  # the game's row changes only when it ends: its `updated` is then when it ended
-            ended = {"game_id": append.game_id, "updated": now}
-            cursor.execute(self._finish_game.sql, self._finish_game.parameters(ended))
+            connection.execute(_FINISH_GAME, {"game_id": append.game_id, "updated": now})
 
+    @staticmethod
     def _insert_events_at(
-        self, cursor: Any, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
+        connection: Connection, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
     ) -> None:
-        parameters = self._insert_events.parameters
-        cursor.executemany(
-            self._insert_events.sql,
+        connection.execute(
+            _INSERT_EVENTS,
             [
-                parameters({"game_id": game_id, "index": first + offset, "event": event_, "created": now})
+                {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
                 for offset, event_ in enumerate(events)
             ],
         )
@@ -411,116 +315,6 @@ class Storage:
     @staticmethod
     def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:
         return list(connection.scalars(_EVENTS_FROM, {"game_id": game_id, "first": first}))
-
-
-class _DriverStatement:
-    """A statement compiled once for the database's dialect, run on the driver's own cursor with
-    the column types' bind conversions (JSON, UTC times) applied as SQLAlchemy would apply them."""
-
-    def __init__(self, statement: Any, engine: Engine) -> None:
-        dialect = engine.dialect
-        compiled = statement.compile(dialect=dialect)
-        self.sql = compiled.string
-        self._positional = compiled.positional
-        self._names = tuple(compiled.positiontup or ()) if compiled.positional else tuple(compiled.binds)
-        processors = {
-            name: bind.type.dialect_impl(dialect).bind_processor(dialect) for name, bind in compiled.binds.items()
-        }
-        self._processors = tuple(processors[name] for name in self._names)
-
-    def parameters(self, values: dict[str, Any]) -> Any:
-        """The driver's parameters for `values`, by bind name (SQLAlchemy's bindparam or column names)."""
-        converted = [
-            value if process is None else process(value)
-            for process, value in zip(self._processors, map(values.__getitem__, self._names), strict=True)
-        ]
-        return tuple(converted) if self._positional else dict(zip(self._names, converted, strict=True))
-
-
-class _DriverWrites:
-    """Write transactions on the driver's own connection: SQLAlchemy Core's work per execution cost
-    more than the writes themselves, and every action of every game comes through here
-    (benchmarks/web_load.py).
-
-    With `keep_connection` (a local database), the event loop's thread, which makes the moves
-    (web/app.py), keeps its connection open: taking one from SQLAlchemy's pool and handing it back
-    cost about a sixth of a move's storing. Worker threads, which come and go, take the pool's."""
-
-    def __init__(self, engine: Engine, keep_connection: bool) -> None:
-        self.engine = engine
-        driver = engine.dialect.loaded_dbapi
-        self.conflict, self.failure = driver.IntegrityError, driver.Error
-        self._keep_connection = keep_connection
-        self._kept: Any = None  # the event loop's connection
-
-    @contextmanager
-    def transaction(self) -> Iterator[Any]:
-        """A cursor whose writes are committed on leaving. A taken key (another process acted first)
-        raises EventConflict, any other database error SaveFailed; either way nothing is stored."""
-        kept = self._keep_connection and _on_event_loop()
-        connection = self._connection(kept)
-        driver = connection.dbapi_connection  # the pool's wrapper costs more per call than the commit itself
-        try:
-            cursor = driver.cursor()
-            yield cursor
-            cursor.close()
-            driver.commit()
-        except self.conflict as error:
-            _roll_back_quietly(driver)
-            raise EventConflict() from error
-        except self.failure as error:
-            _roll_back_quietly(driver)
-            if kept:  # the next write starts from a new connection, not this one handed back to the pool
-                self._kept = None
-                connection.invalidate()
-            raise _save_failed(error) from error
-        except BaseException:  # e.g. a value its column cannot take: the kept connection holds no half write
-            _roll_back_quietly(driver)
-            raise
-        finally:
-            if not kept:
-                connection.close()
-
-    def close(self) -> None:
-        if self._kept is not None:
-            with contextlib.suppress(Exception):
-                self._kept.close()
-            self._kept = None
-
-    def _connection(self, kept: bool) -> Any:
-        if kept and self._kept is not None:
-            return self._kept
-        try:
-            connection = self.engine.raw_connection()
-        except SQLAlchemyError as error:
-            raise _save_failed(error) from error
-        if kept:
-            self._kept = connection
-        return connection
-
-
-def _on_event_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-def _roll_back_quietly(connection: Any) -> None:
-    """A connection whose write failed (disk full, server gone) may fail its rollback too."""
-    with contextlib.suppress(Exception):
-        connection.rollback()
-
-
-def _json_text(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _json_value(stored: Any) -> Any:
-    if isinstance(stored, (int, float)):  # SQLite answers a stored JSON number as a number (numeric affinity)
-        return stored
-    return orjson.loads(stored)
 
 
 def _open_seats(seats: list[dict[str, Any]]) -> int:
@@ -532,9 +326,11 @@ def _save_failed(error: Exception) -> SaveFailed:
     return SaveFailed("save_failed")
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+def read_game(game_id: str, url: str | None = None) -> StoredGame | None:
+    """One stored game (None if there is none of this id), from the database at `url` (cubilete's
+    own if None): for a reader outside the server, such as `cubilete review GAME_ID`."""
+    storage = Storage(url)
+    try:
+        return storage.load(game_id)
+    finally:
+        storage.close()

@@ -1,0 +1,10 @@
+"""Where the games live: a SQL database (SQLite by default, PostgreSQL for several server
+processes) holding each game's row and its events, its schema made by Alembic migrations.
+
+Below the apps: the web app stores and reads its games here, and the CLI reads a stored game
+(`cubilete review GAME_ID`). It imports only the engine.
+"""
+
+from .database import Append, EventConflict, OpenTable, SaveFailed, Storage, StoredGame, read_game
+
+__all__ = ["Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame", "read_game"]
