@@ -28,6 +28,7 @@ from .seat_routes import seat_router
 from .security import Protections
 from .services import Services
 from .shell import shell_router
+from .socket_limits import SocketBounds, SocketLimits
 from .warmup import WARMER
 
 # A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).
@@ -41,11 +42,13 @@ def create_app(
     public_url: str | None = None,
     listen_host: str = "127.0.0.1",
     clock_scale: float | None = None,
+    socket_limits: SocketLimits | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
     proxy) or the address it listens on decide where links point. `clock_scale` (default: the
-    CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests."""
+    CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
+    WebSockets (web/socket_limits.py)."""
     storage = Storage(database_url)
     broker = open_broker(broker_url)
     if clock_scale is None:
@@ -64,6 +67,7 @@ def create_app(
     )
     app.state.services = Services(games, broker, LinkBase(public_url, listen_host))
     app.add_middleware(Protections)
+    app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)
     add_refusal_handlers(app)
     app.include_router(move_router)  # first: a request is matched against the routes in order

@@ -43,22 +43,35 @@ def request_language(request: Request, *preferred: str | None) -> str:
 
 
 def refusal_json(lang: str, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """Every refusal as the API answers it: its code and parameters, the player's text and the English one."""
+    """Every refusal as the API answers it: its code and parameters, the player's text and the English one.
+    A refusal often echoes what the request sent, so its texts are built from the parameters made plain."""
+    plain = {name: _plain_json(value) for name, value in params.items()}
     return {
         "code": code,
-        "params": {name: _plain_json(value) for name, value in params.items()},
-        "message": refusal_message(lang, code, params),
-        "detail": english(code, params),
+        "params": plain,
+        "message": refusal_message(lang, code, plain),
+        "detail": english(code, plain),
     }
 
 
 def _plain_json(value: Any) -> Any:
-    """A refusal parameter as JSON: lists stay lists, anything unusual becomes its text."""
+    """A refusal parameter as JSON: lists stay lists, anything unusual becomes its text, and text is
+    Unicode that UTF-8 can carry."""
     if isinstance(value, (list, tuple)):
         return [_plain_json(item) for item in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if isinstance(value, str):
+        return _unicode_text(value)
+    if value is None or isinstance(value, (int, float, bool)):
         return value
-    return str(value)
+    return _unicode_text(str(value))
+
+
+def _unicode_text(text: str) -> str:
+    """The text with each lone surrogate (which a JSON escape such as "\\ud800" can make, and which no
+    UTF-8 encoder accepts) replaced by U+FFFD; surrogate pairs become the character they encode."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def negotiate(candidates: Iterable[str | None], accept_language: str | None) -> str:

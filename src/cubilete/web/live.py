@@ -2,7 +2,8 @@
 
 The browser connects with the number of events it has seen (`since`) and receives the game
 with every step since then; after that, one message per change the broker announces. It may
-send `{"since": n}` at any time (after waking up) to receive the steps after n again.
+send `{"since": n}` at any time (after waking up) to receive the steps after n again; anything
+else closes the socket with BAD_REQUEST and a reason.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -20,7 +21,19 @@ from .games import GameNotFound, Games
 from .views import game_view
 
 NOT_FOUND = 4404  # a WebSocket close code in the range left to applications
+BAD_REQUEST = 4400
 CHANGED = -1  # in a follower's queue: the game changed; a number >= 0: the browser asks from there; None: it left
+
+
+class BadRequest(Exception):
+    """In a follower's queue: the browser sent something that is not a catch-up request."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+Wake = int | BadRequest | None
 
 
 async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_id: str, lang: str, since: int) -> None:
@@ -31,7 +44,7 @@ async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_i
         await websocket.close(NOT_FOUND, "no such game")
         return
     loop = asyncio.get_running_loop()
-    wakes: asyncio.Queue[int | None] = asyncio.Queue()
+    wakes: asyncio.Queue[Wake] = asyncio.Queue()
 
     def changed(_news: News) -> None:  # called from the publisher's thread
         loop.call_soon_threadsafe(wakes.put_nowait, CHANGED)
@@ -47,9 +60,13 @@ async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_i
             pending = [await wakes.get()]
             while not wakes.empty():  # several changes at once: one view covers them
                 pending.append(wakes.get_nowait())
+            refused = next((wake for wake in pending if isinstance(wake, BadRequest)), None)
+            if refused is not None:
+                await websocket.close(BAD_REQUEST, refused.reason)
+                return
             if None in pending:
                 return
-            seen = min([seen, *(wake for wake in pending if wake is not None and wake != CHANGED)])
+            seen = min([seen, *(wake for wake in pending if isinstance(wake, int) and wake != CHANGED)])
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
     finally:
@@ -63,16 +80,40 @@ def _view(games: Games, game_id: str, lang: str, since: int) -> dict[str, Any]:
         return game_view(live, lang, min(since, len(live.match.events)))
 
 
-async def _read_requests(websocket: WebSocket, wakes: asyncio.Queue[int | None]) -> None:
-    """The browser's requests to catch up (`{"since": n}`); None once it leaves."""
+async def _read_requests(websocket: WebSocket, wakes: asyncio.Queue[Wake]) -> None:
+    """The browser's requests to catch up (`{"since": n}`); a BadRequest for anything else, then None
+    (as once it leaves)."""
     try:
         while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
             try:
-                since = int(json.loads(await websocket.receive_text())["since"])
-            except (ValueError, KeyError, TypeError):
-                continue
-            wakes.put_nowait(max(since, 0))
+                wakes.put_nowait(catch_up_since(message.get("text")))
+            except BadRequest as refusal:
+                wakes.put_nowait(refusal)
+                break
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
         wakes.put_nowait(None)
+
+
+def catch_up_since(text: str | None) -> int:
+    """The number of events a catch-up request (`{"since": n}`, JSON text) asks from, at least 0."""
+    if text is None:
+        raise BadRequest('not text: send {"since": n} as JSON text')
+    try:
+        request = json.loads(text, parse_constant=_not_a_number)
+    except RecursionError:
+        raise BadRequest("nested too deeply") from None
+    except ValueError:
+        raise BadRequest("not JSON") from None
+    since = request.get("since") if isinstance(request, dict) else None
+    if type(since) is not int:  # not a float (1e400 is infinite), nor a boolean
+        raise BadRequest('not {"since": n} with n a whole number')
+    return max(since, 0)
+
+
+def _not_a_number(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")

@@ -1,11 +1,13 @@
-"""Protections on every HTTP response: security headers, a bound on request bodies and on how long
-a body may take to arrive (refused in the request's language, like the app's refusals). A plain ASGI
+"""Protections on every HTTP response: security headers (on an unexpected failure's 500 too), a bound
+on request bodies and on how long a body may take to arrive, and a refusal of JSON bodies holding text
+no UTF-8 can carry (refused in the request's language, like the app's refusals). A plain ASGI
 middleware, so that it also sees requests the app refuses."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -36,6 +38,8 @@ _DOCS_POLICY = (
     "worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 _DOCS_PATHS = ("/docs", "/redoc")
+# A JSON escape of a surrogate (\\ud800 to \\udfff): only then can a body hold a lone one.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def _headers(policy: str) -> tuple[tuple[bytes, bytes], ...]:
@@ -134,9 +138,13 @@ class Protections:
             return
         extra = _DOCS_HEADERS if scope["path"].startswith(_DOCS_PATHS) else _PAGE_HEADERS
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":  # no route sets these headers itself
                 message["headers"] = [*message.get("headers", ()), *extra]
+                started = True
             await send(message)
 
         declared = next((value for name, value in scope["headers"] if name == b"content-length"), None)
@@ -144,10 +152,19 @@ class Protections:
             if declared is not None and declared.isdigit() and int(declared) > self.max_body:
                 raise self._too_large()
             body = await self._read_body(receive)
+            if _SURROGATE_ESCAPE.search(body) and _holds_lone_surrogate(body):
+                raise _BodyRefused(400, "body_unreadable")
         except _BodyRefused as refusal:
             await _refuse(scope, send_with_headers, refusal)
             return
-        await self.app(scope, _replay(body, receive), send_with_headers)
+        try:
+            await self.app(scope, _replay(body, receive), send_with_headers)
+        except Exception:
+            # Starlette's own 500 would be sent outside this middleware, without the headers; the
+            # error still goes on to be logged.
+            if not started:
+                await _internal_error(send_with_headers)
+            raise
 
     async def _read_body(self, receive: Receive) -> bytes:
         """The whole body, refused once it grows past the bound or has not arrived in time."""
@@ -174,6 +191,26 @@ class Protections:
 
     def _too_large(self) -> _BodyRefused:
         return _BodyRefused(413, "body_too_large", most=self.max_body // 1024)
+
+
+def _holds_lone_surrogate(body: bytes) -> bool:
+    """Whether a JSON body holds a lone surrogate (\\ud800 alone): text that no database, JSON answer or
+    page can carry. A body that is not JSON is left to the route to refuse."""
+    try:
+        json.dumps(json.loads(body), ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return True
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+async def _internal_error(send: Send) -> None:
+    """Starlette's answer to an unexpected failure, sent from here."""
+    text = b"Internal Server Error"
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(text)).encode())]
+    await send({"type": "http.response.start", "status": 500, "headers": headers})
+    await send({"type": "http.response.body", "body": text})
 
 
 async def _refuse(scope: Scope, send: Send, refusal: _BodyRefused) -> None:

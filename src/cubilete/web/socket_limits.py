@@ -1,0 +1,108 @@
+"""Bounds on the app's WebSockets: how many follow one game, how many come from one client address,
+and how large a message from the browser may be. Each refusal is a close with a code and a reason.
+
+A plain ASGI middleware, so that the app holds these bounds wherever it runs (tests, any server);
+`cubilete serve` also has uvicorn refuse a larger message before reading it. A game is followed at
+one path (/api/games/{id}/live), so the sockets of one path are those of one game. IPv6 clients are
+counted by their /64 network, which one host usually holds whole.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from .security import MAX_BODY_BYTES, ASGIApp, Message, Receive, Scope, Send
+
+TOO_MANY = 4429  # a WebSocket close code in the range left to applications, after HTTP's 429
+MESSAGE_TOO_BIG = 1009  # the standard code, which uvicorn's own bound sends too
+SOCKETS_PER_GAME = 100
+SOCKETS_PER_CLIENT = 30
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    per_game: int = SOCKETS_PER_GAME
+    per_client: int = SOCKETS_PER_CLIENT
+    max_message: int = MAX_BODY_BYTES  # bytes, as a request body
+
+
+class SocketBounds:
+    def __init__(self, app: ASGIApp, limits: SocketLimits | None = None) -> None:
+        self.app = app
+        self.limits = limits or SocketLimits()
+        self._per_path: Counter[str] = Counter()
+        self._per_client: Counter[str] = Counter()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        path, client = scope["path"], client_key(scope.get("client"))
+        if self._per_path[path] >= self.limits.per_game:
+            await _refuse(receive, send, "too many live connections to this game")
+            return
+        if self._per_client[client] >= self.limits.per_client:
+            await _refuse(receive, send, "too many live connections from this address")
+            return
+        self._per_path[path] += 1
+        self._per_client[client] += 1
+        try:
+            await self._bounded(scope, receive, send)
+        finally:
+            for counter, key in ((self._per_path, path), (self._per_client, client)):
+                counter[key] -= 1
+                if not counter[key]:
+                    del counter[key]
+
+    async def _bounded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app, its socket closed at the first message larger than the bound: it is told the
+        browser left, and what it sends after that goes nowhere."""
+        closed = False
+        most = self.limits.max_message
+
+        async def bounded_receive() -> Message:
+            nonlocal closed
+            message = await receive()
+            if message["type"] == "websocket.receive" and _size(message) > most:
+                closed = True
+                reason = f"a message has at most {most // 1024} KB"
+                await send({"type": "websocket.close", "code": MESSAGE_TOO_BIG, "reason": reason})
+                return {"type": "websocket.disconnect", "code": MESSAGE_TOO_BIG, "reason": reason}
+            return message
+
+        async def send_while_open(message: Message) -> None:
+            if not closed:
+                await send(message)
+
+        await self.app(scope, bounded_receive, send_while_open)
+
+
+def client_key(client: Any) -> str:
+    """The address a client is counted by: its IPv4 address, its IPv6 /64 network."""
+    host = client[0] if client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # no address (a test client, a Unix socket)
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def _size(message: Message) -> int:
+    text = message.get("text")
+    if text is None:
+        return len(message.get("bytes") or b"")
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+async def _refuse(receive: Receive, send: Send, reason: str) -> None:
+    """Accepted, then closed with a code and reason: a refused handshake would tell the browser nothing."""
+    await receive()  # websocket.connect
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": TOO_MANY, "reason": reason})
