@@ -18,7 +18,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from harness import Server, free_port  # noqa: E402
 
 

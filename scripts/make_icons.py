@@ -20,7 +20,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "src" / "cubilete" / "web" / "static"
-sys.path.insert(0, str(ROOT / "tests" / "web"))
+sys.path.insert(0, str(ROOT / "tests"))
 from harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
 MASKABLE_SCALE = 0.8  # the pips' group, shrunk about the centre into the safe circle

@@ -20,7 +20,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "web"))
+sys.path.insert(0, str(ROOT / "tests"))
 from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "screenshots"

@@ -11,11 +11,13 @@ import secrets
 from urllib.parse import quote
 
 import pytest
+from harness import Server, free_port
 from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
 POSTGRES = os.environ.get("CUBILETE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("CUBILETE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 # Each worker solves the tables its tests need, so beyond a few workers extra cores mostly
 # solve the same tables again.
 MAX_WORKERS = 4
@@ -78,3 +80,28 @@ def postgres_url():
     finally:
         admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         admin.close()
+
+
+@pytest.fixture
+def redis_url():
+    redis = pytest.importorskip("redis", reason="redis-py is not installed (pip install -e .[servers])")
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
+    return REDIS
+
+
+@pytest.fixture
+def start_server(tmp_path):
+    """Start `cubilete serve` processes (on `database`, with `broker`), each stopped after the test."""
+    servers = []
+
+    def start(database: str, broker: str | None = None) -> Server:
+        server = Server(database, free_port(), tmp_path / f"server{len(servers)}.log", broker).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

@@ -11,7 +11,7 @@ roll depend on the sheet only through which boxes are open, the joker box
 (open, 0 or points), whether any lower box is open and, for five equal dice,
 whether the upper box of their face is open. An open box is legal in a state
 exactly when it was legal on the probe sheet of the state's context, with the
-same points and bonus. tests/test_sheet_solver.py checks this against
+same points and bonus. tests/solvers/test_sheet_solver.py checks this against
 `score_options` on many sheets of every rule set.
 """
 

@@ -113,10 +113,13 @@ def test_5000_in_the_middle_with_players_in_and_out(server, new_page):
     no_violations(page, "5000, desktop")
 
 
-def focus_ring(page) -> tuple[str, str, float]:
+def focus_ring(page, selector: str) -> tuple[str, str, float, bool]:
+    """The focused element (its start), its outline, and whether it is `selector`: one round trip a Tab."""
     return page.evaluate(
-        """() => { const element = document.activeElement; const style = getComputedStyle(element);
-        return [element.outerHTML.slice(0, 60), style.outlineStyle, parseFloat(style.outlineWidth)]; }"""
+        """(selector) => { const element = document.activeElement; const style = getComputedStyle(element);
+        return [element.outerHTML.slice(0, 60), style.outlineStyle, parseFloat(style.outlineWidth),
+                element.matches(selector)]; }""",
+        selector,
     )
 
 
@@ -125,9 +128,9 @@ def tab_to(page, selector: str, most: int = 60) -> None:
     last one, the focus leaves the page and comes back to the first)."""
     for _ in range(most):
         page.keyboard.press("Tab")
-        html, style, width = focus_ring(page)
+        html, style, width, reached = focus_ring(page, selector)
         assert html.startswith("<body") or (style != "none" and width >= 2), html
-        if page.evaluate("(selector) => document.activeElement.matches(selector)", selector):
+        if reached:
             return
     raise AssertionError(f"Tab never reached {selector}")
 

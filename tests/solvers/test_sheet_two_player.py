@@ -8,7 +8,7 @@ from functools import cache
 from itertools import combinations
 
 import pytest
-from test_sheet_distributions import CASE_IDS, CASES
+from test_sheet_distributions import CASE_IDS, CASES, SOME_SLOW
 from test_sheet_threshold import BruteReach
 
 from cubilete.engine.actions import Keep
@@ -94,10 +94,6 @@ def last_boxes(rules, filled, bonus) -> tuple[Sheet, Sheet]:
     """Two sheets of a case with one box open each, filled from different dice."""
     sheet = sheet_from_json(rules, filled, bonus)
     return scored(rules, sheet, (6, 6, 6, 6, 6)), scored(rules, sheet, (1, 1, 2, 3, 5))
-
-
-QUICK = [0, 4]  # the fives-and-penta and generala cases; the others (seconds each) are slow
-SOME_SLOW = [case if i in QUICK else pytest.param(*case, marks=pytest.mark.slow) for i, case in enumerate(CASES)]
 
 
 @pytest.mark.parametrize("rules, filled, bonus", SOME_SLOW, ids=CASE_IDS)

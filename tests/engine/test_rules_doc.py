@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "rules.md"
 ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 CITING_LINE = re.compile(r"docs/rules\.md(#[\w-]+)?")

@@ -8,15 +8,13 @@ the second. The PostgreSQL and Redis tests skip, saying why, when those services
 
 from __future__ import annotations
 
+import fcntl
 import json
-import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port
-
-REDIS = os.environ.get("CUBILETE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture(scope="session")
@@ -38,12 +36,16 @@ def solved_tables(solver_cache_dir):
 
     A server solving a table cold (5000 takes seconds, more on a busy machine) would make
     the first bot move outlast the page's timeouts; the servers load these from the shared cache.
+    Workers starting their browser tests together would each solve them: one solves, the others
+    wait for its lock and load what it saved.
     """
     from cubilete.engine.games import GAMES
     from cubilete.players import prepare
 
-    for info in GAMES.values():
-        prepare("optimal", info.default)
+    with (solver_cache_dir.parent / "solved-tables.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for info in GAMES.values():
+            prepare("optimal", info.default)
 
 
 @pytest.fixture(scope="module")
@@ -69,31 +71,6 @@ def server(module_server):
     if module_server.process is None:
         module_server.start()
     return module_server
-
-
-@pytest.fixture
-def start_server(tmp_path):
-    """Start `cubilete serve` processes (on `database`, with `broker`), each stopped after the test."""
-    servers = []
-
-    def start(database: str, broker: str | None = None) -> Server:
-        server = Server(database, free_port(), tmp_path / f"server{len(servers)}.log", broker).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
-
-
-@pytest.fixture
-def redis_url():
-    redis = pytest.importorskip("redis", reason="redis-py is not installed (pip install -e .[servers])")
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except redis.RedisError as error:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
-    return REDIS
 
 
 @dataclass(frozen=True)

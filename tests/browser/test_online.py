@@ -34,6 +34,7 @@ WHOLE_GAME_VARIANTS = pytest.mark.parametrize(
 ROLL = "[data-action='roll']"
 BANK = "[data-action='bank']"
 READY = "#table[data-ready]"
+RECONNECTED_WITHIN_MS = 40_000  # live.js's longest retry delay (10 s), with a busy machine's slack
 
 
 def create_with_a_friend(
@@ -213,7 +214,11 @@ def test_a_page_reconnects_by_itself_after_its_server_restarts(topology, new_pag
 
     topology.friend.stop()  # Beto's server; with two processes, Ana's stays up
     expect(beto.locator("[data-connection]")).to_be_visible()
-    topology.friend.start()
+    topology.friend.start()  # back once it answers, its broker subscribed
+    # Each page's socket reconnects after its growing delay (10 s at most): Ana moves once both
+    # follow the game again, so the move is pushed to a connected page rather than caught up.
+    for page in (ana, beto):
+        expect(page.locator("[data-connection]")).to_be_hidden(timeout=RECONNECTED_WITHIN_MS)
     ana.click(ROLL)
     ready(ana)
     box = score_first_open_box(ana)

@@ -1,6 +1,6 @@
 """The live WebSocket under hostile browsers: what it reads is bounded and checked, and each refusal is a
 close with a code and a reason; how many sockets follow one game or come from one address is bounded.
-(A real `cubilete serve` process holds the same bounds: tests/test_web_connection_limits.py.)"""
+(A real `cubilete serve` process holds the same bounds: tests/web/test_web_connection_limits.py.)"""
 
 from __future__ import annotations
 
