@@ -231,8 +231,8 @@ class NeverReady:
 
 
 def test_requests_for_another_players_seat_are_refused_before_waiting_for_tables(client):
-    client.app.state.services.games.warmer = NeverReady()  # the duel bot's tables are never built in this test
-    created = create(client, players=(ANA, LUIS, bot("penta")))
+    client.app.state.services.games.warmer = NeverReady()  # the duel's tables (minutes to build) never are here
+    created = create(client, players=(ANA, LUIS, {"name": "Bot", "kind": "bot", "level": "duel"}))
     before = read(client, created)
     ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]
     url = f"/api/games/{created['id']}"
