@@ -12,6 +12,7 @@ them; "restarted" is a new app on the same database, with nothing in memory.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import tempfile
 import time
@@ -23,22 +24,22 @@ from cubilete.engine.actions import action_to_json
 from cubilete.engine.games import rules_for
 from cubilete.players import make_player, prepare
 from cubilete.web import create_app
-from cubilete.web.sessions import SeatRequest
+from cubilete.web.seats import SeatRequest
 
 SEATS = [SeatRequest("Ana", "human"), SeatRequest("Bot", "bot", "optimal")]
 
 
 def play_games(client: TestClient, count: int) -> list[dict]:
-    games = client.app.state.games
+    games = client.app.state.services.games
     chooser = make_player("casual", rules_for("penta"))
     proofs = []
     for seed in range(count):
         live, tokens = games.create("penta", None, SEATS, seed, "en")
-        games.act(live.id, 0, tokens[0], {"type": "roll"}, None)  # the human starts; the bot answers each turn
+        asyncio.run(games.act(live.id, 0, tokens[0], {"type": "roll"}, None))  # the human starts; the bot answers each turn
         while not live.state.is_over:
             state = live.state
             action = {"type": "roll"} if state.is_chance else action_to_json(chooser.choose(state))
-            games.act(live.id, 0, tokens[0], action, None)
+            asyncio.run(games.act(live.id, 0, tokens[0], action, None))
         proofs.append({"game": live.id, "seat": 0, "token": tokens[0]})
     return proofs
 

@@ -11,6 +11,7 @@ stayed in memory. Memory should level off once the cache is full.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import resource
 import statistics
@@ -21,7 +22,8 @@ from pathlib import Path
 from cubilete.engine.actions import action_to_json
 from cubilete.storage import Storage
 from cubilete.web.broker import LocalBroker
-from cubilete.web.sessions import Games, SeatRequest
+from cubilete.web.games import Games
+from cubilete.web.seats import SeatRequest
 
 
 class NoWarmer:
@@ -37,7 +39,7 @@ def rss_mb() -> float:
         return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
 
 
-def play_one(games: Games, seed: int, timings: list[float]) -> None:
+async def play_one(games: Games, seed: int, timings: list[float]) -> None:
     choose = random.Random(seed)
     live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en")
     while not live.state.is_over:
@@ -49,8 +51,15 @@ def play_one(games: Games, seed: int, timings: list[float]) -> None:
             scores = legal[-len(state.score_options()) :]
             intention = action_to_json(choose.choice(scores if choose.random() < 0.4 else legal))
         start = time.perf_counter()
-        live = games.act(live.id, 0, tokens[0], intention, len(live.match.events))
+        live = await games.act(live.id, 0, tokens[0], intention, len(live.match.events))
         timings.append(time.perf_counter() - start)
+
+
+async def play(games: Games, count: int, timings: list[float]) -> None:
+    for seed in range(count):
+        await play_one(games, seed, timings)
+        if (seed + 1) % max(1, count // 10) == 0:
+            print(f"after {seed + 1:>6} games: RSS {rss_mb():.0f} MB, {len(games._live)} games in memory")
 
 
 def main() -> None:
@@ -64,10 +73,7 @@ def main() -> None:
         games = Games(Storage(url), NoWarmer(), LocalBroker(), cached_games=args.cached)
         timings: list[float] = []
         print(f"RSS at start: {rss_mb():.0f} MB")
-        for seed in range(args.games):
-            play_one(games, seed, timings)
-            if (seed + 1) % max(1, args.games // 10) == 0:
-                print(f"after {seed + 1:>6} games: RSS {rss_mb():.0f} MB, {len(games._live)} games in memory")
+        asyncio.run(play(games, args.games, timings))
         timings.sort()
         print(
             f"{len(timings)} actions: median {statistics.median(timings) * 1000:.2f} ms,"

@@ -40,7 +40,7 @@ def create(client, game="penta", players=(ANA, CASUAL), seed=1, **extra) -> dict
 def play(client, created, moves: int | None = None) -> dict:
     """The human seats play as the casual computer player would (its choices cost a little), until
     the game is over or after `moves` requests; answers the game's view."""
-    live = client.app.state.games.get(created["id"])
+    live = client.app.state.services.games.get(created["id"])
     chooser = make_player("casual", live.match.rules)
     made = 0
     while not live.state.is_over and made != moves:

@@ -136,6 +136,7 @@ def test_the_database_lets_one_of_two_processes_store_an_event_index(postgres_ur
 
 
 def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_url, start_server):
+    from cubilete.web.broker import EventsStored
     from cubilete.web.redis_broker import RedisBroker
 
     server = start_server(postgres_url, redis_url)
@@ -144,9 +145,9 @@ def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_
     told: list[int] = []
     heard = threading.Event()
 
-    def listener(events: int) -> None:
-        told.append(events)
-        if events >= 3:
+    def listener(news: EventsStored) -> None:
+        told.append(news.events)
+        if news.events >= 3:
             heard.set()
 
     unsubscribe = follower.subscribe(created["id"], listener)

@@ -6,7 +6,6 @@ import asyncio
 import gc
 import json
 import sqlite3
-import threading
 import weakref
 from datetime import UTC, datetime
 
@@ -24,7 +23,9 @@ from cubilete.storage.tables import UtcDateTime
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.game_cache import GameCache
-from cubilete.web.sessions import Games, SeatRequest, StaleRequest, StateHistory
+from cubilete.web.games import Games, StaleRequest
+from cubilete.web.live_game import StateHistory
+from cubilete.web.seats import SeatRequest
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
@@ -38,6 +39,11 @@ class NoWarmer:
 
     def wait(self, rules, levels=()):
         pass
+
+
+def act_now(games: Games, game_id: str, token: str, action: dict, at: int | None):
+    """Seat 0's move, made on an event loop of its own as the action route makes it; answers the game."""
+    return asyncio.run(games.act(game_id, 0, token, action, at))
 
 
 def create(client, players=(ANA,), **extra) -> dict:
@@ -147,15 +153,15 @@ def test_a_failed_save_after_several_steps_puts_every_step_back(database):
     storage = Storage(database)
     games = Games(storage, NoWarmer(), LocalBroker())
     live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
-    games.act(live.id, 0, tokens[0], {"type": "roll"}, None)
+    act_now(games, live.id, tokens[0], {"type": "roll"}, None)
     state, events, history = live.state, list(live.match.events), len(live.history)
 
     def full_disk(*_args, **_kwargs):
         raise SaveFailed("save_failed")
 
-    storage.append = full_disk
+    storage.append_together = full_disk
     with pytest.raises(SaveFailed):
-        games.act(live.id, 0, tokens[0], {"type": "keep", "held": [1, 2]}, None)
+        act_now(games, live.id, tokens[0], {"type": "keep", "held": [1, 2]}, None)
     assert (live.state, live.match.events, live.match.rolls, len(live.history)) == (state, events, 1, history)
     assert live.history[len(live.history) - 1] == state
     storage.close()
@@ -166,10 +172,10 @@ def test_another_process_that_stored_first_makes_the_move_stale(database):
     live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
     second = Games(Storage(database), NoWarmer(), LocalBroker())
     copy = second.get(live.id)
-    first.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+    act_now(first, live.id, tokens[0], {"type": "roll"}, 0)
     second._catch_up = lambda _live: None  # as if the other process had stored it during the catch-up
     with pytest.raises(StaleRequest) as refused:
-        second.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+        act_now(second, live.id, tokens[0], {"type": "roll"}, 0)
     assert refused.value.code == "stale"
     assert copy.match.events == [] and copy.state.is_chance
 
@@ -179,10 +185,10 @@ def test_a_process_catches_up_on_what_another_stored(database):
     first, second = Games(Storage(database), NoWarmer(), broker), Games(Storage(database), NoWarmer(), broker)
     live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
     copy = second.get(live.id)
-    first.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+    act_now(first, live.id, tokens[0], {"type": "roll"}, 0)
     assert second.get(live.id).state == live.state  # heard of it, read it on the next look
-    second.act(live.id, 0, tokens[0], {"type": "keep", "held": []}, 1)
-    first.act(live.id, 0, tokens[0], {"type": "keep", "held": [0]}, 3)  # caught up before acting
+    act_now(second, live.id, tokens[0], {"type": "keep", "held": []}, 1)
+    act_now(first, live.id, tokens[0], {"type": "keep", "held": [0]}, 3)  # caught up before acting
     assert copy.match.events[:3] == live.match.events[:3] and len(live.match.events) == 5
 
 
@@ -209,7 +215,7 @@ def grouped(games: Games, *moves: tuple) -> list:
 
     async def together() -> list:
         return await asyncio.gather(
-            *(games.act_grouped(live, 0, tokens[0], action, at) for live, tokens, action, at in moves),
+            *(games.act(live.id, 0, tokens[0], action, at) for live, tokens, action, at in moves),
             return_exceptions=True,
         )
 
@@ -231,7 +237,7 @@ def test_the_moves_of_one_turn_of_the_loop_are_stored_in_one_transaction(any_dat
     assert answers == [live for live, _tokens in made]
     assert groups == [3]
     for live, _tokens in made:
-        assert live.unsaved is None and len(live.match.events) == 1
+        assert live.changing is None and len(live.match.events) == 1
         assert stored_events(any_database, live.id) == [(0, live.match.events[0].to_json())]
     storage.close()
 
@@ -253,7 +259,7 @@ def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tm
     refusals = grouped(read_only, *((copy, tokens, ROLL, 0) for copy, (_live, tokens) in zip(copies, made)))
     assert [type(refusal) for refusal in refusals] == [SaveFailed, SaveFailed]
     for copy in copies:
-        assert copy.unsaved is None and copy.match.events == [] and copy.match.rolls == 0 and len(copy.history) == 1
+        assert copy.changing is None and copy.match.events == [] and copy.match.rolls == 0 and len(copy.history) == 1
         assert stored_events(database, copy.id) == []
     storage.close()
     read_only.storage.close()
@@ -264,7 +270,7 @@ def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_d
     second = Games(Storage(any_database), NoWarmer(), LocalBroker())  # hears nothing of the first's moves
     copies = [second.get(live.id) for live, _tokens in made]
     (taken, taken_tokens), (_free, free_tokens) = made
-    first.act(taken.id, 0, taken_tokens[0], ROLL, 0)
+    act_now(first, taken.id, taken_tokens[0], ROLL, 0)
     stale, stored = grouped(second, (copies[0], taken_tokens, ROLL, 0), (copies[1], free_tokens, ROLL, 0))
     assert isinstance(stale, StaleRequest) and stale.code == "stale"
     assert stored is copies[1] and stored_events(any_database, copies[1].id) == [(0, copies[1].match.events[0].to_json())]
@@ -274,36 +280,20 @@ def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_d
     second.storage.close()
 
 
-class WatchedEvent(threading.Event):
-    """An event that tells when someone starts waiting for it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.awaited = threading.Event()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        self.awaited.set()
-        return super().wait(timeout)
-
-
-def test_a_worker_thread_changes_a_game_only_once_its_unsaved_move_is_stored(any_database):
+def test_a_change_made_in_a_worker_thread_waits_until_the_games_change_under_way_is_stored(any_database):
     storage, games, [(live, tokens)] = games_of(any_database, 1)
     seen: list = []
 
-    def worker() -> None:
-        with live.lock_once_saved():
-            seen.append(stored_events(any_database, live.id))
+    def look() -> None:
+        seen.append(stored_events(any_database, live.id))
 
     async def move_then_worker() -> None:
-        move = asyncio.create_task(games.act_grouped(live, 0, tokens[0], ROLL, 0))
-        await asyncio.sleep(0)  # the move is made; it is stored on the loop's next turn
-        assert live.unsaved is not None
-        live.unsaved.saved = saved = WatchedEvent()
-        thread = threading.Thread(target=worker)
-        thread.start()
-        assert saved.awaited.wait(10)  # the worker waits (and the loop, held here, has not stored the move)
+        move = asyncio.create_task(games.act(live.id, 0, tokens[0], ROLL, 0))
+        while not live.match.events:  # until the move is made in memory; it is then stored by the group commit
+            await asyncio.sleep(0)
+        assert live.changing is not None and stored_events(any_database, live.id) == []
+        await games._change(live, look, lambda: None, in_thread=True)  # as a bot's turn or the clock's
         await move
-        thread.join(10)
 
     asyncio.run(move_then_worker())
     assert seen == [[(0, live.match.events[0].to_json())]]
@@ -404,21 +394,21 @@ def test_games_beyond_the_bound_are_reloaded_from_the_database(database):
     broker = LocalBroker()
     games = Games(Storage(database), NoWarmer(), broker, cached_games=3)
     created = [games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en") for seed in range(8)]
-    rolled = [games.act(live.id, 0, tokens[0], {"type": "roll"}, 0) for live, tokens in created]
+    rolled = [act_now(games, live.id, tokens[0], {"type": "roll"}, 0) for live, tokens in created]
     assert len(games._live) == 3
     assert len(broker._listeners._by_game) == 3  # evicted games are no longer followed
     (first, tokens), first_rolled = created[0], rolled[0]
     reloaded = games.get(first.id)
     assert reloaded is not first_rolled and reloaded.state == first_rolled.state
     assert reloaded.match.events == first_rolled.match.events and len(reloaded.match.events) == 1
-    games.act(first.id, 0, tokens[0], {"type": "keep", "held": [0]}, 1)
+    act_now(games, first.id, tokens[0], {"type": "keep", "held": [0]}, 1)
     assert len(games.get(first.id).match.events) == 3
 
 
 def test_a_game_leaving_the_cache_is_freed_without_waiting_for_the_collector(database):
     games = Games(Storage(database), NoWarmer(), LocalBroker(), cached_games=1)
     live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 1, "en")
-    games.act(live.id, 0, tokens[0], {"type": "roll"}, 0)
+    act_now(games, live.id, tokens[0], {"type": "roll"}, 0)
     left = weakref.ref(live)
     del live
     gc.disable()  # what a long-running server's collector has not reached yet

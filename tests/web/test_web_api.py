@@ -220,16 +220,34 @@ def test_a_used_box_is_refused(client):
     assert read(client, created) == before
 
 
-def test_requests_for_another_players_seat_are_refused(client):
-    created = create(client, players=(ANA, LUIS, bot("penta")))
+class NeverReady:
+    """Solver tables that are never ready: a request that waits for them fails the test."""
+
+    def start(self, rules, level=None):
+        pass
+
+    def wait(self, rules, levels=()):
+        raise AssertionError("the request waited for the solver's tables")
+
+
+def test_requests_for_another_players_seat_are_refused_before_waiting_for_tables(client):
+    client.app.state.services.games.warmer = NeverReady()  # the duel's tables (minutes to build) never are here
+    created = create(client, players=(ANA, LUIS, {"name": "Bot", "kind": "bot", "level": "duel"}))
     before = read(client, created)
     ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]
+    url = f"/api/games/{created['id']}"
     refusals = [
         (act(client, created, {"type": "roll"}, seat=0, token=luis), 403, "does not belong"),
         (act(client, created, {"type": "roll"}, seat=1, token=luis), 409, "Ana's turn"),
         (act(client, created, {"type": "roll"}, seat=2, token=ana), 403, "bot"),
         (act(client, created, {"type": "roll"}, seat=5, token=ana), 403, "seats 0 to 2"),
         (act(client, created, {"type": "roll"}, seat=0, token="guess"), 403, "does not belong"),
+        (act(client, created, {"type": "auto"}, seat=0, token=luis), 403, "does not belong"),
+        (client.post(f"{url}/bots", json={"seat": 0, "token": luis}), 403, "does not belong"),
+        (client.post(f"{url}/hint", json={"seat": 0, "token": luis}), 403, "does not belong"),
+        (client.post(f"{url}/seats/0/bot", json={"token": luis}), 403, "does not belong"),
+        (client.post(f"{url}/seats/0/leave", json={"token": luis}), 403, "does not belong"),
+        (client.post(f"{url}/clock", json={"at": 0}), 409, "no turn clock"),
     ]
     for response, status, words in refusals:
         assert response.status_code == status, response.text

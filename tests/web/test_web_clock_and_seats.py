@@ -3,6 +3,7 @@ tables of public games with their claim flow (also between two server processes 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from datetime import UTC, datetime, timedelta
@@ -12,7 +13,9 @@ from fastapi.testclient import TestClient
 from cubilete.storage import Storage
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
-from cubilete.web.sessions import Games, SeatRequest, SeatTaken, TableOptions
+from cubilete.web.games import Games
+from cubilete.web.seats import SeatRequest, SeatTaken
+from cubilete.web.table_options import TableOptions
 from cubilete.web.warmup import WARMER
 
 ANA = {"name": "Ana", "kind": "human"}
@@ -53,7 +56,7 @@ def clock(client, created, at):
 
 def later(client, seconds: float) -> None:
     """The clock's time source moves `seconds` ahead of the real time (the events keep their real times)."""
-    client.app.state.games.now = lambda: datetime.now(UTC) + timedelta(seconds=seconds)
+    client.app.state.services.games.now = lambda: datetime.now(UTC) + timedelta(seconds=seconds)
 
 
 # -- the turn clock --------------------------------------------------------------------------
@@ -164,7 +167,7 @@ def test_seat_changes_reach_another_process_on_the_same_database(database):
         "penta", None, [SeatRequest("Ana", "human"), SeatRequest("Luis", "human")], 7, "es"
     )
     assert second.get(live.id).seats[1].kind == "human"
-    first.hand_to_bot(live.id, 1, tokens[1], leave=True)
+    asyncio.run(first.hand_to_bot(live.id, 1, tokens[1], leave=True))
     seen = second.get(live.id).seats[1]
     assert seen.kind == "bot" and seen.left and second.get(live.id).seats_version == 1
     lone = Games(Storage(database), WARMER, LocalBroker())  # a process that heard nothing loads the seats
@@ -253,7 +256,7 @@ def test_two_processes_joining_one_seat_at_once_give_it_to_one(database):
     def join(process: Games, name: str) -> None:
         start.wait()
         try:
-            outcomes.append(("joined", name, process.join(live.id, 1, name)[1]))
+            outcomes.append(("joined", name, asyncio.run(process.join(live.id, 1, name))[1]))
         except SeatTaken:
             outcomes.append(("taken", name, None))
 

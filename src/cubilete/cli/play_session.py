@@ -10,17 +10,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import Action, Keep, Roll, Score
+from ..engine.actions import Action
 from ..engine.errors import CubileteError, IllegalAction
 from ..engine.games import Rules
 from ..engine.runner import Match, Player
+from ..players.table import ADVICE_LEVEL, auto_score, must_score, play_human, prepare_advice
 from ..solvers.table_cache import Progress
 from .families import CliFamily, cli_family
 from .families.hints import Hint
 from .texts import Texts
 
 BOT_PREFIX = "bot:"
-ADVISOR_LEVEL = "optimal"  # who gives the hint and scores after the last roll, as in the web app
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class PlaySession:
 
         levels = {seat.level for seat in self.seats if seat.level is not None}
         if advice and self.humans:
-            levels.add(ADVISOR_LEVEL)
+            levels.add(ADVICE_LEVEL)
         for level in sorted(levels):
             prepare(level, self.rules, progress)
 
@@ -93,8 +93,7 @@ class PlaySession:
     @property
     def must_score(self) -> bool:
         """Whether every action left is a box to score: the last roll of a sheet game's turn."""
-        legal = self.state.legal_actions()
-        return bool(legal) and all(isinstance(action, Score) for action in legal)
+        return must_score(self.state)
 
     def bot_step(self) -> str:
         """One step of the bot to move (a roll or an action), in words."""
@@ -104,25 +103,23 @@ class PlaySession:
         return self._told(self.match.roll)
 
     def act(self, action: Action) -> list[str]:
-        """A human's action, in words. Keep (sheet games) and Roll (5000) roll the dice at once, as in the web app."""
-        told = [self._told(lambda: self.match.act(action, self.seat_to_move))]
-        if isinstance(action, (Keep, Roll)) and self.state.is_chance:
-            told.append(self.roll())
+        """A human's action and the table's roll if it asked for the dice (players/table.py), in words."""
+        seat = self.seat_to_move
+        if seat is None:
+            raise IllegalAction("game_over")
+        told, before = [], self.match.state
+        for after in play_human(self.match, seat, action):
+            told.append(self.family.describe(self.match, before, self.texts))
+            before = after
         return told
 
     def auto_action(self) -> Action:
-        """The box the optimal player would score now: the computer's choice after the last roll."""
-        from ..players import make_player
-
-        if not self.must_score:
-            raise IllegalAction("auto_score_last_roll")
-        return make_player(ADVISOR_LEVEL, self.rules).choose(self.state)
+        """The box the advice would score now: the computer's choice after the last roll."""
+        return auto_score(self.state, self.rules)
 
     def hint(self, progress: Progress | None = None) -> Hint:
-        """The best choices for the dice on the table (the advisor's tables are loaded first, if need be)."""
-        from ..players import prepare
-
-        prepare(ADVISOR_LEVEL, self.rules, progress)
+        """The best choices for the dice on the table (the advice's tables are loaded first, if need be)."""
+        prepare_advice(self.rules, progress)
         return self.family.hint(self.state, self.texts)
 
     def standings(self) -> list[str]:

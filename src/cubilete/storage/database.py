@@ -99,7 +99,7 @@ class OpenTable:
     rules: str
     seats: list[dict[str, Any]]
     turn_clock: int
-    hints: str  # sessions.TableOptions.hints
+    hints: str  # table_options.TableOptions.hints
 
 
 def _now() -> datetime:

@@ -1,8 +1,9 @@
 """Who is told when a game changes: every browser following it, whichever process accepted the change.
 
-A broker carries one fact per message, "game G now has N events" (or, as SEATS_CHANGED,
-"game G's seats changed"); followers then read what they have not seen from the game itself.
-The in-process broker serves one server process; redis_broker.py has the same interface for several.
+A broker carries one fact per message, its `News`: "game G now has N events" (`EventsStored`) or
+"game G's seats changed" (`SEATS_CHANGED`); followers then read what they have not seen from the
+game itself. The in-process broker serves one server process; redis_broker.py has the same interface
+for several, and open_broker.py picks one.
 """
 
 from __future__ import annotations
@@ -10,20 +11,35 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[int], None]
-SEATS_CHANGED = -1  # published instead of an event count: the game's seats changed (read them again)
+
+@dataclass(frozen=True, slots=True)
+class EventsStored:
+    """The game now has this many events."""
+
+    events: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsChanged:
+    """The game's seats changed: read them again."""
+
+
+SEATS_CHANGED = SeatsChanged()
+News = EventsStored | SeatsChanged
+Listener = Callable[[News], None]
 
 
 class Broker(Protocol):
-    def publish(self, game_id: str, events: int) -> None:
-        """The game now has `events` events."""
+    def publish(self, game_id: str, news: News) -> None:
+        """Tell every follower of the game, in every process."""
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
-        """Call `listener(events)` after each publish for the game (from any thread); answers the unsubscribe."""
+        """Call `listener(news)` after each publish for the game (from any thread); answers the unsubscribe."""
 
     def close(self) -> None: ...
 
@@ -34,8 +50,8 @@ class LocalBroker:
     def __init__(self) -> None:
         self._listeners = Listeners()
 
-    def publish(self, game_id: str, events: int) -> None:
-        self._listeners.tell(game_id, events)
+    def publish(self, game_id: str, news: News) -> None:
+        self._listeners.tell(game_id, news)
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
@@ -65,24 +81,15 @@ class Listeners:
 
         return remove
 
-    def tell(self, game_id: str, events: int) -> None:
+    def tell(self, game_id: str, news: News) -> None:
         with self._lock:
             listeners = list(self._by_game.get(game_id, ()))
         for listener in listeners:
             try:
-                listener(events)
+                listener(news)
             except Exception:  # one broken follower must not stop the others nor the move
                 log.exception("a listener of game %s failed", game_id)
 
     def clear(self) -> None:
         with self._lock:
             self._by_game.clear()
-
-
-def open_broker(url: str | None) -> Broker:
-    """The broker at `url` (redis://...), or the in-process one when there is none."""
-    if url is None:
-        return LocalBroker()
-    from .redis_broker import RedisBroker
-
-    return RedisBroker(url)

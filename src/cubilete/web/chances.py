@@ -17,7 +17,8 @@ from fastapi import APIRouter, Query
 
 from ..analysis.outlook import outlook, outlook_level
 from ..engine.errors import IllegalAction
-from .sessions import Games, LiveGame
+from .games import Games
+from .live_game import LiveGame
 
 CACHED_OUTLOOKS = 1024  # a few kilobytes each: every step of the games being followed
 

@@ -12,10 +12,10 @@ Why (benchmarks/web_load.py, 50 games played flat out, several moves per turn of
   publish): making it on the loop and storing it with the others more than doubled the actions per
   server CPU-second (Penta: about 570 to 1,300).
 
-What stays true (web/sessions.py, `Games.act_grouped`):
+What stays true (web/games.py, `Games._change`, the one path of every change of a game):
 - a change is acknowledged only once stored, and a refused one is undone before anyone acts on it:
-  a game has at most one change waiting here, and any other change of that game, on the loop or in a
-  worker thread, waits for it (`UnsavedChange.stored`, `UnsavedChange.saved`);
+  a game has at most one change under way, and any other change of that game waits for it to be
+  settled (`LiveGame.changing`);
 - one change whose event index another process took first is refused alone, the others stored;
 - when the database fails, every change of the group is undone and refused.
 A reader may see a change up to one turn of the loop before it is stored (and, if the write fails,
@@ -25,28 +25,14 @@ undone: the next request of whoever saw it is then stale).
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from ..storage import Append, Storage
 
 Outcome = datetime | BaseException  # the time a change was stored, or the error that refused it
-# Told once the change is stored or refused: answers the error for its request, if any.
-Settle = Callable[[Outcome], BaseException | None]
-
-
-class UnsavedChange:
-    """A change made in memory whose events wait for the group's commit."""
-
-    __slots__ = ("append", "settle", "stored", "saved")
-
-    def __init__(self, append: Append, settle: Settle, stored: asyncio.Future[None]) -> None:
-        self.append = append
-        self.settle = settle
-        self.stored = stored  # done once settled: for the request on the loop (its error, if refused)
-        self.saved = threading.Event()  # set once settled: for worker threads
+Waiting = tuple[Append, "asyncio.Future[Outcome]"]  # a change's events, and where its outcome is told
 
 
 class GroupCommit:
@@ -54,18 +40,19 @@ class GroupCommit:
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
-        self._waiting: list[UnsavedChange] = []
+        self._waiting: list[Waiting] = []
         self._writing = False  # a group is being stored by the writer thread
         self._writer = None if storage.is_local else ThreadPoolExecutor(1, thread_name_prefix="group-commit")
 
-    def add(self, append: Append, settle: Settle) -> UnsavedChange:
-        """(On the event loop.) Store `append` with the other changes of this turn of the loop."""
+    async def store(self, append: Append) -> Outcome:
+        """(On the event loop.) Store `append` with the other changes of this turn of the loop; answers the
+        time it was stored, or the error that refused it."""
         loop = asyncio.get_running_loop()
-        change = UnsavedChange(append, settle, loop.create_future())
+        outcome: asyncio.Future[Outcome] = loop.create_future()
         if not self._waiting and not self._writing:
             loop.call_soon(self._store, loop)
-        self._waiting.append(change)
-        return change
+        self._waiting.append((append, outcome))
+        return await outcome
 
     def close(self) -> None:
         if self._writer is not None:
@@ -74,33 +61,26 @@ class GroupCommit:
     def _store(self, loop: asyncio.AbstractEventLoop) -> None:
         changes, self._waiting = self._waiting, []
         if self._writer is None:
-            self._settle(changes, self._append(changes))
+            self._answer(changes, self._append(changes))
             return
         self._writing = True
         written = loop.run_in_executor(self._writer, self._append, changes)
         written.add_done_callback(lambda done: self._written(loop, changes, done.result()))
 
-    def _written(self, loop: asyncio.AbstractEventLoop, changes: list[UnsavedChange], outcomes: list[Outcome]) -> None:
+    def _written(self, loop: asyncio.AbstractEventLoop, changes: list[Waiting], outcomes: list[Outcome]) -> None:
         self._writing = False
-        self._settle(changes, outcomes)
+        self._answer(changes, outcomes)
         if self._waiting:  # the changes made while the writer stored these
             self._store(loop)
 
-    def _append(self, changes: Sequence[UnsavedChange]) -> list[Outcome]:
+    def _append(self, changes: Sequence[Waiting]) -> list[Outcome]:
         try:
-            return list(self._storage.append_together([change.append for change in changes]))
+            return list(self._storage.append_together([append for append, _outcome in changes]))
         except Exception as unexpected:  # not the database's (which append_together answers): refuse them all
             return [unexpected] * len(changes)
 
     @staticmethod
-    def _settle(changes: Sequence[UnsavedChange], outcomes: Sequence[Outcome]) -> None:
-        for change, outcome in zip(changes, outcomes, strict=True):
-            try:
-                refusal = change.settle(outcome)
-            except Exception as failure:  # settling must not leave the others waiting
-                refusal = failure
-            change.saved.set()
-            if refusal is None:
-                change.stored.set_result(None)
-            else:
-                change.stored.set_exception(refusal)
+    def _answer(changes: Sequence[Waiting], outcomes: Sequence[Outcome]) -> None:
+        for (_append, answer), outcome in zip(changes, outcomes, strict=True):
+            if not answer.done():  # (cancelled only when the loop is shut down)
+                answer.set_result(outcome)

@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
-from .broker import Broker
-from .sessions import GameNotFound, Games
+from .broker import Broker, News
+from .games import GameNotFound, Games
 from .views import game_view
 
 NOT_FOUND = 4404  # a WebSocket close code in the range left to applications
@@ -46,7 +46,7 @@ async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_i
     loop = asyncio.get_running_loop()
     wakes: asyncio.Queue[Wake] = asyncio.Queue()
 
-    def changed(_events: int) -> None:  # called from the publisher's thread
+    def changed(_news: News) -> None:  # called from the publisher's thread
         loop.call_soon_threadsafe(wakes.put_nowait, CHANGED)
 
     unsubscribe = broker.subscribe(game_id, changed)

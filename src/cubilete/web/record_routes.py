@@ -9,10 +9,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from .games import Games
 from .i18n import negotiate
 from .pages import render_page
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
-from .sessions import Games
 
 
 class ProofIn(BaseModel):

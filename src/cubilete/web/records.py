@@ -22,9 +22,10 @@ from typing import Any
 from ..analysis.review import review
 from ..engine.errors import CubileteError, InvalidRecord
 from ..engine.games import GAMES
+from .games import GameNotFound, Games
 from .i18n import refusal_message
 from .seat_summaries import GameHead, SeatSummary, SummaryStore
-from .sessions import GameNotFound, Games, check_seat_token
+from .seats import check_seat_token
 
 log = logging.getLogger(__name__)
 

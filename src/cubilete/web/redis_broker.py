@@ -17,11 +17,13 @@ import threading
 from collections.abc import Callable
 
 import redis
+from redis.client import PubSub
 
-from .broker import Listener, Listeners
+from .broker import SEATS_CHANGED, EventsStored, Listener, Listeners, News
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "cubilete:game:"
+SEATS_MESSAGE = "seats"  # SEATS_CHANGED on the wire; an event count is sent as its digits
 
 
 class RedisBroker:
@@ -29,7 +31,8 @@ class RedisBroker:
         self._prefix = prefix
         self._redis = redis.Redis.from_url(url)
         self._listeners = Listeners()
-        self._pubsub = self._redis.pubsub()
+        open_pubsub: Callable[[], PubSub] = self._redis.pubsub  # redis leaves pubsub() unannotated
+        self._pubsub = open_pubsub()
         self._pubsub.psubscribe(f"{prefix}*")
         self._subscribed = threading.Event()
         self._closed = threading.Event()
@@ -42,8 +45,9 @@ class RedisBroker:
             self.close()
             raise ConnectionError(f"no answer from Redis at {url} within 10 s")
 
-    def publish(self, game_id: str, events: int) -> None:
-        self._outbox.put((f"{self._prefix}{game_id}", str(events)))
+    def publish(self, game_id: str, news: News) -> None:
+        message = str(news.events) if isinstance(news, EventsStored) else SEATS_MESSAGE
+        self._outbox.put((f"{self._prefix}{game_id}", message))
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
@@ -71,8 +75,8 @@ class RedisBroker:
             last = None in messages
             pipeline = self._redis.pipeline(transaction=False)
             changes = [message for message in messages if message is not None]
-            for channel, events in changes:
-                pipeline.publish(channel, events)
+            for channel, message in changes:
+                pipeline.publish(channel, message)
             try:
                 pipeline.execute()
             except redis.RedisError as error:
@@ -95,8 +99,9 @@ class RedisBroker:
 
     def _deliver(self, channel: bytes, data: bytes) -> None:
         try:
-            game_id, events = channel.decode()[len(self._prefix):], int(data)
+            game_id, message = channel.decode()[len(self._prefix):], data.decode()
+            news: News = SEATS_CHANGED if message == SEATS_MESSAGE else EventsStored(int(message))
         except (UnicodeDecodeError, ValueError):
-            log.warning("ignored a message that is not an event count: %r on %r", data, channel)
+            log.warning("ignored a message that is no game's news: %r on %r", data, channel)
             return
-        self._listeners.tell(game_id, events)
+        self._listeners.tell(game_id, news)

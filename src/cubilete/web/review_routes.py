@@ -12,10 +12,11 @@ from typing import Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse
 
+from .games import GameNotFound, Games
 from .i18n import negotiate
+from .live_game import LiveGame
 from .pages import render_page
 from .reviews import ReviewCache, position
-from .sessions import GameNotFound, Games, LiveGame
 
 
 def check_reviewable(live: LiveGame) -> None:

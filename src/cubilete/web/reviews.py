@@ -18,7 +18,8 @@ from ..engine.actions import action_to_json
 from ..engine.errors import IllegalAction
 from ..engine.events import ActionEvent
 from .families import web_family
-from .sessions import HUMAN, LiveGame
+from .live_game import LiveGame
+from .seats import HUMAN
 from .views import state_view
 
 CACHED_REVIEWS = 64

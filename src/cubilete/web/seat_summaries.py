@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..storage import Storage
 from ..storage.tables import games_table, metadata
-from .sessions import Seat
+from .seats import Seat
 
 log = logging.getLogger(__name__)
 

@@ -11,14 +11,21 @@ from ..engine.actions import Score
 from ..engine.games import family_of
 from ..engine.protocol import GameState
 from .families import web_family
-from .sessions import LiveGame
+from .live_game import LiveGame
 
 MAX_STEPS = 100  # a client further behind gets the game as it is, not its whole history
 KEPT_STATE_VIEWS = 1024  # every browser of a game asks for the same few states: each is drawn once
 
 
+def locked_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, Any]:
+    """`game_view`, drawn holding the game's lock: never a view torn by a move being made."""
+    with live.lock:
+        return game_view(live, lang, since)
+
+
 def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, Any]:
-    """The game now, and with `since` every step after that event index (the last MAX_STEPS at most)."""
+    """The game now, and with `since` every step after that event index (the last MAX_STEPS at most).
+    Drawn holding the game's lock (`locked_view`)."""
     events = len(live.match.events)
     view = {
         "id": live.id,

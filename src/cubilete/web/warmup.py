@@ -18,8 +18,7 @@ from collections.abc import Iterable
 
 from ..engine.games import Rules
 from ..players import prepare
-
-ADVICE_LEVEL = "optimal"  # the level of hints, auto-scores and reviews
+from ..players.table import ADVICE_LEVEL
 
 log = logging.getLogger(__name__)
 

@@ -60,7 +60,7 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     """
     if target is not None:
         raise CommandError("--target is for Penta and Generala: 5000's advice is already the chance to win")
-    from ...players import prepare
+    from ...players.table import prepare_advice
     from ...solvers.five_thousand.advice import rank_five_thousand
     from ...solvers.five_thousand.advice import situation as five_thousand_situation
     from ..progress import ProgressBar
@@ -74,7 +74,7 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
         rules, situation["scores"], situation["to_move"], situation["turn_points"], situation["dice_left"]
     )
     with ProgressBar() as progress:
-        prepare("optimal", rules, progress)
+        prepare_advice(rules, progress)
     advice = rank_five_thousand(state)
     options: list[dict[str, Any]] = [{"action": ACTION_NAMES[o.action], "win_probability": o.win_probability} for o in advice.options]
     data: dict[str, Any] = {"options": options}

@@ -1,0 +1,154 @@
+"""The routes of games and their moves: a new game, reading one, the action every move comes through,
+the bots' turns, the clock's turn, a hint, a rematch, and the WebSocket that pushes each change.
+
+A route that changes a game awaits the game service (web/games.py, `Games`), which makes the change
+on its one path and answers once it is stored. The action route and reading a game run on the event
+loop: the hop to a worker thread and back would cost them more than their own work (a read that needs
+a database across the network goes to a worker thread). Routes that may wait for the solver without
+changing a game (a hint) are plain functions, run in worker threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Query, Request, WebSocket
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from ..engine.games import GAMES
+from ..players import default_level, player_levels
+from .api_models import ActionIn, ClockIn, NewGame, SeatIn, SeatProof
+from .compression import action_answer
+from .i18n import LANGUAGES, negotiate, request_language
+from .live import follow_game
+from .live_game import LiveGame
+from .model_route import ModelBodyRoute
+from .seats import SeatRequest
+from .services import games_of, services
+from .table_options import TableOptions, table_hints
+from .views import locked_view
+
+# -- moves: every move comes through the action route, matched first ----------
+# (a request is matched against the routes in order: the app includes this router first)
+
+move_router = APIRouter()
+
+
+def drawn(request: Request, live: LiveGame, since: int | None) -> bytes:
+    """The game's view as JSON, encoded with orjson (several times faster than the standard library's)."""
+    return orjson.dumps(locked_view(live, request_language(request, live.lang), since))
+
+
+async def act(request: Request, game_id: str, body: ActionIn) -> Response:
+    """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
+    live = await games_of(request).act(game_id, body.seat, body.token, body.action, body.at)
+    return action_answer(drawn(request, live, body.at), request.headers.get("accept-encoding", ""))
+
+
+move_router.add_api_route(
+    "/api/games/{game_id}/actions",
+    act,
+    methods=["POST"],
+    summary="A human seat acts; the bots then play",
+    response_model=dict[str, Any],
+    route_class_override=ModelBodyRoute,  # every move: served without FastAPI's dependency solving
+)
+
+game_router = APIRouter()
+
+
+@game_router.get("/api/games/options", summary="What a new game can be: games, rule sets, bot levels, seats")
+def options() -> dict[str, Any]:
+    return {
+        "languages": list(LANGUAGES),
+        "games": [
+            {
+                "id": info.id,
+                "rules": list(info.variants),
+                "levels": list(player_levels(info.id)),
+                "default_level": default_level(info.id),
+                "min_players": info.default.min_players,
+                "max_players": info.default.max_players,
+            }
+            for info in GAMES.values()
+        ],
+    }
+
+
+@game_router.post("/api/games", status_code=201, summary="Start a game")
+def create(request: Request, body: NewGame) -> dict[str, Any]:
+    """Answers the game's id and URL, and a secret token for each human seat:
+    an action for a seat must carry that seat's token."""
+    lang = body.lang or request_language(request)
+    request.state.game_lang = lang  # refusals of this request speak the new game's language
+    seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
+    table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
+    live, tokens = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)
+    game_url = f"{services(request).link_base(request)}/game/{live.id}"
+    return {
+        "id": live.id,
+        "url": f"/game/{live.id}",
+        "watch": game_url,
+        "seats": [
+            {
+                "seat": index,
+                "name": seat.name,
+                "kind": seat.kind,
+                "token": token,
+                "link": None if token is None else f"{game_url}#seat={index}&token={token}",
+            }
+            for index, (seat, token) in enumerate(zip(live.seats, tokens))
+        ],
+    }
+
+
+@game_router.get(
+    "/api/games/{game_id}", summary="A game now, and the steps since an event index", response_model=dict[str, Any]
+)
+async def read(
+    request: Request,
+    game_id: str,
+    since: int | None = Query(None, ge=0, description="also answer every step after this many events"),
+) -> Response:
+    games = games_of(request)
+
+    def read_game() -> Response:
+        return Response(drawn(request, games.get(game_id), since), media_type="application/json")
+
+    # a local database answers well under a millisecond: on the loop; one across the network, in a thread
+    return read_game() if games.storage.is_local else await run_in_threadpool(read_game)
+
+
+@game_router.post("/api/games/{game_id}/bots", summary="A seat of the game lets the bots play until a human is to move")
+async def bots(request: Request, game_id: str, body: SeatProof, since: int | None = Query(None, ge=0)) -> dict[str, Any]:
+    live = await games_of(request).advance_bots(game_id, body.seat, body.token)
+    return locked_view(live, request_language(request, live.lang), since)
+
+
+@game_router.post("/api/games/{game_id}/hint", summary="The seat to move asks for the best choices for its dice")
+def hint(request: Request, game_id: str, body: SeatProof) -> dict[str, Any]:
+    return games_of(request).hint(game_id, body.seat, body.token)
+
+
+@game_router.post("/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game")
+async def rematch(request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
+    new = await games_of(request).rematch(game_id, body.seat, body.token)
+    return {"id": new.id, "url": f"/game/{new.id}"}
+
+
+@game_router.post("/api/games/{game_id}/clock", summary="The turn clock ran out: the computer plays the turn")
+async def clock(request: Request, game_id: str, body: ClockIn) -> dict[str, Any]:
+    """Any browser of the game (players and spectators) sends this when its countdown reaches 0.
+    Refused (409) before the deadline by the server's time, or if the game moved on since `at`."""
+    live = await games_of(request).clock(game_id, body.at)
+    return locked_view(live, request_language(request, live.lang), body.at)
+
+
+@game_router.websocket("/api/games/{game_id}/live")
+async def live(websocket: WebSocket, game_id: str, since: int = 0, lang: str | None = None) -> None:
+    """Pushes the game's steps to a player's or spectator's browser as they happen (see web/live.py)."""
+    language = negotiate((lang, websocket.cookies.get("lang")), websocket.headers.get("accept-language"))
+    found = services(websocket)
+    await follow_game(websocket, found.games, found.broker, game_id, language, since)

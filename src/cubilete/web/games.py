@@ -1,0 +1,446 @@
+"""The game service of one server process (`Games`): games created, loaded from the database on first
+use and kept in a bounded cache, and every change of a game made and stored by one path.
+
+A change is acknowledged only once stored; if storing fails, the game in memory goes back to what it
+was. Every change (a move, the bots' turns, the auto-score, the clock's turn, a seat's change) takes
+`Games._change`: made in memory once the game's previous change is settled (in a worker thread when it
+may wait for the solver or the database), then its events stored with the other changes of that turn
+of the event loop in one transaction (web/group_commit.py), then announced on the broker or undone.
+Several server processes may share the database: before acting, a process catches its copy up from
+the stored events, and the database's unique (game, index) key refuses the second of two changes for
+the same moment (StaleRequest).
+
+A game may have a turn clock. No timer runs on the server: the deadline is computed from the stored
+time of the event that gave the seat to move its turn, every browser of the game counts down to it,
+and any of them asks (`clock`) when it passes; the server checks the time and the advice plays the
+turn through the same path, so two processes asked at once store it once. Seats may change during a
+game (handed to a bot, left, joined from the open tables): each change is stored only if the seats
+are still the version it was made from, and announced on the broker so that other processes reload them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from math import ceil
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from ..engine.errors import CubileteError, IllegalAction, InvalidRecord
+from ..engine.events import event_from_json
+from ..engine.games import rules_for
+from ..engine.runner import Match
+from ..players import player_levels
+from ..storage import Append, EventConflict, OpenTable, Storage, StoredGame
+from .broker import SEATS_CHANGED, Broker, EventsStored
+from .families import web_family
+from .game_cache import GameCache
+from .group_commit import GroupCommit, Outcome
+from .live_game import Checkpoint, LiveGame
+from .seats import BOT, HUMAN, Seat, SeatRefused, SeatRequest, SeatTaken, digest_token, with_seat
+from .table_options import PLAIN_TABLE, TableOptions
+from .warmup import TableWarmer
+
+CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
+
+
+class GameNotFound(CubileteError):
+    """No game has this id."""
+
+
+class StaleRequest(CubileteError):
+    """The request was made for an earlier moment of the game."""
+
+
+class Games:
+    """The games of one server process: created, loaded from storage on first use, stored with each change."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        warmer: TableWarmer,
+        broker: Broker,
+        cached_games: int = CACHED_GAMES,
+        clock_scale: float = 1.0,
+    ) -> None:
+        self.storage = storage
+        self.warmer = warmer
+        self.broker = broker
+        self.clock_scale = clock_scale  # a test hook: every turn clock lasts this fraction of its seconds
+        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
+        self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
+        self._group = GroupCommit(storage)
+
+    def close(self) -> None:
+        self._group.close()
+
+    def create(
+        self,
+        game: str,
+        rules_name: str | None,
+        seats: Sequence[SeatRequest],
+        seed: int | None,
+        lang: str,
+        table: TableOptions = PLAIN_TABLE,
+    ) -> tuple[LiveGame, list[str | None]]:
+        """A new game and each seat's token (None for bots); nothing is stored on error."""
+        rules = rules_for(game, rules_name)
+        if seed is not None and any(request.invited for request in seats):
+            # dice a client can choose are dice a client can foresee: only for games on one device
+            raise InvalidRecord("seed_one_device")
+        levels = player_levels(game)
+        for request in seats:
+            if request.kind == BOT and request.level not in levels:
+                raise InvalidRecord("bot_level", game=game, levels=list(levels), level=str(request.level))
+        tokens = [secrets.token_urlsafe(18) if request.kind == HUMAN else None for request in seats]
+        stored_seats = tuple(
+            Seat(request.name, request.kind, request.level if request.kind == BOT else None,
+                 None if token is None else digest_token(token), open=table.public and request.invited)
+            for request, token in zip(seats, tokens)
+        )
+        match = Match(rules, [seat.name for seat in stored_seats], seed)
+        live = LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match, table=table)
+        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
+        self._time_turn(live)
+        self.broker.publish(live.id, EventsStored(0))
+        return self._remember(live), tokens
+
+    def get(self, game_id: str) -> LiveGame:
+        """The game, caught up with what other processes stored if it heard of any."""
+        live = self._live.get(game_id)
+        if live is None:
+            stored = self.storage.load(game_id)
+            if stored is None:
+                raise GameNotFound("game_not_found", id=game_id)
+            live = self._remember(_from_storage(stored))
+            with live.lock:  # a move stored between the load and the subscription was not heard
+                self._catch_up(live)
+        elif live.changing is None and live.is_behind():  # else the change under way catches up if it must
+            with live.lock:
+                self._catch_up(live)
+        return live
+
+    async def find(self, game_id: str) -> LiveGame:
+        """`get`, on the event loop when that takes no network round trip (a local database, or a game in
+        memory with no news), else in a worker thread."""
+        if not self.storage.is_local:
+            live = self._live.get(game_id)
+            if live is None or live.may_be_behind():
+                return await run_in_threadpool(self.get, game_id)
+            return live
+        return self.get(game_id)
+
+    async def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
+        """A human seat's move, then the bots' turns until a human is to move. Answers once stored."""
+        live = await self.find(game_id)
+        needs_solver = live.needs_solver(intention)
+        if needs_solver:
+            live.check_seat_to_move(seat, token)  # refused at once, before any wait for the solver's tables
+            await self._tables(live)
+
+        def check() -> None:
+            self._check_act(live, seat, token, at)
+
+        await self._change(live, partial(live.play_then_bots, seat, intention), check, in_thread=needs_solver)
+        return live
+
+    async def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
+        """Only a human seat of the game may set its bots going (a game of bots alone has none)."""
+        live = await self.find(game_id)
+        if any(s.kind == HUMAN for s in live.seats):
+            live.check_seat(seat, token)
+        await self._tables(live)
+        await self._change(live, live.advance_bots, partial(self._catch_up, live), in_thread=True)
+        return live
+
+    async def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
+        """The next game with the same seats and tokens; asking twice, or in two processes, gives the same game."""
+        live = await self.find(game_id)
+
+        def check_then_start() -> None:
+            if any(s.kind == HUMAN for s in live.seats):
+                live.check_seat(seat if seat is not None else -1, token or "")
+            self._catch_up(live)
+            if not live.state.is_over:
+                raise IllegalAction("rematch_not_over")
+            if live.rematch is None:
+                live.rematch = self._start_rematch(live)
+
+        await self._change(live, _no_events, check_then_start, in_thread=True)
+        assert live.rematch is not None, "set by check_then_start"
+        return await self.find(live.rematch)
+
+    def _start_rematch(self, live: LiveGame) -> str:
+        """(Holding the game's lock.) Store the rematch, unless another process did first; answers its id."""
+        match = Match(live.match.rules, live.match.names)
+        new = LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table)
+        stored = self.storage.insert_rematch(
+            live.id, new.id, new.lang, [s.to_json() for s in new.seats], match.to_json(), new.table.to_json()
+        )
+        if stored is None:
+            raise GameNotFound("game_not_found", id=live.id)
+        if stored == new.id:
+            self._time_turn(new)
+            self._remember(new)
+            self.broker.publish(new.id, EventsStored(0))
+            self.broker.publish(live.id, EventsStored(len(live.match.events)))
+        return stored
+
+    async def clock(self, game_id: str, at: int) -> LiveGame:
+        """Any browser of the game says the turn clock ran out: if it did (server time), the computer
+        plays the seat to move's turn, then the bots theirs. Refused while time is left."""
+        live = await self.find(game_id)
+        with live.lock:
+            self._check_clock(live, at)  # refused at once, before any wait for the solver's tables
+        await self._tables(live)
+
+        def check() -> None:
+            self._catch_up(live)
+            self._check_clock(live, at)
+
+        def play_then_bots() -> None:
+            if not live.bot_to_move:
+                live.play_turn_for_clock()
+            live.advance_bots()
+
+        await self._change(live, play_then_bots, check, in_thread=True)
+        return live
+
+    async def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
+        """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
+        live = await self.find(game_id)
+        live.check_seat(seat, token)  # refused at once, before any wait for the solver's tables
+        await self._tables(live)
+
+        def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+            live.check_seat(seat, token)
+            if live.state.is_over:
+                raise IllegalAction("game_over")
+            return with_seat(seats, seat, seats[seat].to_bot(leave))
+
+        await self._change(live, live.advance_bots, partial(self._change_seats, live, to_bot), in_thread=True)
+        return live
+
+    async def join(self, game_id: str, seat: int, name: str) -> tuple[LiveGame, str]:
+        """Someone takes an open seat of a public game under their name; answers the seat's new token."""
+        live = await self.find(game_id)
+        token = secrets.token_urlsafe(18)
+        if not live.table.public:
+            raise SeatRefused("game_not_open")
+
+        def claim(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+            if not 0 <= seat < len(seats):
+                raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
+            if live.state.is_over:
+                raise IllegalAction("game_over")
+            if not seats[seat].open:
+                raise SeatTaken("seat_taken", seat=seat)
+            return with_seat(seats, seat, replace(seats[seat], name=name, token_sha256=digest_token(token), open=False))
+
+        await self._change(live, _no_events, partial(self._change_seats, live, claim), in_thread=True)
+        return live, token
+
+    async def claim(self, game_id: str, seat: int, token: str) -> LiveGame:
+        """The holder of an invite link takes their seat: it is no longer open to others."""
+        live = await self.find(game_id)
+        live.check_seat(seat, token)
+
+        def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+            live.check_seat(seat, token)
+            return with_seat(seats, seat, replace(seats[seat], open=False))
+
+        if live.seats[seat].open:
+            await self._change(live, _no_events, partial(self._change_seats, live, claimed), in_thread=True)
+        return live
+
+    def open_tables(self) -> list[OpenTable]:
+        return self.storage.open_tables()
+
+    def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
+        live = self.get(game_id)
+        live.check_seat_to_move(seat, token)
+        live.table.check_hints()
+        state = live.state
+        if state.is_over or state.is_chance:
+            raise IllegalAction("hint_roll_first")
+        self.warmer.wait(live.match.rules)
+        return web_family(state.game).hint(state)
+
+    async def _tables(self, live: LiveGame) -> None:
+        """Wait (in a worker thread) for the solver's tables the game's moves may need."""
+        await run_in_threadpool(self.warmer.wait, live.match.rules, live.levels)
+
+    async def _change(
+        self, live: LiveGame, change: Callable[[], object], check: Callable[[], object], *, in_thread: bool
+    ) -> None:
+        """The one path by which a game changes (a move, the bots' turns, the auto-score, the clock's turn, a
+        seat's change): once the game's previous change is settled, `check` (refusals, catching up, a seat
+        change) then `change` are made in memory, holding the game's lock: in a worker thread if they may
+        wait for the solver or the database (`in_thread`), else on the event loop. The events they added are
+        stored with the other changes of this turn of the loop (web/group_commit.py); then they are announced
+        to every page, or undone and the request refused. Answers once stored."""
+        # Once begun, a change is stored or undone even if its request is cancelled (the client went away).
+        await asyncio.shield(self._make_and_store(live, change, check, in_thread))
+
+    async def _make_and_store(
+        self, live: LiveGame, change: Callable[[], object], check: Callable[[], object], in_thread: bool
+    ) -> None:
+        while live.changing is not None:  # a game has one change under way at most: this one comes after it
+            await asyncio.wait((live.changing,))
+        live.changing = under_way = asyncio.get_running_loop().create_future()
+        try:
+            if in_thread:
+                checkpoint = await run_in_threadpool(self._make, live, change, check)
+            else:
+                checkpoint = self._make(live, change, check)
+            if len(live.match.events) > checkpoint.events:
+                outcome = await self._group.store(self._appended(live, checkpoint))
+                self._settle(live, checkpoint, outcome)
+        finally:
+            live.changing = None
+            under_way.set_result(None)
+
+    @staticmethod
+    def _make(live: LiveGame, change: Callable[[], object], check: Callable[[], object]) -> Checkpoint:
+        """(`_change`'s first step.) Check, then change the game in memory; on any error it is as before.
+        Answers the checkpoint the change started from."""
+        with live.lock:
+            check()
+            checkpoint = live.checkpoint()
+            try:  # a plain try: a contextlib context manager here cost about 3% of each move
+                change()
+            except BaseException:
+                live.rewind(checkpoint)
+                raise
+            return checkpoint
+
+    def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: Outcome) -> None:
+        """(`_change`'s last step.) The change's events were stored at `outcome`: announce them; or refused
+        with it: undo them and refuse the request (another process that stored events at the same indexes
+        first makes this request stale)."""
+        with live.lock:
+            if isinstance(outcome, datetime):
+                self._stored(live, checkpoint.events, outcome)
+                return
+            live.rewind(checkpoint)
+            if not isinstance(outcome, EventConflict):
+                raise outcome
+            self._catch_up(live)  # another process stored these events: the next request starts from them
+        raise StaleRequest("stale") from None
+
+    def _check_clock(self, live: LiveGame, at: int) -> None:
+        """(Holding the game's lock.) Refuse the clock's turn unless the game is at `at` events and the seat to
+        move's turn clock ran out by the server's time."""
+        if at != len(live.match.events):
+            raise StaleRequest("stale_request", events=len(live.match.events), at=at)
+        if live.state.is_over:
+            raise IllegalAction("game_over")
+        if live.deadline is None:
+            raise IllegalAction("no_turn_clock")
+        left = (live.deadline - self.now()).total_seconds()
+        if left > 0:
+            raise IllegalAction("clock_running", seconds=ceil(left))
+
+    def _check_act(self, live: LiveGame, seat: int, token: str, at: int | None) -> None:
+        """(Holding the game's lock.) Refuse a move unless the token is the seat's and `at` is the number
+        of events, once caught up with what other processes stored."""
+        live.check_seat(seat, token)
+        if at != len(live.match.events):  # the client may have seen events stored by another process
+            self._catch_up(live)
+        if at is not None and at != len(live.match.events):
+            raise StaleRequest("stale_request", events=len(live.match.events), at=at)
+
+    @staticmethod
+    def _appended(live: LiveGame, checkpoint: Checkpoint) -> Append:
+        """The events a change added since `checkpoint`."""
+        first = checkpoint.events
+        return Append(live.id, first, [event.to_json() for event in live.match.events[first:]], live.state.is_over)
+
+    def _stored(self, live: LiveGame, first: int, stored: datetime) -> None:
+        """(Holding the game's lock.) A change's events from `first` on were stored at `stored`."""
+        self._time_turn(live, first, stored)
+        if live.state.is_over:
+            self._live.get(live.id)  # filed again among the finished games (the request's `get` made it the latest)
+        self.broker.publish(live.id, EventsStored(len(live.match.events)))
+
+    def _catch_up(self, live: LiveGame) -> None:
+        """Apply the events (and seats) other processes stored since this copy was made (holding the game's lock)."""
+        if live.seats_news:
+            live.seats_news = False
+            self._reload_seats(live)
+        for event in self.storage.events_since(live.id, len(live.match.events)):
+            live.replay(event_from_json(event))
+        if live.state.is_over and live.rematch is None:
+            live.rematch = self.storage.rematch_of(live.id)
+        self._time_turn(live)
+
+    def _time_turn(self, live: LiveGame, stored_from: int | None = None, stored_at: datetime | None = None) -> None:
+        """Keep the turn clock's deadline (holding the game's lock): the time the turn started is the
+        time its first event's predecessor was stored (`stored_at` if among the events just stored)."""
+        state = live.state
+        if not live.table.turn_clock or state.is_over or state.num_players < 2:
+            live.turn_started = live.deadline = None
+            return
+        start = live.turn_start()
+        if live.turn_started is not None and live.turn_started[0] == start:
+            return
+        if stored_at is not None and stored_from is not None and start - 1 >= stored_from:
+            began = stored_at
+        else:
+            began = self.storage.turn_time(live.id, start) or self.now()
+        live.turn_started = (start, began)
+        live.deadline = began + timedelta(seconds=live.table.turn_clock * self.clock_scale)
+
+    def _change_seats(self, live: LiveGame, change: Callable[[tuple[Seat, ...]], tuple[Seat, ...]]) -> None:
+        """Store `change(seats)` as the game's seats (holding the game's lock) and tell the other
+        processes. If another process changed them first, the change is made again on theirs
+        (and may then be refused, like a seat claimed twice)."""
+        for _attempt in range(3):
+            seats = change(live.seats)
+            if self.storage.change_seats(live.id, live.seats_version, [seat.to_json() for seat in seats]):
+                live.set_seats(seats, live.seats_version + 1)
+                self.broker.publish(live.id, SEATS_CHANGED)
+                return
+            self._reload_seats(live)
+        raise StaleRequest("stale")
+
+    def _reload_seats(self, live: LiveGame) -> None:
+        stored = self.storage.seats(live.id)
+        if stored is None:
+            raise GameNotFound("game_not_found", id=live.id)
+        seats, version = stored
+        if version != live.seats_version:
+            live.set_seats(tuple(Seat(**seat) for seat in seats), version)
+
+    def _remember(self, live: LiveGame) -> LiveGame:
+        for level in live.levels:  # for bots, hints, auto-scores and reviews
+            self.warmer.start(live.match.rules, level)
+        live.unsubscribe = self.broker.subscribe(live.id, live.hear)
+        kept = self._live.add(live.id, live)
+        if kept is not live:  # another request loaded it first
+            live.stop_hearing()
+        return kept
+
+
+def _no_events() -> None:
+    """The change of a request that adds no events (a seat's change, a rematch): its check does it all."""
+
+
+def _forget(live: LiveGame) -> None:
+    """A game leaves the cache: stop following its news."""
+    live.stop_hearing()
+
+
+def _from_storage(stored: StoredGame) -> LiveGame:
+    seats = tuple(Seat(**seat) for seat in stored.seats)
+    table = TableOptions(**stored.table_options)
+    return LiveGame(
+        stored.id, stored.lang, seats, Match.from_json(stored.record), stored.rematch, table,
+        seats_version=stored.seats_version,
+    )

@@ -1,0 +1,14 @@
+"""The broker a server process uses: Redis when several processes share the games, else its own."""
+
+from __future__ import annotations
+
+from .broker import Broker, LocalBroker
+
+
+def open_broker(url: str | None) -> Broker:
+    """The broker at `url` (redis://...), or the in-process one when there is none."""
+    if url is None:
+        return LocalBroker()
+    from .redis_broker import RedisBroker  # Redis is an optional dependency (cubilete[servers])
+
+    return RedisBroker(url)

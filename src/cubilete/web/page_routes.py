@@ -1,0 +1,56 @@
+"""The HTML pages (home, a game, a game's rules), the messages of every language, and QR codes of
+invite links."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from ..engine.games import game_info
+from .api_models import Language
+from .games import GameNotFound
+from .i18n import messages, request_language
+from .pages import render_page, rules_html
+from .services import games_of
+
+QR_MAX_TEXT = 512
+
+page_router = APIRouter()
+
+
+@page_router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def home(request: Request) -> str:
+    return render_page("index", request_language(request), {})
+
+
+@page_router.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def game_page(request: Request, game_id: str) -> HTMLResponse:
+    """In the reader's language (a friend's may differ from the creator's)."""
+    lang = request_language(request)
+    try:
+        games_of(request).get(game_id)
+    except GameNotFound:
+        return HTMLResponse(render_page("missing", lang, {}), status_code=404)
+    return HTMLResponse(render_page("game", lang, {"id": game_id}))
+
+
+@page_router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+def rules(request: Request, game: str) -> str:
+    info = game_info(game)
+    lang = request_language(request)
+    return render_page("rules", lang, {"game": info.id}, rules_html(info.id, lang))
+
+
+@page_router.get("/api/i18n/{lang}", summary="Every message of the app in one language")
+def catalog(lang: Language) -> dict[str, str | dict[str, str]]:
+    return messages(lang)
+
+
+@page_router.get("/api/qr", summary="A QR code of a short text (an invite link), as SVG", include_in_schema=False)
+def qr_code(text: str = Query(min_length=1, max_length=QR_MAX_TEXT)) -> Response:
+    svg = io.BytesIO()
+    segno.make(text, error="m").save(svg, kind="svg", scale=4, xmldecl=False, dark="#000", light="#fff")
+    return Response(svg.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=86400"})

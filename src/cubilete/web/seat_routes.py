@@ -1,0 +1,58 @@
+"""The routes of seats: handing a seat to the computer or leaving, taking an invited seat, joining an
+open seat of a public game, and the list of public games with open seats (the lobby)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from .api_models import JoinIn, TokenIn
+from .i18n import request_language
+from .services import games_of
+from .views import locked_view
+
+seat_router = APIRouter()
+
+
+@seat_router.post("/api/games/{game_id}/seats/{seat}/bot", summary="A player hands their seat to the computer")
+async def hand_to_bot(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+    live = await games_of(request).hand_to_bot(game_id, seat, body.token, leave=False)
+    return locked_view(live, request_language(request, live.lang))
+
+
+@seat_router.post("/api/games/{game_id}/seats/{seat}/leave", summary="A player leaves; the computer plays their seat")
+async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+    live = await games_of(request).hand_to_bot(game_id, seat, body.token, leave=True)
+    return locked_view(live, request_language(request, live.lang))
+
+
+@seat_router.post("/api/games/{game_id}/seats/{seat}/claim", summary="The holder of an invite link takes the seat")
+async def claim(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
+    """A public game's invited seat is open to anyone until claimed: the page claims it on opening the link."""
+    await games_of(request).claim(game_id, seat, body.token)
+    return {"id": game_id, "seat": seat}
+
+
+@seat_router.post("/api/games/{game_id}/seats/{seat}/join", summary="Take an open seat of a public game")
+async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[str, Any]:
+    """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first."""
+    _live, token = await games_of(request).join(game_id, seat, body.name)
+    return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
+
+
+@seat_router.get("/api/open-tables", summary="Public games with seats anyone may join")
+def open_tables(request: Request) -> list[dict[str, Any]]:
+    """Never a token: each game's seated players' names and the numbers of its open seats."""
+    return [
+        {
+            "id": table.id,
+            "game": table.game,
+            "rules": table.rules,
+            "turn_clock": table.turn_clock,
+            "hints": table.hints,
+            "players": [seat["name"] for seat in table.seats if not seat.get("open")],
+            "open_seats": [index for index, seat in enumerate(table.seats) if seat.get("open")],
+        }
+        for table in games_of(request).open_tables()
+    ]

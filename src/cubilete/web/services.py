@@ -1,0 +1,34 @@
+"""What the routers reach through the app (`app.state`, set once by `create_app`): the game service,
+the broker that tells other processes, and where links point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+
+from .addresses import LinkBase
+from .broker import Broker
+from .games import Games
+
+
+@dataclass(frozen=True)
+class Services:
+    games: Games
+    broker: Broker
+    links: LinkBase
+
+    def link_base(self, connection: HTTPConnection) -> str:
+        """The scheme, host and port links in answers to this request start with."""
+        url = connection.url
+        return self.links.for_request(url.scheme, connection.headers.get("host"), url.port)
+
+
+def services(connection: HTTPConnection) -> Services:
+    """The app's services, for a request or a WebSocket."""
+    found: Services = connection.app.state.services
+    return found
+
+
+def games_of(connection: HTTPConnection) -> Games:
+    return services(connection).games
