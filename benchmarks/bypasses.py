@@ -3,13 +3,15 @@ bypass only where it saves more than 10% of a move's server CPU.
 
     pip install -e '.[bench]'
     PYTHONPATH=src python benchmarks/bypasses.py [--quick] [--rounds 25] [--seconds 2] [--games 20]
-        [--game penta|5000] [--bypasses a]
+        [--game penta|5000] [--bypasses a,d]
 
 Server bypasses: one server process per variant, each `cubilete serve` on its own SQLite file (this
 script's `--serve VARIANT`): the product as it is, and one process per bypass with that bypass
 switched to the plain way by this script before the app is built (the switches below, the plain
 way written here, not in the product):
-- a: the action route served by FastAPI's own APIRoute rather than web/model_route.ModelBodyRoute.
+- a: the action route served by FastAPI's own APIRoute rather than web/model_route.ModelBodyRoute;
+- d: Python's default collector rather than serve.tune_collector (gc.freeze, a young threshold
+  of 200,000).
 Each round drives every process in turn (the order rotates from round to round) with web_load's
 client: --games games of two human seats played flat out for --seconds (random legal actions,
 closed loop). A move's cost is the server's CPU (user + system) over the window divided by its
@@ -20,8 +22,7 @@ neighbours in time are compared, since on a shared machine a move's CPU drifts.
 Measured and dropped (the plain way is the product's since; the figures in docs/benchmarks.md):
 b, every write on the database driver's cursor with statements compiled once rather than by
 SQLAlchemy Core; c, hand-built engine states rather than dataclasses.replace and
-functools.cached_property; d, the collector's tuning in `cubilete serve` (gc.freeze, young
-objects collected every 200,000 allocations rather than 700).
+functools.cached_property.
 """
 
 from __future__ import annotations
@@ -53,8 +54,16 @@ def plain_body_route() -> None:
     ModelBodyRoute.get_route_handler = APIRoute.get_route_handler  # type: ignore[method-assign]
 
 
+def plain_collector() -> None:
+    """Python's collector as it comes: no freeze, a young collection every 700 allocations."""
+    from cubilete.cli.commands import serve
+
+    serve.tune_collector = lambda: None
+
+
 BYPASSES: dict[str, tuple[str, Callable[[], None]]] = {
     "a": ("ModelBodyRoute, the action route's body handling (web/model_route.py)", plain_body_route),
+    "d": ("collector tuning in serve (gc.freeze, young threshold)", plain_collector),
 }
 PRODUCT = "product"
 

@@ -17,7 +17,7 @@ Sections, each printed as table rows:
 - baseline: a bare FastAPI endpoint of the same shape (the action route's pydantic body
   in, a real action answer of the same game out, annotated `-> dict`) under the same
   uvicorn with the settings of `cubilete serve` (serve.server_settings: its HTTP parser,
-  no proxy headers), driven the same way. The goal compares actions
+  no proxy headers; serve.tune_collector), driven the same way. The goal compares actions
   per server CPU-second with this endpoint's requests per server CPU-second (goal: ratio
   >= 0.5). The endpoint is `async def`, the framework's floor; one more row at saturation
   gives the same endpoint as a plain `def` (run in a worker thread: what the hop to a
@@ -487,9 +487,10 @@ def serve_baseline(port: int, view_file: str) -> None:
     def act_in_a_worker_thread(game_id: str, body: BaselineAction) -> dict[str, Any]:
         return {**answer, "id": game_id, "events": (body.at or 0) + 1}
 
-    # imported from this tree's src (python_env): the settings of `cubilete serve`
-    from cubilete.cli.commands.serve import server_settings
+    # imported from this tree's src (python_env): the settings of `cubilete serve`, collector included
+    from cubilete.cli.commands.serve import server_settings, tune_collector
 
+    tune_collector()
     uvicorn.run(app, host="127.0.0.1", port=port, **server_settings(behind_proxy=False))
 
 

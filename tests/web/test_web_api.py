@@ -493,6 +493,21 @@ def test_serve_says_every_address_it_listens_on():
     assert everywhere == ["http://127.0.0.1:8000/", *(f"http://{address}:8000/" for address in lan_ipv4)]
 
 
+def test_a_server_process_collects_young_objects_rarely_and_leaves_its_start_out_of_full_passes():
+    import gc
+
+    from cubilete.cli.commands.serve import YOUNG_COLLECTION_THRESHOLD, tune_collector
+
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+    try:
+        tune_collector()
+        assert gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, *threshold[1:])
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+
+
 def test_the_api_is_documented(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions"} <= set(paths)
