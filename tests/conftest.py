@@ -8,6 +8,7 @@ touches the user's real cache.
 
 import os
 import secrets
+from dataclasses import replace
 from urllib.parse import quote
 
 import pytest
@@ -44,6 +45,52 @@ def solver_cache_dir(tmp_path_factory: pytest.TempPathFactory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_DIR_ENV, str(path))
         yield path
+
+
+def compile_threshold_kernels(rules) -> None:
+    from cubilete.engine.sheet import SheetState
+    from cubilete.engine.sheet_scoring import sheet_from_json
+    from cubilete.solvers.sheet.threshold import rank_for_target, reach_chance
+
+    start = SheetState.situation(rules, sheet_from_json(rules, {}))
+    reach_chance(start, 30)
+    rank_for_target(start.apply_roll((6, 6, 2, 3, 6)), 30)
+
+
+def compile_solver_kernels(rules) -> None:
+    from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED
+    from cubilete.engine.sheet import SheetState
+    from cubilete.engine.sheet_scoring import sheet_from_json
+    from cubilete.solvers.five_thousand.exact import solve
+    from cubilete.solvers.sheet.distributions import option_distributions
+    from cubilete.solvers.sheet.stats import exact_stats
+    from cubilete.solvers.sheet.warmup import compile_sheet_kernels
+
+    compile_sheet_kernels()
+    exact_stats(rules)
+    option_distributions(SheetState.situation(rules, sheet_from_json(rules, {})).apply_roll((6, 6, 2, 3, 6)))
+    solve(replace(FIVE_THOUSAND_SEED, name="kernel-warm-up", target=400, entry=200))
+
+
+# Numba compiles a kernel at its first call in each process: from a fresh checkout both workers
+# would compile the same kernels at the same moment. Instead each worker first compiles its share
+# (about half a minute each), on a two-box rule set, and loads the other share from Numba's cache
+# beside the sources once the other worker has saved it.
+KERNEL_SHARES = (compile_threshold_kernels, compile_solver_kernels)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels(solver_cache_dir):
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers < 2:
+        return
+    from cubilete.engine.sheet_rules import PENTA_SEED
+
+    rules = replace(PENTA_SEED, name="kernel-warm-up", upper_bonus_threshold=18,
+                    boxes=tuple(box for box in PENTA_SEED.boxes if box.id in ("sixes", "penta")))
+    worker = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw"))
+    for share in KERNEL_SHARES[worker::workers]:
+        share(rules)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""The score-sheet computer players, and simulated play against the exact mean."""
+"""The score-sheet computer players, and simulated play against the exact mean. The compiled
+simulation is research (cubilete.research), not the product: its checks run in the slow step."""
 
 from __future__ import annotations
 
@@ -77,6 +78,7 @@ def test_the_compiled_simulation_agrees_with_the_exact_mean_over_many_games():
     assert abs(totals.mean() - exact) < 3 * totals.std() / math.sqrt(totals.size)
 
 
+@pytest.mark.slow  # research: its kernels compile only for this check
 def test_the_compiled_simulation_is_reproducible_from_its_seed():
     first = simulate_optimal(PENTA_FREE, 50, seed=9)
     assert (first == simulate_optimal(PENTA_FREE, 50, seed=9)).all()

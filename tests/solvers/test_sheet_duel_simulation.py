@@ -1,4 +1,5 @@
-"""The compiled duel-against-optimal games are the engine runner's games with common dice."""
+"""The compiled duel-against-optimal games are the engine runner's games with common dice. The duel
+simulation is research (cubilete.research), not the product: these checks run in the slow step."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_SEED
 from cubilete.players.sheet import DuelPlayer, OptimalPlayer
 from cubilete.research.sheet_duel_simulation import DUEL, OPTIMAL, keep_order, simulate_duel
 from cubilete.solvers.dice_lattice import keep_indices, keeps
+
+pytestmark = pytest.mark.slow  # research, not the product: its kernels compile only for these checks
 
 
 def test_the_keeps_of_a_roll_come_in_the_engines_legal_order():

@@ -1,6 +1,7 @@
 """Exact two-seat play on reduced sheets: against an expectimax over the engine's states
 (each seat exact, optimal by the advice or duel by its ranking), against the laws of the
-final totals, and exact play never worse than the duel or the optimal player."""
+final totals, and exact play never worse than the duel or the optimal player. The exact two-seat
+game is research (cubilete.research), not the product: these checks run in the slow step."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from cubilete.engine.sheet_scoring import Sheet, sheet_from_json, sheet_total
 from cubilete.research.sheet_two_player import ReducedGame
 from cubilete.solvers.sheet.advice import RankedOption, advise
 from cubilete.solvers.sheet.duel import final_law, rank_for_duel
+
+pytestmark = pytest.mark.slow  # research, not the product: its kernels compile only for these checks
 
 PLAYS = [("exact", "exact"), ("exact", "optimal"), ("optimal", "exact"), ("duel", "optimal"),
          ("optimal", "duel"), ("zero-sum", "optimal"), ("optimal", "zero-sum"), ("optimal", "optimal")]
