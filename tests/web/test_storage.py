@@ -265,6 +265,27 @@ def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tm
     read_only.storage.close()
 
 
+def test_a_move_whose_request_is_cancelled_once_made_is_still_undone_when_it_cannot_be_saved(database, tmp_path):
+    storage, _games, [(live, tokens)] = games_of(database, 1)
+    read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), NoWarmer(), LocalBroker())
+    copy = read_only.get(live.id)
+
+    async def move_then_leave() -> None:
+        move = asyncio.create_task(read_only.act(live.id, 0, tokens[0], ROLL, 0))
+        while not copy.match.events:  # until the move is made in memory, then the client goes away
+            await asyncio.sleep(0)
+        move.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await move
+        while copy.changing is not None:  # the failed group is settled all the same
+            await asyncio.sleep(0)
+
+    asyncio.run(move_then_leave())
+    assert copy.match.events == [] and copy.match.rolls == 0 and len(copy.history) == 1
+    storage.close()
+    read_only.storage.close()
+
+
 def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_database):
     storage, first, made = games_of(any_database)
     second = Games(Storage(any_database), NoWarmer(), LocalBroker())  # hears nothing of the first's moves

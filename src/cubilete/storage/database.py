@@ -152,7 +152,7 @@ class Storage:
         """
         now = _now()
         with self._transaction() as connection:
-            self._write(connection, Append(game_id, first, events, finished), now)
+            self._write_all(connection, [Append(game_id, first, events, finished)], now)
         return now
 
     def append_together(self, appends: Sequence[Append]) -> list[datetime | EventConflict | SaveFailed]:
@@ -162,8 +162,7 @@ class Storage:
         now = _now()
         try:
             with self._transaction() as connection:
-                for append in appends:
-                    self._write(connection, append, now)
+                self._write_all(connection, appends, now)
         except SaveFailed as failed:
             return [failed] * len(appends)
         except EventConflict as conflict:
@@ -285,8 +284,7 @@ class Storage:
         }
         header = {field: record.get(field) for field in HEADER}
         connection.execute(_INSERT_GAME, row | header)
-        if record["events"]:
-            self._insert_events_at(connection, game_id, 0, record["events"], now)
+        self._write_all(connection, [Append(game_id, 0, record["events"], False)], now)
 
     def _append_alone(self, append: Append) -> datetime | EventConflict | SaveFailed:
         try:
@@ -294,23 +292,21 @@ class Storage:
         except (EventConflict, SaveFailed) as refused:
             return refused
 
-    def _write(self, connection: Connection, append: Append, now: datetime) -> None:
-        if append.events:
-            self._insert_events_at(connection, append.game_id, append.first, append.events, now)
-        if append.finished:  # the game's row changes only when it ends: its `updated` is then when it ended
-            connection.execute(_FINISH_GAME, {"game_id": append.game_id, "updated": now})
-
     @staticmethod
-    def _insert_events_at(
-        connection: Connection, game_id: str, first: int, events: Sequence[dict[str, Any]], now: datetime
-    ) -> None:
-        connection.execute(
-            _INSERT_EVENTS,
-            [
-                {"game_id": game_id, "index": first + offset, "event": event_, "created": now}
-                for offset, event_ in enumerate(events)
-            ],
-        )
+    def _write_all(connection: Connection, appends: Sequence[Append], now: datetime) -> None:
+        """The events of every append in one statement (an executemany), then the games they end in
+        another: a statement per append cost about 3% of a move at 50 games."""
+        rows = [
+            {"game_id": append.game_id, "index": append.first + offset, "event": event_, "created": now}
+            for append in appends
+            for offset, event_ in enumerate(append.events)
+        ]
+        if rows:
+            connection.execute(_INSERT_EVENTS, rows)
+        # a game's row changes only when it ends: its `updated` is then when it ended
+        ended = [{"game_id": append.game_id, "updated": now} for append in appends if append.finished]
+        if ended:
+            connection.execute(_FINISH_GAME, ended)
 
     @staticmethod
     def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from ..storage import Storage
 from .addresses import LinkBase
 from .chances import chances_router
 from .compression import Compression
-from .game_routes import game_router, move_router
+from .game_routes import add_move_route, game_router
 from .games import Games
 from .open_broker import open_broker
 from .page_routes import page_router
@@ -70,7 +70,7 @@ def create_app(
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)
     add_refusal_handlers(app)
-    app.include_router(move_router)  # first: a request is matched against the routes in order
+    add_move_route(app.router)  # first, on the app's router itself
     app.include_router(page_router)
     app.include_router(game_router)
     app.include_router(seat_router)
