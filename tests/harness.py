@@ -43,9 +43,16 @@ class Server:
     """`cubilete serve` in a subprocess; stop() and start() again keep the port and the database."""
 
     def __init__(
-        self, database: str, port: int, log: Path, broker: str | None = None, env: dict[str, str] | None = None
+        self,
+        database: str,
+        port: int,
+        log: Path,
+        broker: str | None = None,
+        env: dict[str, str] | None = None,
+        options: tuple[str, ...] = (),
     ) -> None:
         self.database = database
+        self.options = options  # more `cubilete serve` options, e.g. its bounds on connections
         self.broker = broker
         self.env = {**os.environ, **(env or {})}  # e.g. CUBILETE_CLOCK_SCALE, the turn clocks' test hook
         self.port = port
@@ -58,6 +65,7 @@ class Server:
         command += ["--database", self.database]
         if self.broker is not None:
             command += ["--broker", self.broker]
+        command += self.options
         with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server
             self.process = subprocess.Popen(command, stdout=log, stderr=log, env=self.env)
         deadline = time.monotonic() + 30

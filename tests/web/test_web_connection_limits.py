@@ -8,38 +8,29 @@ sockets' own timeouts only keep a broken server from hanging the test."""
 from __future__ import annotations
 
 import json
-import os
 import select
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
 
 import pytest
+from harness import Server, free_port
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from cubilete.web import SocketLimits
 
 SAFETY_SECONDS = 20  # what a broken server may cost a test at most; no test waits for it to pass
-OPTIONS = [
+OPTIONS = (
     "--max-connections", "6", "--idle-timeout", "0.5", "--header-timeout", "1",
     "--max-sockets-per-game", "3", "--max-sockets-per-client", "50",
-]
+)
 
 
-@dataclass
-class Served:
-    port: int
-    process: subprocess.Popen
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+class Served(Server):
+    """The bounded server, with the clients these tests need."""
 
     def new_game(self) -> str:
         body = json.dumps({"game": "penta", "players": [{"name": "Ana", "kind": "human"}]}).encode()
@@ -56,34 +47,12 @@ class Served:
         return socket.create_connection(("127.0.0.1", self.port), timeout=SAFETY_SECONDS)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("bounded")
-    port = free_port()
-    command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--port", str(port)]
-    command += ["--database", f"sqlite:///{folder / 'games.sqlite3'}", *OPTIONS]
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen(command, stdout=log, stderr=log, env=os.environ.copy())
-    server = Served(port, process)
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, (folder / "server.log").read_text()
-        try:
-            urllib.request.urlopen(f"{server.url}/api/games/options", timeout=1).close()
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "cubilete serve did not answer"
-            time.sleep(0.1)
-    yield server
-    process.terminate()
-    process.wait(timeout=SAFETY_SECONDS)
-    log.close()
+    server = Served(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log", options=OPTIONS)
+    yield server.start()
+    server.stop()
 
 
 def answer_or_close(connection: socket.socket) -> bytes:
