@@ -141,7 +141,8 @@ def test_a_5000_game_against_a_bot_to_the_end(server, new_page, motion):
         page.wait_for_selector("#table[data-ready], [data-game-over]:not([hidden])")
         if game_over.is_visible():
             break
-        messages.add(page.inner_text("[data-message]"))
+        # the log, not the line: news stays on the line only until the next prompt
+        messages.update(page.locator("[data-turn-log-entries] li").all_text_contents())
         bank = page.locator("[data-action='bank']")
         if bank.is_enabled():
             bank.click()
