@@ -1,5 +1,6 @@
-"""`cubilete serve` that cannot start (no broker, no database, no data directory) says why in one line
-and exits with status 2, as for every other bad input, without a traceback."""
+"""What `cubilete serve` says as it starts: where the games and the solved tables are, and, when it
+cannot start (no broker, no database, no data directory), why in one line with exit status 2, as for
+every other bad input, without a traceback."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import sys
 
 import pytest
 from harness import free_port
+
+from cubilete.cli.commands.serve import data_locations
+from cubilete.solvers.cache_dir import cache_dir
 
 
 def serve(*options: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -22,6 +26,17 @@ def assert_refused_in_one_line(done: subprocess.CompletedProcess[str], *words: s
     assert len(lines) == 1 and lines[0].startswith("cubilete: error: "), done.stderr
     assert all(word in lines[0] for word in words), lines[0]
     assert "listening" not in done.stdout
+
+
+def test_the_data_locations_name_the_database_without_its_password_and_the_cache():
+    said = data_locations("postgresql://cubilete:secret@db.example/games")
+    assert "postgresql+psycopg://cubilete:***@db.example/games" in said and "secret" not in said
+    assert str(cache_dir()) in said
+
+
+def test_the_default_data_location_is_the_user_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert f"sqlite:///{tmp_path / 'cubilete' / 'games.sqlite3'}" in data_locations(None)
 
 
 def test_an_unreachable_broker_is_one_line_and_status_2(tmp_path):
