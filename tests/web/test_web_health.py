@@ -126,3 +126,8 @@ def test_a_broker_that_stops_makes_readiness_503_until_it_is_back(database, own_
         assert client.get("/healthz").status_code == 200
         start()
         assert answer_within(client, "/readyz", 200).json() == {"status": "ready"}
+
+
+def test_several_processes_are_ready_on_postgresql_and_redis(postgres_url, redis_url):
+    with TestClient(create_app(postgres_url, redis_url)) as client:
+        assert client.get("/readyz").json() == {"status": "ready"}
