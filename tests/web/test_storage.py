@@ -19,6 +19,7 @@ from cubilete.engine.events import replay
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.storage import EventConflict, SaveFailed, Storage
+from cubilete.storage.connections import DatabaseUnusable
 from cubilete.storage.tables import UtcDateTime
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
@@ -379,6 +380,18 @@ def test_an_old_database_keeps_its_games(tmp_path):
     assert [index for index, _event in stored_events(url, "kept")] == [0, 1, 2]
     tables = set(inspect(create_engine(url)).get_table_names())
     assert {"games", "events", "alembic_version"} <= tables
+
+
+def test_a_database_a_newer_cubilete_migrated_is_refused_by_name_and_left_as_it_is(database):
+    Storage(database).close()
+    path = database.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    with pytest.raises(DatabaseUnusable, match="9999") as refused:
+        Storage(database)
+    assert refused.value.code == "database_unusable" and "'9999'" in str(refused.value)
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [("9999",)]
 
 
 def test_a_corrupted_row_is_left_out_of_the_open_tables_not_a_500(database):

@@ -105,6 +105,16 @@ REFUSALS: dict[str, str] = {
     "save_failed": "could not save the move, try again",
     "stale": "another move was made at the same moment: reload the game",
     "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",
+    # -- a server that cannot start, or is not ready to serve ---------------------------
+    "data_dir_unwritable": "cannot make the data directory {path}: {reason} (give --database a URL)",
+    "database_unusable": "cannot use the database {url}: {reason}",
+    "broker_unreachable": "cannot reach the broker {url}: {reason}",
+    "database_unavailable": "the database does not answer",
+    "broker_unavailable": "the broker (Redis) does not answer",
+    # -- backups -------------------------------------------------------------------------
+    "backup_needs_sqlite": "cubilete backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/hosting.md)",
+    "backup_exists": "{path} already exists: give the backup a new file name",
+    "backup_failed": "cannot back up {url} to {path}: {reason}",
 }
 
 

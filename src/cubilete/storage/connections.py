@@ -10,11 +10,26 @@ import platformdirs
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 
+from ..engine.errors import CubileteError
+
+
+class DatabaseUnusable(CubileteError):
+    """The database cannot be opened or brought to the newest schema (unreachable, missing, not
+    writable, made by a newer cubilete): the server does not start."""
+
 
 def default_database_url() -> str:
     folder = Path(platformdirs.user_data_dir("cubilete"))
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DatabaseUnusable("data_dir_unwritable", path=str(folder), reason=error.strerror) from error
     return f"sqlite:///{folder / 'games.sqlite3'}"
+
+
+def shown_url(url: str) -> str:
+    """A database or broker URL as logs and messages show it: its password hidden."""
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def database_url(url: str | None) -> str:

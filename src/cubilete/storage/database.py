@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, func, insert, select, true, update
+from alembic.util.exc import CommandError
+from sqlalchemy import bindparam, func, insert, literal, select, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 
 from ..engine.errors import CubileteError
-from .connections import connect, database_url, is_local
+from .connections import DatabaseUnusable, connect, database_url, is_local, shown_url
 from .schema import upgrade_to_newest
 from .tables import HEADER, events_table, games_table
 
@@ -57,6 +58,7 @@ _FINISH_GAME = (
     .where(games_table.c.id == bindparam("game_id"))
     .values(finished=true(), updated=bindparam("updated"))
 )
+_PING = select(literal(1))
 
 
 class SaveFailed(CubileteError):
@@ -111,9 +113,22 @@ class Storage:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
-        upgrade_to_newest(self.url)
+        try:
+            upgrade_to_newest(self.url)
+        except (SQLAlchemyError, CommandError) as error:  # CommandError: a revision this cubilete does not know
+            raise DatabaseUnusable("database_unusable", url=shown_url(self.url), reason=_first_line(error)) from error
         self.is_local = is_local(self.url)
         self.engine = connect(self.url)
+
+    def answers(self) -> bool:
+        """Whether the database answers a trivial query now (a readiness check)."""
+        try:
+            with self.engine.connect() as connection:
+                connection.execute(_PING)
+        except SQLAlchemyError as error:
+            log.warning("the database does not answer: %s", _first_line(error))
+            return False
+        return True
 
     def insert(
         self,
@@ -315,6 +330,12 @@ class Storage:
 
 def _open_seats(seats: list[dict[str, Any]]) -> int:
     return sum(1 for seat in seats if seat.get("open"))
+
+
+def _first_line(error: Exception) -> str:
+    """The driver's own message when there is one, without SQLAlchemy's statement and links."""
+    cause = error.orig if isinstance(error, DBAPIError) else error
+    return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
 
 
 def _save_failed(error: Exception) -> SaveFailed:

@@ -1,7 +1,7 @@
 """The web app, assembled: its services (the game service on a database, the broker, where links
 point), its middleware, its refusals, and its routers, each in a module named for its subject:
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
-record_routes.py, chances.py and shell.py; the static files last."""
+record_routes.py, chances.py, shell.py and health_routes.py; the static files last."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from fastapi.staticfiles import StaticFiles
 
 from ..storage import Storage
 from .addresses import LinkBase
+from .broker import BrokerUnreachable
 from .chances import chances_router
 from .compression import Compression
 from .game_routes import add_move_route, game_router
 from .games import Games
+from .health_routes import health_router
 from .open_broker import open_broker
 from .page_routes import page_router
 from .record_routes import record_router
@@ -50,7 +52,11 @@ def create_app(
     CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
     WebSockets (web/socket_limits.py)."""
     storage = Storage(database_url)
-    broker = open_broker(broker_url)
+    try:
+        broker = open_broker(broker_url)
+    except BrokerUnreachable:
+        storage.close()
+        raise
     if clock_scale is None:
         clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
     games = Games(storage, WARMER, broker, clock_scale=clock_scale)
@@ -71,6 +77,7 @@ def create_app(
     app.add_middleware(Compression)
     add_refusal_handlers(app)
     add_move_route(app.router)  # first, on the app's router itself
+    app.include_router(health_router(storage, broker))
     app.include_router(page_router)
     app.include_router(game_router)
     app.include_router(seat_router)

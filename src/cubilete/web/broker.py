@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..engine.errors import CubileteError
+
 log = logging.getLogger(__name__)
 
 
@@ -41,7 +43,14 @@ class Broker(Protocol):
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         """Call `listener(news)` after each publish for the game (from any thread); answers the unsubscribe."""
 
+    def answers(self) -> bool:
+        """Whether the broker answers now (a readiness check)."""
+
     def close(self) -> None: ...
+
+
+class BrokerUnreachable(CubileteError):
+    """The broker does not answer at start: the server does not start."""
 
 
 class LocalBroker:
@@ -55,6 +64,9 @@ class LocalBroker:
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
+
+    def answers(self) -> bool:
+        return True  # it is this process
 
     def close(self) -> None:
         self._listeners.clear()

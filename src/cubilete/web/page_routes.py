@@ -13,7 +13,7 @@ from ..engine.games import game_info
 from .api_models import Language
 from .games import GameNotFound
 from .i18n import messages, request_language
-from .pages import render_page, rules_html
+from .pages import PAGE_METHODS, render_page, rules_html
 from .services import games_of
 
 QR_MAX_TEXT = 512
@@ -21,12 +21,12 @@ QR_MAX_TEXT = 512
 page_router = APIRouter()
 
 
-@page_router.get("/", response_class=HTMLResponse, include_in_schema=False)
+@page_router.api_route("/", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> str:
     return render_page("index", request_language(request), {})
 
 
-@page_router.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+@page_router.api_route("/game/{game_id}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def game_page(request: Request, game_id: str) -> HTMLResponse:
     """In the reader's language (a friend's may differ from the creator's)."""
     lang = request_language(request)
@@ -37,7 +37,7 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
     return HTMLResponse(render_page("game", lang, {"id": game_id}))
 
 
-@page_router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+@page_router.api_route("/rules/{game}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def rules(request: Request, game: str) -> str:
     info = game_info(game)
     lang = request_language(request)

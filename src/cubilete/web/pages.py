@@ -13,6 +13,8 @@ from markdown_it import MarkdownIt
 from ..rules_texts import rules_page
 from .i18n import LANGUAGES, messages
 
+# A page answers HEAD as GET without the body, as uptime monitors and link previews ask.
+PAGE_METHODS = ["GET", "HEAD"]
 _LANGUAGE_NAMES = [{"code": code, "name": Locale(code).get_display_name(code)} for code in LANGUAGES]
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .games import Games
 from .i18n import negotiate
-from .pages import render_page
+from .pages import PAGE_METHODS, render_page
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
 
 
@@ -40,7 +40,7 @@ def record_router(games: Games) -> APIRouter:
             (request.query_params.get("lang"), request.cookies.get("lang")), request.headers.get("accept-language")
         )
 
-    @router.get("/player/{name}", response_class=HTMLResponse, include_in_schema=False)
+    @router.api_route("/player/{name}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
     def player_page(request: Request, name: str) -> str:
         """The page asks its browser's seats for the record: the server knows nothing of who reads it."""
         return render_page("player", reader_language(request), {"name": name, "max_seats": MAX_PROOFS})

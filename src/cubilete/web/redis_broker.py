@@ -19,21 +19,28 @@ from collections.abc import Callable
 import redis
 from redis.client import PubSub
 
-from .broker import SEATS_CHANGED, EventsStored, Listener, Listeners, News
+from ..storage.connections import shown_url
+from .broker import SEATS_CHANGED, BrokerUnreachable, EventsStored, Listener, Listeners, News
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "cubilete:game:"
+CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the URL overrides it)
 SEATS_MESSAGE = "seats"  # SEATS_CHANGED on the wire; an event count is sent as its digits
 
 
 class RedisBroker:
     def __init__(self, url: str, prefix: str = CHANNEL_PREFIX) -> None:
         self._prefix = prefix
-        self._redis = redis.Redis.from_url(url)
+        self._redis = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT)
         self._listeners = Listeners()
         open_pubsub: Callable[[], PubSub] = self._redis.pubsub  # redis leaves pubsub() unannotated
         self._pubsub = open_pubsub()
-        self._pubsub.psubscribe(f"{prefix}*")
+        try:
+            self._pubsub.psubscribe(f"{prefix}*")
+        except redis.RedisError as error:
+            self._pubsub.close()
+            self._redis.close()
+            raise BrokerUnreachable("broker_unreachable", url=shown_url(url), reason=str(error)) from error
         self._subscribed = threading.Event()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="redis-broker", daemon=True)
@@ -43,7 +50,7 @@ class RedisBroker:
         self._publisher.start()
         if not self._subscribed.wait(timeout=10):
             self.close()
-            raise ConnectionError(f"no answer from Redis at {url} within 10 s")
+            raise BrokerUnreachable("broker_unreachable", url=shown_url(url), reason="no answer within 10 s")
 
     def publish(self, game_id: str, news: News) -> None:
         message = str(news.events) if isinstance(news, EventsStored) else SEATS_MESSAGE
@@ -51,6 +58,13 @@ class RedisBroker:
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
+
+    def answers(self) -> bool:
+        try:
+            return bool(self._redis.ping())
+        except redis.RedisError as error:
+            log.warning("Redis does not answer: %s", error)
+            return False
 
     def close(self) -> None:
         self._outbox.put(None)  # what was published before is still sent

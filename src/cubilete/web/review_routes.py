@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse
 from .games import GameNotFound, Games
 from .i18n import negotiate
 from .live_game import LiveGame
-from .pages import render_page
+from .pages import PAGE_METHODS, render_page
 from .reviews import ReviewCache, position
 
 
@@ -36,7 +36,9 @@ def review_router(games: Games) -> APIRouter:
             (request.query_params.get("lang"), request.cookies.get("lang")), request.headers.get("accept-language")
         )
 
-    @router.get("/game/{game_id}/review", response_class=HTMLResponse, include_in_schema=False)
+    @router.api_route(
+        "/game/{game_id}/review", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False
+    )
     def review_page(request: Request, game_id: str) -> HTMLResponse:
         lang = reader_language(request)
         try:

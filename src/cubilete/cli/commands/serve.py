@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     )
     urls = listening_addresses(args.host, args.port)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
+    print(data_locations(args.database))
     if args.public_url:
         print(f"Invite links point to {args.public_url}")
     print("Press Ctrl+C to stop.", flush=True)
@@ -122,6 +123,14 @@ def run(args: argparse.Namespace) -> int:
     settings = server_settings(behind_proxy=args.public_url is not None, limits=limits, max_message=sockets.max_message)
     uvicorn.run(app, host=args.host, port=args.port, **settings)
     return 0
+
+
+def data_locations(database: str | None) -> str:
+    """Where the games and the solved tables are, for the host's backups (the password hidden)."""
+    from ...solvers.cache_dir import cache_dir
+    from ...storage.connections import database_url, shown_url
+
+    return f"Games are stored in {shown_url(database_url(database))}; solved tables in {cache_dir()}"
 
 
 def allow_descriptors(wanted: int) -> None:

@@ -1,0 +1,33 @@
+"""`cubilete backup DEST [--database URL]`: copy the games' SQLite database to the new file DEST, whole
+and consistent while `cubilete serve` goes on playing on it (SQLite's online backup).
+
+To restore: stop the server, copy DEST over the database file, delete the database's -wal and -shm
+files beside it if any, start the server (docs/hosting.md). PostgreSQL is backed up with pg_dump."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..output import Parser
+
+
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
+    parser = subparsers.add_parser(
+        "backup", help="copy the games' database to a file, while the server runs", description=__doc__
+    )
+    parser.add_argument("destination", metavar="DEST", type=Path, help="the backup's file, which must not exist yet")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="the database `cubilete serve` uses (default: the SQLite file in your user data directory)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...storage.backup import back_up  # SQLAlchemy only for this command
+
+    shown = back_up(args.database, args.destination)
+    print(f"Backed up {shown} to {args.destination}")
+    return 0

@@ -1,0 +1,79 @@
+"""`cubilete backup`: a running SQLite server's games copied whole while it serves, found again by a
+server started on the copy; PostgreSQL and a destination that exists are refused."""
+
+from __future__ import annotations
+
+from cubilete.cli.main import main
+
+ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
+
+
+def next_action(view: dict) -> dict:
+    """A legal move of the seat to play: roll, keep nothing, else score the first box offered."""
+    if view["to_roll"]:
+        return {"type": "roll"}
+    if view["table"]["can_reroll"]:
+        return {"type": "keep", "held": []}
+    return {"type": "score", "box": view["table"]["options"][0]["box"]}
+
+
+def play(server, created: dict, moves: int) -> dict:
+    """Play `moves` moves of the game through the API; answers its view after the last."""
+    path = f"/api/games/{created['id']}"
+    view = server.api("GET", path)
+    for _ in range(moves):
+        seat = view["current_player"]
+        body = {
+            "seat": seat,
+            "token": created["seats"][seat]["token"],
+            "action": next_action(view),
+            "at": view["events"],
+        }
+        server.api("POST", f"{path}/actions", body)
+        view = server.api("GET", path)
+    return view
+
+
+def test_a_backup_taken_while_the_server_plays_holds_every_game_and_move(start_server, tmp_path, capsys):
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    server = start_server(database)
+    assert f"Games are stored in {database};" in server.log.read_text()  # where the host finds them
+    games = [server.api("POST", "/api/games", {"game": "penta", "players": [ANA, LUIS], "seed": n}) for n in range(3)]
+    views = {created["id"]: play(server, created, moves) for created, moves in zip(games, (0, 4, 9), strict=True)}
+    assert [view["events"] > 0 for view in views.values()] == [False, True, True]
+
+    backup = tmp_path / "backup.sqlite3"
+    assert main(["backup", str(backup), "--database", database]) == 0
+    assert str(backup) in capsys.readouterr().out
+    assert play(server, games[0], 2)["events"] > 0  # the server plays on after the backup (not in it)
+    server.stop()
+
+    restored = start_server(f"sqlite:///{backup}")
+    for game_id, view in views.items():
+        assert restored.api("GET", f"/api/games/{game_id}") == view
+    assert play(restored, games[1], 1)["events"] > views[games[1]["id"]]["events"]  # and go on from there
+
+
+def test_postgresql_is_refused_with_pg_dump_named(tmp_path, capsys):
+    destination = tmp_path / "backup.sqlite3"
+    assert main(["backup", str(destination), "--database", "postgresql://cubilete@127.0.0.1/cubilete"]) == 2
+    assert "pg_dump" in capsys.readouterr().err
+    assert not destination.exists()
+
+
+def test_a_destination_that_exists_is_refused_and_kept(database, tmp_path, capsys):
+    from cubilete.storage import Storage
+
+    Storage(database).close()
+    destination = tmp_path / "taken.sqlite3"
+    destination.write_text("mine")
+    assert main(["backup", str(destination), "--database", database]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert destination.read_text() == "mine"
+
+
+def test_a_database_that_is_not_there_is_refused_not_made(tmp_path, capsys):
+    missing = tmp_path / "nothing.sqlite3"
+    assert main(["backup", str(tmp_path / "backup.sqlite3"), "--database", f"sqlite:///{missing}"]) == 2
+    assert "cannot back up" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
