@@ -3,14 +3,15 @@
 A broker carries one fact per message, its `News`: "game G now has N events" (`EventsStored`) or
 "game G's seats changed" (`SEATS_CHANGED`); followers then read what they have not seen from the
 game itself. The in-process broker serves one server process; redis_broker.py has the same interface
-for several, and open_broker.py picks one.
+for several, and open_broker.py picks one. A broker that may miss news (Redis restarting) reads it
+from the database meanwhile (broker_watch.py).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -32,6 +33,8 @@ class SeatsChanged:
 SEATS_CHANGED = SeatsChanged()
 News = EventsStored | SeatsChanged
 Listener = Callable[[News], None]
+StoredNews = Callable[[], Iterable[tuple[str, News]]]
+"""What the database holds beyond this process's copies of its games, as each game's news."""
 
 
 class Broker(Protocol):
@@ -40,6 +43,10 @@ class Broker(Protocol):
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         """Call `listener(news)` after each publish for the game (from any thread); answers the unsubscribe."""
+
+    def read_missed_news_from(self, stored_news: StoredNews) -> None:
+        """Where to read the news the broker may miss (while it cannot hear the other processes), to tell
+        this process's listeners."""
 
     def close(self) -> None: ...
 
@@ -55,6 +62,9 @@ class LocalBroker:
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
+
+    def read_missed_news_from(self, stored_news: StoredNews) -> None:
+        """Nothing to read: in one process no news is missed."""
 
     def close(self) -> None:
         self._listeners.clear()
