@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -127,8 +128,18 @@ class RedisServer:
             time.sleep(0.05)
         raise RuntimeError("redis-server did not answer within 10 s")
 
+    def freeze(self) -> None:
+        """Redis stops answering but keeps its connections open, as a hung host or a lost network does."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a frozen Redis handles no SIGTERM
             self.process.terminate()
             self.process.wait(timeout=10)
         self.process = None

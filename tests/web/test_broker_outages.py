@@ -49,15 +49,23 @@ def play_turn(server, created: dict, seat: int, at: int) -> dict:
     return view
 
 
-def test_a_process_that_cannot_hear_redis_still_follows_what_another_stores(postgres_url, own_redis, start_server):
+@pytest.mark.parametrize("outage", ["restart", "freeze"])
+def test_a_process_that_cannot_hear_redis_still_follows_what_another_stores(
+    outage, postgres_url, own_redis, start_server
+):
+    """Redis stops and starts again on its port, or freezes (SIGSTOP: connections open, no answers) and
+    thaws: either way the second process's GET and WebSocket follow what the first stores meanwhile."""
     from websockets.sync.client import connect
 
+    go_away, come_back = (
+        (own_redis.stop, own_redis.start) if outage == "restart" else (own_redis.freeze, own_redis.thaw)
+    )
     first, second = start_server(postgres_url, own_redis.url), start_server(postgres_url, own_redis.url)
     created = first.api("POST", "/api/games", {"game": "penta", "players": [ANA, LUIS], "seed": 7})
     path = f"/api/games/{created['id']}"
     with connect(f"ws://127.0.0.1:{second.port}{path}/live?since=0") as follower:
         assert follow(follower, 0)["events"] == 0  # the second process holds the game, Luis follows it there
-        own_redis.stop()
+        go_away()
         after_ana = play_turn(first, created, seat=0, at=0)  # Ana's whole turn, told to nobody
         assert after_ana["current_player"] == 1
         while_down = eventually(lambda: second.api("GET", path), lambda view: view == first.api("GET", path))
@@ -65,21 +73,16 @@ def test_a_process_that_cannot_hear_redis_still_follows_what_another_stores(post
         assert follow(follower, after_ana["events"])["events"] == after_ana["events"]
 
         assert act(first, created, {"type": "roll"}, after_ana["events"], seat=1)[0] == 200  # just before it is back
-        own_redis.start()
+        come_back()
         stored = first.api("GET", path)
         assert eventually(lambda: second.api("GET", path), stored.__eq__) == stored
         assert follow(follower, stored["events"])["events"] == stored["events"]
 
-        after_luis = act(
-            first, created, {"type": "score", "box": stored["table"]["options"][0]["box"]}, stored["events"], seat=1
-        )[1]
+        box = stored["table"]["options"][0]["box"]
+        after_luis = act(first, created, {"type": "score", "box": box}, stored["events"], seat=1)[1]
         assert follow(follower, after_luis["events"])["current_player"] == 0
-        assert (
-            eventually(lambda: second.api("GET", path), lambda view: view["events"] == after_luis["events"])[
-                "current_player"
-            ]
-            == 0
-        )
+        caught_up = eventually(lambda: second.api("GET", path), lambda view: view["events"] == after_luis["events"])
+        assert caught_up["current_player"] == 0
 
 
 # -- the watch: while deaf, the database is read every few seconds, and once more when the broker is back ----
