@@ -45,6 +45,7 @@ class BrokerWatch:
         self._last_heard = clock()
         self._last_check = -math.inf
         self._deaf = False
+        self._read_failed = False  # the last read of the database failed (said once, not every check)
 
     def read_missed_news_from(self, stored_news: StoredNews) -> None:
         self._stored_news = stored_news
@@ -74,7 +75,8 @@ class BrokerWatch:
         back = hearing and self._last_check < self._last_heard  # not read since it answered again
         if (back or now - self._last_check >= self._every) and self._catch_up(now) and hearing:
             self._deaf = False
-            log.info("the broker answers again: the games held here are caught up")
+            # a warning as its start was: the host's log shows when the outage ended
+            log.warning("the broker answers again: the games held here are caught up")
 
     def _become_deaf(self, reason: object) -> None:
         if not self._deaf:
@@ -87,6 +89,9 @@ class BrokerWatch:
             for game_id, news in self._stored_news():
                 self._tell(game_id, news)
         except Exception as error:  # the database may be down too: read again at the next check
-            log.warning("could not read the games' news from the database: %s", error)
+            if not self._read_failed:
+                log.warning("could not read the games' news from the database: %s", error)
+            self._read_failed = True
             return False
+        self._read_failed = False
         return True

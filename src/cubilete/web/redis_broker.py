@@ -94,7 +94,7 @@ class RedisBroker:
                     missed[(channel, message == SEATS_MESSAGE)] = message
                 continue
             if missed:
-                log.info("told other processes of the changes of %d games Redis had missed", len(missed))
+                log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
             missed.clear()
 
     def _queued(self, wait: float | None) -> list[Message | None]:
