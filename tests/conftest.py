@@ -8,11 +8,12 @@ touches the user's real cache.
 
 import os
 import secrets
+import shutil
 from dataclasses import replace
 from urllib.parse import quote
 
 import pytest
-from harness import Server, free_port
+from harness import RedisServer, Server, free_port
 from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
@@ -137,6 +138,17 @@ def redis_url():
     except redis.RedisError as error:
         pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
     return REDIS
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A Redis of this test's own, which it may stop and start again (the shared one is never stopped)."""
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install -e .[servers])")
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed: a test that stops Redis needs one of its own")
+    server = RedisServer(tmp_path).start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

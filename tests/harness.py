@@ -1,11 +1,12 @@
 """Plumbing shared by the browser tests and scripts/screenshots.py: a real `cubilete serve`
-on a free port, and how to launch Debian's headless Chromium here."""
+on a free port, a `redis-server` of a test's own, and how to launch Debian's headless Chromium here."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -96,3 +97,49 @@ class Server:
         )
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.load(response)
+
+
+class RedisServer:
+    """A `redis-server` of one test's own (never the machine's shared one), keeping nothing on disk; stop()
+    and start() again keep its port, as a restarted Redis does."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> RedisServer:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--dir", str(self.folder)]  # nothing kept on disk
+        with (self.folder / "redis.log").open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=log)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server stopped: {(self.folder / 'redis.log').read_text()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as connection:
+                    connection.sendall(b"PING\r\n")
+                    if connection.recv(7) == b"+PONG\r\n":
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not answer within 10 s")
+
+    def freeze(self) -> None:
+        """Redis stops answering but keeps its connections open, as a hung host or a lost network does."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a frozen Redis handles no SIGTERM
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None

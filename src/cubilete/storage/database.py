@@ -11,7 +11,7 @@ Alembic's (schema.py); the connection: connections.py.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,6 +48,15 @@ _CHANGE_SEATS = (  # unless another process changed them since `version`
         updated=bindparam("updated"),
     )
 )
+_PROGRESS = select(  # the events' count read from their key: the newest index, not a count of rows
+    games_table.c.id,
+    func.coalesce(
+        select(func.max(events_table.c["index"]) + 1).where(events_table.c.game_id == games_table.c.id).scalar_subquery(),
+        0,
+    ).label("events"),
+    games_table.c.seats_version,
+    games_table.c.rematch,
+).where(games_table.c.id.in_(bindparam("game_ids", expanding=True)))
 _CLAIM_REMATCH = (  # by one process only: the game's rematch is the first one stored
     update(games_table)
     .where(games_table.c.id == bindparam("game_id"), games_table.c.rematch.is_(None))
@@ -90,6 +99,14 @@ class StoredGame:
     created: datetime
     updated: datetime  # when the game was created, its seats last changed, or it ended (not each move)
     seats_version: int = 0  # how many times the seats changed since the game was created
+
+
+class Progress(NamedTuple):
+    """How far a game is stored: its number of events, its seats' version and its rematch."""
+
+    events: int
+    seats_version: int
+    rematch: str | None
 
 
 @dataclass(frozen=True)
@@ -204,6 +221,14 @@ class Storage:
         """The game's events from index `first` on."""
         with self.engine.connect() as connection:
             return self._events(connection, game_id, first)
+
+    def progress(self, game_ids: Collection[str]) -> dict[str, Progress]:
+        """How far each of these games is stored (a game that is not: left out), in one query."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as connection:
+            rows = connection.execute(_PROGRESS, {"game_ids": list(game_ids)}).all()
+        return {row.id: Progress(row.events, row.seats_version, row.rematch) for row in rows}
 
     def turn_time(self, game_id: str, events: int) -> datetime | None:
         """When the game had its first `events` events: the time event `events - 1` was stored

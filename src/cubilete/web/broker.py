@@ -3,14 +3,15 @@
 A broker carries one fact per message, its `News`: "game G now has N events" (`EventsStored`) or
 "game G's seats changed" (`SEATS_CHANGED`); followers then read what they have not seen from the
 game itself. The in-process broker serves one server process; redis_broker.py has the same interface
-for several, and open_broker.py picks one.
+for several, and open_broker.py picks one. A broker that may miss news (Redis restarting) reads it
+from the database meanwhile (broker_watch.py).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -34,6 +35,8 @@ class SeatsChanged:
 SEATS_CHANGED = SeatsChanged()
 News = EventsStored | SeatsChanged
 Listener = Callable[[News], None]
+StoredNews = Callable[[], Iterable[tuple[str, News]]]
+"""What the database holds beyond this process's copies of its games, as each game's news."""
 
 
 class Broker(Protocol):
@@ -45,6 +48,10 @@ class Broker(Protocol):
 
     def answers(self) -> bool:
         """Whether the broker answers now (a readiness check)."""
+
+    def read_missed_news_from(self, stored_news: StoredNews) -> None:
+        """Where to read the news the broker may miss (while it cannot hear the other processes), to tell
+        this process's listeners."""
 
     def close(self) -> None: ...
 
@@ -67,6 +74,9 @@ class LocalBroker:
 
     def answers(self) -> bool:
         return True  # it is this process
+
+    def read_missed_news_from(self, stored_news: StoredNews) -> None:
+        """Nothing to read: in one process no news is missed."""
 
     def close(self) -> None:
         self._listeners.clear()

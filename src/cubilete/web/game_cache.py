@@ -49,6 +49,11 @@ class GameCache(Generic[Value]):
             self._on_evict(old)
         return value
 
+    def values(self) -> list[Value]:
+        """Every value kept, now."""
+        with self._lock:
+            return [*self._playing.values(), *self._finished.values()]
+
     def __len__(self) -> int:
         return len(self._playing) + len(self._finished)
 

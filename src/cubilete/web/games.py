@@ -37,7 +37,7 @@ from ..engine.games import rules_for
 from ..engine.runner import Match
 from ..players import player_levels
 from ..storage import Append, EventConflict, OpenTable, Storage, StoredGame
-from .broker import SEATS_CHANGED, Broker, EventsStored
+from .broker import SEATS_CHANGED, Broker, EventsStored, News
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
@@ -75,6 +75,7 @@ class Games:
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
         self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
         self._group = GroupCommit(storage)
+        broker.read_missed_news_from(self.stored_news)
 
     def close(self) -> None:
         self._group.close()
@@ -130,10 +131,27 @@ class Games:
         memory with no news), else in a worker thread."""
         if not self.storage.is_local:
             live = self._live.get(game_id)
-            if live is None or live.may_be_behind():
+            if live is None or live.is_behind():
                 return await run_in_threadpool(self.get, game_id)
             return live
         return self.get(game_id)
+
+    def stored_news(self) -> list[tuple[str, News]]:
+        """(For a broker that may have missed news.) What the database holds beyond the copies of the games in
+        memory, as news of each: more events, other seats, a rematch."""
+        held = self._live.values()
+        stored = self.storage.progress([live.id for live in held])
+        news: list[tuple[str, News]] = []
+        for live in held:
+            progress = stored.get(live.id)
+            if progress is None:
+                continue
+            if progress.seats_version != live.seats_version:
+                news.append((live.id, SEATS_CHANGED))
+            rematched = live.state.is_over and live.rematch is None and progress.rematch is not None
+            if progress.events > len(live.match.events) or rematched:
+                news.append((live.id, EventsStored(progress.events)))
+        return news
 
     async def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
         """A human seat's move, then the bots' turns until a human is to move. Answers once stored."""
@@ -370,15 +388,20 @@ class Games:
         self.broker.publish(live.id, EventsStored(len(live.match.events)))
 
     def _catch_up(self, live: LiveGame) -> None:
-        """Apply the events (and seats) other processes stored since this copy was made (holding the game's lock)."""
-        if live.seats_news:
-            live.seats_news = False
-            self._reload_seats(live)
-        for event in self.storage.events_since(live.id, len(live.match.events)):
-            live.replay(event_from_json(event))
-        if live.state.is_over and live.rematch is None:
-            live.rematch = self.storage.rematch_of(live.id)
-        self._time_turn(live)
+        """Apply the events (and seats) other processes stored since this copy was made (holding the game's
+        lock). Its news counts as read only if this succeeds: after a database failure the next read tries again."""
+        news = live.take_news()
+        try:
+            if news.seats:
+                self._reload_seats(live)
+            for event in self.storage.events_since(live.id, len(live.match.events)):
+                live.replay(event_from_json(event))
+            if live.state.is_over and live.rematch is None:
+                live.rematch = self.storage.rematch_of(live.id)
+            self._time_turn(live)
+        except BaseException:
+            live.give_back_news(news)
+            raise
 
     def _time_turn(self, live: LiveGame, stored_from: int | None = None, stored_at: datetime | None = None) -> None:
         """Keep the turn clock's deadline (holding the game's lock): the time the turn started is the

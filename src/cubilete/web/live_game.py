@@ -213,16 +213,19 @@ class LiveGame:
         self.news = True
 
     def is_behind(self) -> bool:
-        """Whether news since the last look may mean the database has more than this copy; the news is
-        then looked at."""
-        if not self.news:
-            return False
-        self.news = False
-        return self._heard_more()
-
-    def may_be_behind(self) -> bool:
-        """`is_behind`, without looking at the news (it still counts for the next `is_behind`)."""
+        """Whether news since the last catch-up may mean the database has more than this copy."""
         return self.news and self._heard_more()
+
+    def take_news(self) -> TakenNews:
+        """(A catch-up begins, holding the lock.) The news so far: news told from now on is the next catch-up's."""
+        taken = TakenNews(self.news, self.seats_news)
+        self.news = self.seats_news = False
+        return taken
+
+    def give_back_news(self, taken: TakenNews) -> None:
+        """(The catch-up failed.) Its news still counts: the next read catches up."""
+        self.news |= taken.news
+        self.seats_news |= taken.seats
 
     def _heard_more(self) -> bool:
         return self.seats_news or self.heard > len(self.match.events) or (self.state.is_over and self.rematch is None)
@@ -236,6 +239,11 @@ class LiveGame:
         del self.match.events[checkpoint.events :]
         self.match.state, self.match.rolls = checkpoint.state, checkpoint.rolls
         self.history.truncate(checkpoint.events + 1)
+
+
+class TakenNews(NamedTuple):
+    news: bool
+    seats: bool
 
 
 class Checkpoint(NamedTuple):

@@ -5,8 +5,10 @@ to its own listeners from one background thread, so subscribing to a game costs 
 round trip and the Redis connection is only ever read by that thread. Publishing is
 queued for another thread, which sends what is queued in one pipeline: the event loop,
 where moves are stored (web/group_commit.py), never waits for Redis. A publish that
-Redis misses (it is down) is logged, not raised: the move is already stored, and other
-processes catch up from the database on their next action.
+Redis misses (it is down) is logged, not raised: the move is already stored; the latest news
+of each game Redis missed is sent again every RETRY_SECONDS until it takes it. Meanwhile,
+and whenever this process cannot hear Redis, the games it holds are compared with the
+database instead (broker_watch.py).
 """
 
 from __future__ import annotations
@@ -14,25 +16,32 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 
 import redis
 from redis.client import PubSub
 
 from ..storage.connections import shown_url
-from .broker import SEATS_CHANGED, BrokerUnreachable, EventsStored, Listener, Listeners, News
+from .broker import SEATS_CHANGED, BrokerUnreachable, EventsStored, Listener, Listeners, News, StoredNews
+from .broker_watch import BrokerWatch
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "cubilete:game:"
 CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the URL overrides it)
 SEATS_MESSAGE = "seats"  # SEATS_CHANGED on the wire; an event count is sent as its digits
+PING_SECONDS = 1.0  # how often the listening connection asks Redis whether it is there
+RETRY_SECONDS = 1.0  # how often news Redis missed is sent again
+TIMEOUT_SECONDS = 5.0  # a command to Redis that takes longer has failed
+Message = tuple[str, str]  # a channel, and what is published on it
 
 
 class RedisBroker:
     def __init__(self, url: str, prefix: str = CHANNEL_PREFIX) -> None:
         self._prefix = prefix
-        self._redis = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT)
+        self._redis = redis.Redis.from_url(url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=CONNECT_TIMEOUT)
         self._listeners = Listeners()
+        self._watch = BrokerWatch(self._listeners.tell)
         open_pubsub: Callable[[], PubSub] = self._redis.pubsub  # redis leaves pubsub() unannotated
         self._pubsub = open_pubsub()
         try:
@@ -45,7 +54,7 @@ class RedisBroker:
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="redis-broker", daemon=True)
         self._thread.start()
-        self._outbox: queue.SimpleQueue[tuple[str, str] | None] = queue.SimpleQueue()  # None: the last
+        self._outbox: queue.SimpleQueue[Message | None] = queue.SimpleQueue()  # None: the last
         self._publisher = threading.Thread(target=self._publish_queued, name="redis-publisher", daemon=True)
         self._publisher.start()
         if not self._subscribed.wait(timeout=10):
@@ -66,6 +75,9 @@ class RedisBroker:
             log.warning("Redis does not answer: %s", error)
             return False
 
+    def read_missed_news_from(self, stored_news: StoredNews) -> None:
+        self._watch.read_missed_news_from(stored_news)
+
     def close(self) -> None:
         self._outbox.put(None)  # what was published before is still sent
         if self._publisher.is_alive() and self._publisher is not threading.current_thread():
@@ -78,34 +90,55 @@ class RedisBroker:
         self._listeners.clear()
 
     def _publish_queued(self) -> None:
+        missed: dict[tuple[str, bool], str] = {}  # each game's latest events and seats news Redis missed
         last = False
         while not last:
-            messages = [self._outbox.get()]
-            while True:
-                try:
-                    messages.append(self._outbox.get_nowait())
-                except queue.Empty:
-                    break
+            messages = self._queued(RETRY_SECONDS if missed else None)
             last = None in messages
-            pipeline = self._redis.pipeline(transaction=False)
             changes = [message for message in messages if message is not None]
-            for channel, message in changes:
+            pipeline = self._redis.pipeline(transaction=False)
+            for channel, message in [*((channel, message) for (channel, _), message in missed.items()), *changes]:
                 pipeline.publish(channel, message)
             try:
                 pipeline.execute()
             except redis.RedisError as error:
-                log.warning("could not tell other processes of %d changes: %s", len(changes), error)
+                if not missed:
+                    log.warning("could not tell other processes of %d changes, trying again: %s", len(changes), error)
+                for channel, message in changes:  # the latest of each kind says all the earlier ones did
+                    missed[(channel, message == SEATS_MESSAGE)] = message
+                continue
+            if missed:
+                log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
+            missed.clear()
+
+    def _queued(self, wait: float | None) -> list[Message | None]:
+        """What is queued to publish, once there is something or after `wait` seconds (None: until then)."""
+        try:
+            messages = [self._outbox.get(timeout=wait)]
+        except queue.Empty:
+            return []
+        while True:
+            try:
+                messages.append(self._outbox.get_nowait())
+            except queue.Empty:
+                return messages
 
     def _listen(self) -> None:
+        pinged = time.monotonic()
         while not self._closed.is_set():
+            self._watch.tick()
             try:
+                if time.monotonic() - pinged >= PING_SECONDS:  # its answer tells the watch Redis is there
+                    pinged = time.monotonic()
+                    self._pubsub.ping()
                 message = self._pubsub.get_message(timeout=0.5)
             except redis.RedisError as error:  # the next get_message reconnects and subscribes again
-                log.warning("lost Redis, reconnecting: %s", error)
+                self._watch.lost(error)
                 self._closed.wait(1)
                 continue
             if message is None:
                 continue
+            self._watch.heard()
             if message["type"] == "psubscribe":  # Redis confirms: from now on no publish is missed
                 self._subscribed.set()
             elif message["type"] == "pmessage":
@@ -113,7 +146,7 @@ class RedisBroker:
 
     def _deliver(self, channel: bytes, data: bytes) -> None:
         try:
-            game_id, message = channel.decode()[len(self._prefix):], data.decode()
+            game_id, message = channel.decode()[len(self._prefix) :], data.decode()
             news: News = SEATS_CHANGED if message == SEATS_MESSAGE else EventsStored(int(message))
         except (UnicodeDecodeError, ValueError):
             log.warning("ignored a message that is no game's news: %r on %r", data, channel)
