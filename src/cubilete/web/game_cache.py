@@ -49,6 +49,12 @@ class GameCache(Generic[Value]):
             self._on_evict(old)
         return value
 
+    def discard(self, key: str) -> Value | None:
+        """Forget the value of the key (its game is gone); answers it, or None if none was kept."""
+        with self._lock:
+            value = self._playing.pop(key, None)
+            return self._finished.pop(key, None) if value is None else value
+
     def __len__(self) -> int:
         return len(self._playing) + len(self._finished)
 
