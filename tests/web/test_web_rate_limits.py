@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cubilete.cli.main import main
+from cubilete.players import default_level
 from cubilete.web import RateLimits, create_app
 from cubilete.web.clients import client_key
 from cubilete.web.unplayed_games import UNPLAYED_MAX_AGE
@@ -43,7 +44,7 @@ def test_a_loop_creating_games_is_refused_at_the_default_budget_while_another_ad
         assert_too_many(refused, "demasiadas solicitudes")
         bot_game = {
             "game": "5000",
-            "players": [NEW_GAME["players"][0], {"name": "Bot", "kind": "bot", "level": "easy"}],
+            "players": [NEW_GAME["players"][0], {"name": "Bot", "kind": "bot", "level": default_level("5000")}],
         }
         assert loop.post("/api/games", json=bot_game).status_code == 429  # a game with bots counts the same
         assert person.post("/api/games", json=NEW_GAME).status_code == 201
@@ -77,7 +78,7 @@ def test_hints_chances_and_reviews_share_a_budget_per_class(database, limits, pa
         assert loop.get("/api/qr", params={"text": "t"}).status_code == 200  # another class's budget
 
 
-def test_a_hint_refused_for_its_budget_reads_no_game(database):
+def test_hints_beyond_their_budget_are_refused(database):
     with TestClient(create_app(database, rate_limits=RateLimits(hints=1)), client=LOOP) as loop:
         proof = {"seat": 0, "token": "x" * 20}
         assert loop.post("/api/games/nope/hint", json=proof).status_code == 404
