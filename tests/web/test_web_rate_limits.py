@@ -4,6 +4,9 @@ address goes on; each route class (games, QR codes, hints and chances, reviews) 
 
 from __future__ import annotations
 
+import urllib.error
+import urllib.request
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -115,3 +118,17 @@ def test_the_help_gives_the_default_budgets_and_expiry(capsys):
     assert f"the live bar's chances (default: {defaults.hints})" in help_text
     assert f"reviews and their positions (default: {defaults.reviews})" in help_text
     assert f"0 keeps them (default: {UNPLAYED_MAX_AGE.total_seconds() / 3600:g})" in help_text
+
+
+def test_cubilete_serve_takes_a_budget_from_its_option(start_server, database):
+    server = start_server(database, options=("--qr-codes-per-minute", "3"))
+    url = f"{server.url}/api/qr?text=invite"
+    statuses = []
+    for _ in range(4):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                statuses.append(answer.status)
+        except urllib.error.HTTPError as refused:
+            statuses.append(refused.code)
+            retry_after = int(refused.headers["Retry-After"])
+    assert statuses == [200, 200, 200, 429] and 1 <= retry_after <= 60
