@@ -4,9 +4,11 @@ address goes on; each route class (games, QR codes, hints and chances, reviews) 
 
 from __future__ import annotations
 
+import time
 import urllib.error
 import urllib.request
 
+import limits.storage.memory
 import pytest
 from fastapi.testclient import TestClient
 
@@ -14,6 +16,7 @@ from cubilete.cli.main import main
 from cubilete.players import default_level
 from cubilete.web import RateLimits, create_app
 from cubilete.web.clients import client_key
+from cubilete.web.rate_limits import RequestRates, RouteClass
 from cubilete.web.unplayed_games import UNPLAYED_MAX_AGE
 
 LOOP = ("203.0.113.7", 40000)  # documentation addresses (RFC 5737, RFC 3849)
@@ -132,3 +135,20 @@ def test_cubilete_serve_takes_a_budget_from_its_option(start_server, database):
             statuses.append(refused.code)
             retry_after = int(refused.headers["Retry-After"])
     assert statuses == [200, 200, 200, 429] and 1 <= retry_after <= 60
+
+
+def test_the_counts_of_clients_whose_minute_is_over_are_forgotten(monkeypatch):
+    """Memory holds the clients of the last minute only: a thousand addresses counted, then a minute on
+    (the library's clock moved, not waited for), and the library's expiry forgets every one of them."""
+    rates = RequestRates()
+    counts = rates._limiter.storage.storage  # the library's counters, one per client and class
+    for number in range(1000):
+        rates.count(RouteClass.QR_CODES, f"10.0.{number // 250}.{number % 250}")
+    assert len(counts) == 1000
+    a_minute_on = time.time() + 61
+    monkeypatch.setattr(limits.storage.memory.time, "time", lambda: a_minute_on)
+    rates.count(RouteClass.QR_CODES, "10.9.9.9")  # any request wakes the expiry, which runs in a thread
+    deadline = time.monotonic() + 20
+    while len(counts) > 1 and time.monotonic() < deadline:
+        time.sleep(0.01)  # waiting for the expiry thread's state, not for a time
+    assert len(counts) == 1
