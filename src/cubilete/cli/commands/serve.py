@@ -145,9 +145,10 @@ def run(args: argparse.Namespace) -> int:
     rates = NO_RATE_LIMITS if args.no_rate_limits else RateLimits(
         **{name: value for name, value in per_minute.items() if value is not None}
     )
+    unplayed_max_age = timedelta(hours=args.unplayed_game_hours) if args.unplayed_game_hours else None
     app = create_app(
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
-        rate_limits=rates, unplayed_max_age=timedelta(hours=args.unplayed_game_hours) if args.unplayed_game_hours else None,
+        rate_limits=rates, unplayed_max_age=unplayed_max_age,
     )
     urls = listening_addresses(args.host, args.port)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
