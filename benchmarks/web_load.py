@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -162,15 +163,21 @@ def wait_idle(servers: list[Server], timeout: float = 120.0, busy: float = 0.03)
 
 def serve_args(database: str, broker: str | None = None) -> list[str]:
     args = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database]
+    if "--no-rate-limits" in serve_help():  # one client makes every game here: load is the point
+        args.append("--no-rate-limits")
     return args + (["--broker", broker] if broker else [])
 
 
-def serve_offers_broker() -> bool:
-    help_text = subprocess.run(
+@functools.cache
+def serve_help() -> str:
+    return subprocess.run(
         [sys.executable, "-m", "cubilete.cli.main", "serve", "--help"],
         env=python_env(), capture_output=True, text=True, timeout=60, check=True,
     ).stdout
-    return "--broker" in help_text
+
+
+def serve_offers_broker() -> bool:
+    return "--broker" in serve_help()
 
 
 @contextlib.contextmanager

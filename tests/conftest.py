@@ -153,11 +153,13 @@ def own_redis(tmp_path):
 
 @pytest.fixture
 def start_server(tmp_path):
-    """Start `cubilete serve` processes (on `database`, with `broker`), each stopped after the test."""
+    """Start `cubilete serve` processes (on `database`, with `broker` and more `options`), each stopped
+    after the test."""
     servers = []
 
-    def start(database: str, broker: str | None = None) -> Server:
-        server = Server(database, free_port(), tmp_path / f"server{len(servers)}.log", broker).start()
+    def start(database: str, broker: str | None = None, options: tuple[str, ...] = ()) -> Server:
+        log = tmp_path / f"server{len(servers)}.log"
+        server = Server(database, free_port(), log, broker, options=options).start()
         servers.append(server)
         return server
 

@@ -54,12 +54,20 @@ def server_env() -> dict[str, str]:
     return {}
 
 
+# A test file starts a game every second or two from one address, faster than the 30 a minute a person
+# is allowed; the other budgets stay the defaults, which the pages' hints, chances and reviews must fit.
+FILE_SERVER_OPTIONS = ("--games-per-minute", "600")
+
+
 @pytest.fixture(scope="module")
 def module_server(tmp_path_factory, solved_tables, server_env):
     """One server on SQLite for a test file's games: starting one takes seconds, and each test
     starts games of its own from the form or the API."""
     folder = tmp_path_factory.mktemp("server")
-    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log", env=server_env)
+    server = Server(
+        f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log", env=server_env,
+        options=FILE_SERVER_OPTIONS,
+    )
     yield server.start()
     server.stop()
 

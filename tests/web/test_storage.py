@@ -355,8 +355,9 @@ def old_database(path) -> str:
             [
                 {"id": "kept", "lang": "es", "seats": seats, "record": match.to_json(), "finished": False,
                  "created": when, "updated": when},
+                # stored today: a game without a move is swept away a day old (web/unplayed_games.py)
                 {"id": "broken", "lang": "es", "seats": seats, "record": {"format": 1}, "finished": False,
-                 "created": when, "updated": when},
+                 "created": datetime.now(UTC), "updated": datetime.now(UTC)},
             ],
         )
         connection.execute(text("UPDATE games SET record = '{not json' WHERE id = 'broken'"))

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from alembic.util.exc import CommandError
-from sqlalchemy import bindparam, func, insert, literal, select, true, update
+from sqlalchemy import bindparam, delete, func, insert, literal, select, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 
@@ -62,6 +62,9 @@ _CLAIM_REMATCH = (  # by one process only: the game's rematch is the first one s
     .where(games_table.c.id == bindparam("game_id"), games_table.c.rematch.is_(None))
     .values(rematch=bindparam("rematch"))
 )
+# A new game has no events (its first roll is the first player's action): one with an event got a move.
+_MOVED = select(events_table.c.game_id).where(events_table.c.game_id == games_table.c.id).exists()
+UNPLAYED_BATCH = 500  # games deleted in one transaction
 _FINISH_GAME = (
     update(games_table)
     .where(games_table.c.id == bindparam("game_id"))
@@ -284,6 +287,27 @@ class Storage:
             except (TypeError, KeyError, ValueError) as error:
                 log.warning("game %s cannot be listed: %s", row.id, error)
         return tables
+
+    def delete_unplayed(self, changed_before: datetime) -> list[str]:
+        """Delete up to UNPLAYED_BATCH unfinished games that never got a move (no event stored) and whose
+        row last changed (created, or its seats changed) before `changed_before`; answers their ids.
+
+        A game with a move stored is never deleted: its row is locked first (PostgreSQL; SQLite writes one
+        transaction at a time), so a first move racing the deletion is either seen by the deletion's
+        check, or waits and is then refused (its game is gone), never acknowledged and lost."""
+        columns = games_table.c
+        unplayed = (columns.finished.is_(False), columns.updated < changed_before, ~_MOVED)
+        candidates = select(columns.id).where(*unplayed).limit(UNPLAYED_BATCH).with_for_update()
+        with self._transaction() as connection:
+            ids = list(connection.scalars(candidates))
+            if not ids:
+                return []
+            deleted = list(connection.scalars(
+                delete(games_table).where(columns.id.in_(ids), *unplayed).returning(columns.id)
+            ))
+            if deleted:  # a rematch that is gone can be made again
+                connection.execute(update(games_table).where(columns.rematch.in_(deleted)).values(rematch=None))
+        return deleted
 
     def rematch_of(self, game_id: str) -> str | None:
         with self.engine.connect() as connection:

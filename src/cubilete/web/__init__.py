@@ -1,6 +1,7 @@
 """The web app: `cubilete serve` runs it; `create_app` builds it for a database URL."""
 
 from .app import create_app
+from .rate_limits import NO_RATE_LIMITS, RateLimits
 from .socket_limits import SocketLimits
 
-__all__ = ["SocketLimits", "create_app"]
+__all__ = ["NO_RATE_LIMITS", "RateLimits", "SocketLimits", "create_app"]

@@ -1,13 +1,15 @@
 """The web app, assembled: its services (the game service on a database, the broker, where links
 point), its middleware, its refusals, and its routers, each in a module named for its subject:
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
-record_routes.py, chances.py, shell.py and health_routes.py; the static files last."""
+record_routes.py, chances.py, shell.py and health_routes.py; the static files last. While it runs,
+games that never got a move are swept away (unplayed_games.py)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from importlib.resources import files
 
 from fastapi import FastAPI
@@ -23,6 +25,7 @@ from .games import Games
 from .health_routes import health_router
 from .open_broker import open_broker
 from .page_routes import page_router
+from .rate_limits import RateLimits, RequestRates
 from .record_routes import record_router
 from .refusals import add_refusal_handlers
 from .review_routes import review_router
@@ -31,6 +34,7 @@ from .security import Protections
 from .services import Services
 from .shell import shell_router
 from .socket_limits import SocketBounds, SocketLimits
+from .unplayed_games import UNPLAYED_MAX_AGE, sweeping_unplayed
 from .warmup import WARMER
 
 # A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).
@@ -45,12 +49,15 @@ def create_app(
     listen_host: str = "127.0.0.1",
     clock_scale: float | None = None,
     socket_limits: SocketLimits | None = None,
+    rate_limits: RateLimits | None = None,
+    unplayed_max_age: timedelta | None = UNPLAYED_MAX_AGE,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
     proxy) or the address it listens on decide where links point. `clock_scale` (default: the
     CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
-    WebSockets (web/socket_limits.py)."""
+    WebSockets (web/socket_limits.py), `rate_limits` the costly requests per client (web/rate_limits.py;
+    default: RateLimits()); games that never got a move are deleted once `unplayed_max_age` old (None: never)."""
     storage = Storage(database_url)
     try:
         broker = open_broker(broker_url)
@@ -63,7 +70,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with sweeping_unplayed(games, unplayed_max_age):
+            yield
         games.close()
         broker.close()
         storage.close()
@@ -71,7 +79,7 @@ def create_app(
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
-    app.state.services = Services(games, broker, LinkBase(public_url, listen_host))
+    app.state.services = Services(games, broker, LinkBase(public_url, listen_host), RequestRates(rate_limits))
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)

@@ -19,6 +19,7 @@ from ..analysis.outlook import outlook, outlook_level
 from ..engine.errors import IllegalAction
 from .games import Games
 from .live_game import LiveGame
+from .rate_limits import RouteClass, limited
 
 CACHED_OUTLOOKS = 1024  # a few kilobytes each: every step of the games being followed
 
@@ -57,7 +58,10 @@ def chances_router(games: Games) -> APIRouter:
     router = APIRouter()
     outlooks = OutlookCache()
 
-    @router.get("/api/games/{game_id}/chances", summary="Every seat's chance to win or expected final total")
+    @router.get(
+        "/api/games/{game_id}/chances", summary="Every seat's chance to win or expected final total",
+        dependencies=[limited(RouteClass.HINTS)],
+    )
     def chances(
         game_id: str, at: int | None = Query(None, ge=0, description="after this many events; default: now")
     ) -> dict[str, Any]:

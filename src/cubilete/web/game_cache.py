@@ -54,6 +54,12 @@ class GameCache(Generic[Value]):
         with self._lock:
             return [*self._playing.values(), *self._finished.values()]
 
+    def discard(self, key: str) -> Value | None:
+        """Forget the value of the key (its game is gone); answers it, or None if none was kept."""
+        with self._lock:
+            value = self._playing.pop(key, None)
+            return self._finished.pop(key, None) if value is None else value
+
     def __len__(self) -> int:
         return len(self._playing) + len(self._finished)
 

@@ -25,6 +25,7 @@ from .i18n import LANGUAGES, negotiate, request_language
 from .live import follow_game
 from .live_game import LiveGame
 from .model_route import ModelBodyRoute
+from .rate_limits import RouteClass, limited
 from .seats import SeatRequest
 from .services import games_of, services
 from .table_options import TableOptions, table_hints
@@ -78,7 +79,7 @@ def options() -> dict[str, Any]:
     }
 
 
-@game_router.post("/api/games", status_code=201, summary="Start a game")
+@game_router.post("/api/games", status_code=201, summary="Start a game", dependencies=[limited(RouteClass.GAMES)])
 def create(request: Request, body: NewGame) -> dict[str, Any]:
     """Answers the game's id and URL, and a secret token for each human seat:
     an action for a seat must carry that seat's token."""
@@ -128,12 +129,18 @@ async def bots(request: Request, game_id: str, body: SeatProof, since: int | Non
     return locked_view(live, request_language(request, live.lang), since)
 
 
-@game_router.post("/api/games/{game_id}/hint", summary="The seat to move asks for the best choices for its dice")
+@game_router.post(
+    "/api/games/{game_id}/hint", summary="The seat to move asks for the best choices for its dice",
+    dependencies=[limited(RouteClass.HINTS)],
+)
 def hint(request: Request, game_id: str, body: SeatProof) -> dict[str, Any]:
     return games_of(request).hint(game_id, body.seat, body.token)
 
 
-@game_router.post("/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game")
+@game_router.post(
+    "/api/games/{game_id}/rematch", summary="The same seats (and tokens) in a new game",
+    dependencies=[limited(RouteClass.GAMES)],
+)
 async def rematch(request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
     new = await games_of(request).rematch(game_id, body.seat, body.token)
     return {"id": new.id, "url": f"/game/{new.id}"}

@@ -36,7 +36,7 @@ from ..engine.events import event_from_json
 from ..engine.games import rules_for
 from ..engine.runner import Match
 from ..players import player_levels
-from ..storage import Append, EventConflict, OpenTable, Storage, StoredGame
+from ..storage import UNPLAYED_BATCH, Append, EventConflict, OpenTable, Storage, StoredGame
 from .broker import SEATS_CHANGED, Broker, EventsStored, News
 from .families import web_family
 from .game_cache import GameCache
@@ -440,6 +440,21 @@ class Games:
         seats, version = stored
         if version != live.seats_version:
             live.set_seats(tuple(Seat(**seat) for seat in seats), version)
+
+    def expire_unplayed(self, max_age: timedelta) -> int:
+        """Delete the games that never got a move and have not changed for `max_age` (left at once, or
+        made by a loop), here and in the database; answers how many."""
+        cutoff = self.now() - max_age
+        expired = 0
+        while deleted := self.storage.delete_unplayed(cutoff):
+            expired += len(deleted)
+            for game_id in deleted:
+                live = self._live.discard(game_id)
+                if live is not None:
+                    _forget(live)
+            if len(deleted) < UNPLAYED_BATCH:
+                break
+        return expired
 
     def _remember(self, live: LiveGame) -> LiveGame:
         for level in live.levels:  # for bots, hints, auto-scores and reviews

@@ -14,6 +14,7 @@ from .api_models import Language
 from .games import GameNotFound
 from .i18n import messages, request_language
 from .pages import PAGE_METHODS, render_page, rules_html
+from .rate_limits import RouteClass, limited
 from .services import games_of
 
 QR_MAX_TEXT = 512
@@ -49,7 +50,10 @@ def catalog(lang: Language) -> dict[str, str | dict[str, str]]:
     return messages(lang)
 
 
-@page_router.get("/api/qr", summary="A QR code of a short text (an invite link), as SVG", include_in_schema=False)
+@page_router.get(
+    "/api/qr", summary="A QR code of a short text (an invite link), as SVG", include_in_schema=False,
+    dependencies=[limited(RouteClass.QR_CODES)],
+)
 def qr_code(text: str = Query(min_length=1, max_length=QR_MAX_TEXT)) -> Response:
     svg = io.BytesIO()
     segno.make(text, error="m").save(svg, kind="svg", scale=4, xmldecl=False, dark="#000", light="#fff")

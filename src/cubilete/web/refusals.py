@@ -18,6 +18,7 @@ from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
+from .rate_limits import TooManyRequests
 from .seats import SeatRefused, SeatTaken
 from .services import games_of
 from .table_options import HintsOff
@@ -40,6 +41,7 @@ def add_refusal_handlers(app: FastAPI) -> None:
     app.add_exception_handler(CubileteError, refuse)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, malformed)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, http_refusal)  # type: ignore[arg-type]
+    app.add_exception_handler(TooManyRequests, too_many_requests)  # type: ignore[arg-type]
 
 
 def refuse(request: Request, error: CubileteError) -> JSONResponse:
@@ -59,6 +61,12 @@ async def http_refusal(request: Request, error: HTTPException) -> Response:
     if error.status_code == 400 and error.detail == BODY_PARSE_ERROR:
         return refusal(request, "body_unreadable", {}, 400)
     return await http_exception_handler(request, error)
+
+
+def too_many_requests(request: Request, error: TooManyRequests) -> JSONResponse:
+    """In the request's language, not the game's: reading the game would cost what the limit saves."""
+    body = refusal_json(request_language(request), "too_many_requests", {"seconds": error.seconds})
+    return JSONResponse(body, status_code=429, headers={"Retry-After": str(error.seconds)})
 
 
 def refusal(request: Request, code: str, params: dict[str, Any], status: int, body_lang: Any = None) -> JSONResponse:

@@ -16,6 +16,7 @@ from .games import GameNotFound, Games
 from .i18n import negotiate
 from .live_game import LiveGame
 from .pages import PAGE_METHODS, render_page
+from .rate_limits import RouteClass, limited
 from .reviews import ReviewCache, position
 
 
@@ -47,7 +48,10 @@ def review_router(games: Games) -> APIRouter:
             return HTMLResponse(render_page("missing", lang, {}), status_code=404)
         return HTMLResponse(render_page("review", lang, {"id": game_id}))
 
-    @router.get("/api/games/{game_id}/review", summary="Every decision of the human seats beside the best one")
+    @router.get(
+        "/api/games/{game_id}/review", summary="Every decision of the human seats beside the best one",
+        dependencies=[limited(RouteClass.REVIEWS)],
+    )
     def review(game_id: str) -> dict[str, Any]:
         """analysis/review.py's review (finished or not: the decisions so far), with each decision's
         turn number (`turn`), the game's events and its seats."""
@@ -56,7 +60,10 @@ def review_router(games: Games) -> APIRouter:
         games.warmer.wait(live.match.rules)
         return reviews.review(live)
 
-    @router.get("/api/games/{game_id}/review/{index}", summary="A past decision's position with its options ranked")
+    @router.get(
+        "/api/games/{game_id}/review/{index}", summary="A past decision's position with its options ranked",
+        dependencies=[limited(RouteClass.REVIEWS)],
+    )
     def review_position(request: Request, game_id: str, index: int = Path(ge=0)) -> dict[str, Any]:
         """The position before event `index` (an action), every option best first with its value
         (expected final total, or chance to win) and loss, the one chosen marked."""

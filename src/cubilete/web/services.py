@@ -1,5 +1,5 @@
 """What the routers reach through the app (`app.state`, set once by `create_app`): the game service,
-the broker that tells other processes, and where links point."""
+the broker that tells other processes, where links point, and the per-client request budgets."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from starlette.requests import HTTPConnection
 from .addresses import LinkBase
 from .broker import Broker
 from .games import Games
+from .rate_limits import RequestRates
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class Services:
     games: Games
     broker: Broker
     links: LinkBase
+    rates: RequestRates
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

@@ -3,17 +3,16 @@ and how large a message from the browser may be. Each refusal is a close with a 
 
 A plain ASGI middleware, so that the app holds these bounds wherever it runs (tests, any server);
 `cubilete serve` also has uvicorn refuse a larger message before reading it. A game is followed at
-one path (/api/games/{id}/live), so the sockets of one path are those of one game. IPv6 clients are
-counted by their /64 network, which one host usually holds whole.
+one path (/api/games/{id}/live), so the sockets of one path are those of one game. A client is
+counted by its address (clients.py).
 """
 
 from __future__ import annotations
 
-import ipaddress
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
+from .clients import client_key
 from .security import MAX_BODY_BYTES, ASGIApp, Message, Receive, Scope, Send
 
 TOO_MANY = 4429  # a WebSocket close code in the range left to applications, after HTTP's 429
@@ -40,7 +39,7 @@ class SocketBounds:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        path, client = scope["path"], client_key(scope.get("client"))
+        path, client = scope["path"], client_key(scope)
         if self._per_path[path] >= self.limits.per_game:
             await _refuse(receive, send, "too many live connections to this game")
             return
@@ -78,20 +77,6 @@ class SocketBounds:
                 await send(message)
 
         await self.app(scope, bounded_receive, send_while_open)
-
-
-def client_key(client: Any) -> str:
-    """The address a client is counted by: its IPv4 address, its IPv6 /64 network."""
-    host = client[0] if client else ""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:  # no address (a test client, a Unix socket)
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
 
 
 def _size(message: Message) -> int:

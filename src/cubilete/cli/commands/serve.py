@@ -2,7 +2,8 @@
 play in the browser; with `--host 0.0.0.0`, friends on the same network join from their phones.
 
 Several processes serve the same games when they share a PostgreSQL database and a Redis broker.
-The bounds on connections and live sockets have options of their own (`cubilete serve --help`)."""
+The bounds on connections and live sockets, the per-client rates of costly requests and the expiry of
+games that never got a move have options of their own (`cubilete serve --help`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import argparse
 import gc
 import threading
 import webbrowser
+from datetime import timedelta
 from typing import Any
 
 from ..connection_limits import HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
@@ -65,13 +67,44 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         "--max-sockets-per-client", type=_at_least_one, metavar="N",
         help="live sockets from one address (IPv6: one /64); beyond, closed with code 4429 (default: 30)",
     )
+    add_rate_options(parser)
     parser.set_defaults(run=run)
+
+
+def add_rate_options(parser: Parser) -> None:
+    """Per-client budgets of costly requests and the expiry of unplayed games; their defaults are
+    web/rate_limits.py's and web/unplayed_games.py's (tests check that this help gives them)."""
+    rates = parser.add_argument_group(
+        "requests per minute from one client address (IPv6: one /64); beyond, 429 with Retry-After"
+    )
+    for option, what, default in (
+        ("--games-per-minute", "new games, with bots or not, and rematches", 30),
+        ("--qr-codes-per-minute", "QR codes of invite links", 60),
+        ("--hints-per-minute", "hints and the live bar's chances", 300),
+        ("--reviews-per-minute", "reviews and their positions", 120),
+    ):
+        rates.add_argument(option, type=_at_least_one, metavar="N", help=f"{what} (default: {default})")
+    rates.add_argument("--no-rate-limits", action="store_true", help="no per-client budget at all (load tests)")
+    parser.add_argument(
+        "--unplayed-game-hours", type=_hours, default=24.0, metavar="HOURS",
+        help="a game that never got a move is deleted once unchanged this long; 0 keeps them (default: 24)",
+    )
 
 
 def _at_least_one(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a whole number from 1, not {text!r}")
     return int(text)
+
+
+def _hours(text: str) -> float:
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = -1.0
+    if not 0 <= hours <= 24 * 365:
+        raise argparse.ArgumentTypeError(f"a number of hours from 0 to a year's, not {text!r}")
+    return hours
 
 
 def _seconds(text: str) -> float:
@@ -99,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ...solvers.sheet.warmup import compile_sheet_kernels
-    from ...web import SocketLimits, create_app
+    from ...web import NO_RATE_LIMITS, RateLimits, SocketLimits, create_app
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
@@ -107,8 +140,15 @@ def run(args: argparse.Namespace) -> int:
     chosen = {"per_game": args.max_sockets_per_game, "per_client": args.max_sockets_per_client}
     sockets = SocketLimits(**{name: value for name, value in chosen.items() if value is not None})
     limits = ConnectionLimits(args.max_connections, args.idle_timeout, args.header_timeout)
+    per_minute = {"games": args.games_per_minute, "qr_codes": args.qr_codes_per_minute,
+                  "hints": args.hints_per_minute, "reviews": args.reviews_per_minute}
+    rates = NO_RATE_LIMITS if args.no_rate_limits else RateLimits(
+        **{name: value for name, value in per_minute.items() if value is not None}
+    )
+    unplayed_max_age = timedelta(hours=args.unplayed_game_hours) if args.unplayed_game_hours else None
     app = create_app(
-        args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets
+        args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
+        rate_limits=rates, unplayed_max_age=unplayed_max_age,
     )
     urls = listening_addresses(args.host, args.port)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")

@@ -1,0 +1,154 @@
+"""Per-client budgets of costly requests: a client creating games or asking QR codes in a loop is refused
+429 `too_many_requests` with Retry-After, in its language and with the security headers, while another
+address goes on; each route class (games, QR codes, hints and chances, reviews) has its own budget."""
+
+from __future__ import annotations
+
+import time
+import urllib.error
+import urllib.request
+
+import limits.storage.memory
+import pytest
+from fastapi.testclient import TestClient
+
+from cubilete.cli.main import main
+from cubilete.players import default_level
+from cubilete.web import RateLimits, create_app
+from cubilete.web.clients import client_key
+from cubilete.web.rate_limits import RequestRates, RouteClass
+from cubilete.web.unplayed_games import UNPLAYED_MAX_AGE
+
+LOOP = ("203.0.113.7", 40000)  # documentation addresses (RFC 5737, RFC 3849)
+PERSON = ("203.0.113.8", 40000)
+NEW_GAME = {"game": "penta", "players": [{"name": "Ana", "kind": "human"}]}
+
+
+def refused_after(budget: int, ask) -> tuple[list[int], object]:
+    """The statuses of `budget` requests, then the answer of one more."""
+    statuses = [ask().status_code for _ in range(budget)]
+    return statuses, ask()
+
+
+def assert_too_many(answer, message_start: str) -> None:
+    assert answer.status_code == 429
+    body = answer.json()
+    assert body["code"] == "too_many_requests" and body["message"].startswith(message_start)
+    seconds = int(answer.headers["retry-after"])
+    assert 1 <= seconds <= 60 and body["params"] == {"seconds": seconds}
+    assert answer.headers["x-content-type-options"] == "nosniff"  # the security headers are on
+
+
+def test_a_loop_creating_games_is_refused_at_the_default_budget_while_another_address_creates(database):
+    budget = RateLimits().games
+    app = create_app(database)
+    with TestClient(app, client=LOOP) as loop:
+        person = TestClient(app, client=PERSON)
+        spanish = {"Accept-Language": "es-MX,es;q=0.9"}
+        created, refused = refused_after(budget, lambda: loop.post("/api/games", json=NEW_GAME, headers=spanish))
+        assert created == [201] * budget
+        assert_too_many(refused, "demasiadas solicitudes")
+        bot_game = {
+            "game": "5000",
+            "players": [NEW_GAME["players"][0], {"name": "Bot", "kind": "bot", "level": default_level("5000")}],
+        }
+        assert loop.post("/api/games", json=bot_game).status_code == 429  # a game with bots counts the same
+        assert person.post("/api/games", json=NEW_GAME).status_code == 201
+
+
+def test_a_qr_code_flood_is_refused_in_the_readers_language_while_another_address_gets_its_codes(database):
+    budget = RateLimits().qr_codes
+    app = create_app(database)
+    with TestClient(app, client=LOOP) as loop:
+        person = TestClient(app, client=PERSON)
+        drawn, refused = refused_after(
+            budget, lambda: loop.get("/api/qr", params={"text": "http://x/game/1", "lang": "id"})
+        )
+        assert drawn == [200] * budget
+        assert_too_many(refused, "terlalu banyak permintaan")
+        assert person.get("/api/qr", params={"text": "http://x/game/1"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("limits", "paths"),
+    [
+        (RateLimits(hints=2), ("/api/games/nope/chances", "/api/games/nope/chances?at=3")),
+        (RateLimits(reviews=2), ("/api/games/nope/review", "/api/games/nope/review/4")),
+    ],
+)
+def test_hints_chances_and_reviews_share_a_budget_per_class(database, limits, paths):
+    """Requests for a game that does not exist cost no solver table and still count."""
+    with TestClient(create_app(database, rate_limits=limits), client=LOOP) as loop:
+        assert [loop.get(path).status_code for path in paths] == [404, 404]
+        assert_too_many(loop.get(paths[0]), "too many requests")
+        assert loop.get("/api/qr", params={"text": "t"}).status_code == 200  # another class's budget
+
+
+def test_hints_beyond_their_budget_are_refused(database):
+    with TestClient(create_app(database, rate_limits=RateLimits(hints=1)), client=LOOP) as loop:
+        proof = {"seat": 0, "token": "x" * 20}
+        assert loop.post("/api/games/nope/hint", json=proof).status_code == 404
+        assert_too_many(loop.post("/api/games/nope/hint", json=proof), "too many requests")
+
+
+def test_a_class_without_a_budget_is_not_limited(database):
+    with TestClient(create_app(database, rate_limits=RateLimits(qr_codes=None)), client=LOOP) as loop:
+        assert {loop.get("/api/qr", params={"text": "t"}).status_code for _ in range(RateLimits().qr_codes + 5)} == {
+            200
+        }
+
+
+@pytest.mark.parametrize(
+    ("address", "key"),
+    [
+        ("198.51.100.20", "198.51.100.20"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),  # one host's /64 counts as one client
+        ("::ffff:198.51.100.20", "198.51.100.20"),
+        ("testclient", "testclient"),
+    ],
+)
+def test_a_client_is_counted_by_its_address(address, key):
+    assert client_key({"client": (address, 1)}) == key
+
+
+def test_the_help_gives_the_default_budgets_and_expiry(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    defaults = RateLimits()
+    assert f"and rematches (default: {defaults.games})" in help_text
+    assert f"QR codes of invite links (default: {defaults.qr_codes})" in help_text
+    assert f"the live bar's chances (default: {defaults.hints})" in help_text
+    assert f"reviews and their positions (default: {defaults.reviews})" in help_text
+    assert f"0 keeps them (default: {UNPLAYED_MAX_AGE.total_seconds() / 3600:g})" in help_text
+
+
+def test_cubilete_serve_takes_a_budget_from_its_option(start_server, database):
+    server = start_server(database, options=("--qr-codes-per-minute", "3"))
+    url = f"{server.url}/api/qr?text=invite"
+    statuses = []
+    for _ in range(4):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                statuses.append(answer.status)
+        except urllib.error.HTTPError as refused:
+            statuses.append(refused.code)
+            retry_after = int(refused.headers["Retry-After"])
+    assert statuses == [200, 200, 200, 429] and 1 <= retry_after <= 60
+
+
+def test_the_counts_of_clients_whose_minute_is_over_are_forgotten(monkeypatch):
+    """Memory holds the clients of the last minute only: a thousand addresses counted, then a minute on
+    (the library's clock moved, not waited for), and the library's expiry forgets every one of them."""
+    rates = RequestRates()
+    counts = rates._limiter.storage.storage  # the library's counters, one per client and class
+    for number in range(1000):
+        rates.count(RouteClass.QR_CODES, f"10.0.{number // 250}.{number % 250}")
+    assert len(counts) == 1000
+    a_minute_on = time.time() + 61
+    monkeypatch.setattr(limits.storage.memory.time, "time", lambda: a_minute_on)
+    rates.count(RouteClass.QR_CODES, "10.9.9.9")  # any request wakes the expiry, which runs in a thread
+    deadline = time.monotonic() + 20
+    while len(counts) > 1 and time.monotonic() < deadline:
+        time.sleep(0.01)  # waiting for the expiry thread's state, not for a time
+    assert len(counts) == 1
