@@ -155,7 +155,8 @@ def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_
         act(server, created, {"type": "roll"}, at=0)
         act(server, created, {"type": "keep", "held": []}, at=1)
         assert heard.wait(10), told
-        assert told == [1, 3]
+        # the creation's own news (0 events) is published from a thread and may come after the subscription
+        assert [events for events in told if events > 0] == [1, 3]
     finally:
         unsubscribe()
         follower.close()
