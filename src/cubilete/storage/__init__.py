@@ -5,6 +5,19 @@ Below the apps: the web app stores and reads its games here, and the CLI reads a
 (`cubilete review GAME_ID`). It imports only the engine.
 """
 
-from .database import Append, EventConflict, OpenTable, SaveFailed, Storage, StoredGame, read_game
+from .database import (
+    DATABASE_FAILURES,
+    STORED_GAME,
+    Append,
+    EventConflict,
+    OpenTable,
+    SaveFailed,
+    Storage,
+    StoredGame,
+    read_game,
+)
 
-__all__ = ["Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame", "read_game"]
+__all__ = [
+    "DATABASE_FAILURES", "STORED_GAME", "Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame",
+    "read_game",
+]

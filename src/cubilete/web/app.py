@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from ..storage import Storage
+from ..storage.connections import DATABASE_TIMEOUT
 from .addresses import LinkBase
 from .chances import chances_router
 from .compression import Compression
@@ -43,13 +44,15 @@ def create_app(
     listen_host: str = "127.0.0.1",
     clock_scale: float | None = None,
     socket_limits: SocketLimits | None = None,
+    database_timeout: float = DATABASE_TIMEOUT,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
     proxy) or the address it listens on decide where links point. `clock_scale` (default: the
     CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
-    WebSockets (web/socket_limits.py)."""
-    storage = Storage(database_url)
+    WebSockets (web/socket_limits.py). `database_timeout`: the longest wait for the database, in seconds
+    (storage/connections.py); beyond, a request is refused 503."""
+    storage = Storage(database_url, database_timeout)
     broker = open_broker(broker_url)
     if clock_scale is None:
         clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))

@@ -85,9 +85,9 @@ class SummaryStore:
         heads = {}
         for row in rows:
             try:
-                seats = tuple(Seat(**seat) for seat in row.seats)
+                seats = tuple(Seat.from_json(seat) for seat in row.seats)
                 heads[row.id] = GameHead(row.id, str(row.game), str(row.rules["name"]), seats, row.finished, row.updated)
-            except (TypeError, KeyError) as error:
+            except (TypeError, KeyError, ValueError) as error:
                 log.warning("game %s cannot be read for a record: %s", row.id, error)
         return heads
 
