@@ -8,11 +8,12 @@ touches the user's real cache.
 
 import os
 import secrets
+import shutil
 from dataclasses import replace
 from urllib.parse import quote
 
 import pytest
-from harness import Server, free_port
+from harness import PostgresCluster, Server, free_port
 from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
@@ -130,6 +131,19 @@ def postgres_url():
 
 
 @pytest.fixture
+def postgres_cluster():
+    """A PostgreSQL server of the test's own, started (the test may stop or freeze it), removed after."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
+    if shutil.which("initdb") is None or shutil.which("pg_ctl") is None:
+        pytest.skip("PostgreSQL's initdb and pg_ctl are not on the PATH: a test's own server cannot be made")
+    cluster = PostgresCluster()
+    try:
+        yield cluster.start()
+    finally:
+        cluster.remove()
+
+
+@pytest.fixture
 def redis_url():
     redis = pytest.importorskip("redis", reason="redis-py is not installed (pip install -e .[servers])")
     try:
@@ -144,8 +158,9 @@ def start_server(tmp_path):
     """Start `cubilete serve` processes (on `database`, with `broker`), each stopped after the test."""
     servers = []
 
-    def start(database: str, broker: str | None = None) -> Server:
-        server = Server(database, free_port(), tmp_path / f"server{len(servers)}.log", broker).start()
+    def start(database: str, broker: str | None = None, options: tuple[str, ...] = ()) -> Server:
+        log = tmp_path / f"server{len(servers)}.log"
+        server = Server(database, free_port(), log, broker, options=options).start()
         servers.append(server)
         return server
 
