@@ -1,23 +1,27 @@
 """A PostgreSQL server that stops or freezes (SIGSTOP) under `cubilete serve`: every request is answered
 within the database timeout, 503 with a code and Retry-After, in the reader's language, with the security
 headers; a refused move is never stored, not even once the server runs again. Each test runs a PostgreSQL
-server of its own (the postgres_cluster fixture), never the machine's shared one."""
+server of its own (the postgres_cluster fixture), never the machine's shared one. SQLite's busy timeout is
+the same option."""
 
 from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import time
 import urllib.error
 import urllib.request
 
 import pytest
+from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from cubilete.storage.connections import DATABASE_TIMEOUT
 from cubilete.translations import refusal_message
+from cubilete.web import create_app
 
-psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
 
 TIMEOUT = "1"  # --database-timeout: seconds
 # The client's patience: a request the server does not answer by then has hung (the issue's client waited 60 s).
@@ -60,6 +64,8 @@ def assert_refused(answer: tuple[int, dict, dict], code: str) -> None:
 
 
 def stored_events(cluster, game_id: str) -> int:
+    import psycopg  # the postgres_cluster fixture skips the test without it
+
     with psycopg.connect(cluster.url, connect_timeout=5) as connection:
         return connection.execute("SELECT count(*) FROM events WHERE game_id = %s", (game_id,)).fetchone()[0]
 
@@ -112,3 +118,31 @@ def test_a_frozen_database_is_answered_within_its_timeout_and_stores_nothing_ref
     status, view, _ = move(server, first, {"type": "keep", "held": [0]}, at=1)  # not stale: the refused one is gone
     assert status == 200 and stored_events(postgres_cluster, first["id"]) == view["events"]
     assert stored_events(postgres_cluster, second["id"]) == 1
+
+
+def test_a_locked_sqlite_database_refuses_a_move_after_its_busy_timeout_and_stores_nothing(database):
+    with TestClient(create_app(database, database_timeout=0.2)) as client:
+        created = client.post("/api/games", json={"game": "penta", "players": [ANA], "lang": "es"}).json()
+        token = created["seats"][0]["token"]
+        actions = f"/api/games/{created['id']}/actions"
+        assert client.post(actions, json={"seat": 0, "token": token, "action": {"type": "roll"}, "at": 0}).is_success
+        keep = {"seat": 0, "token": token, "action": {"type": "keep", "held": [0]}, "at": 1}
+        other_process = sqlite3.connect(database.removeprefix("sqlite:///"))
+        other_process.execute("BEGIN IMMEDIATE")  # holds the write lock past the busy timeout
+        refused = client.post(actions, json=keep)
+        other_process.rollback()
+        other_process.close()
+        accepted = client.post(actions, json=keep)
+    assert_refused((refused.status_code, refused.json(), dict(refused.headers)), "save_failed")
+    with sqlite3.connect(database.removeprefix("sqlite:///")) as reader:
+        stored = reader.execute("SELECT count(*) FROM events WHERE game_id = ?", (created["id"],)).fetchone()[0]
+    assert accepted.status_code == 200 and stored == accepted.json()["events"]
+
+
+def test_serve_gives_the_database_timeout_and_its_default(capsys):
+    from cubilete.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--database-timeout SECONDS" in help_text and f"(default: {DATABASE_TIMEOUT:g})" in help_text
