@@ -22,7 +22,6 @@ from cubilete.storage.connections import DATABASE_TIMEOUT
 from cubilete.translations import refusal_message
 from cubilete.web import create_app
 
-
 TIMEOUT = "1"  # --database-timeout: seconds
 # The client's patience: a request the server does not answer by then has hung (the client waited 60 s).
 CLIENT_TIMEOUT = 10
