@@ -32,17 +32,17 @@ CORRUPTIONS = {
 }
 
 
-def public_games(database: str, count: int) -> list[str]:
-    """Public games with an open seat whose first roll is stored, made by a process that is then gone."""
-    ids = []
+def public_games(database: str, count: int) -> list[dict]:
+    """Public games with an open seat whose first roll is stored (as created), made by a process that is then gone."""
+    games = []
     with TestClient(create_app(database)) as client:
         for _ in range(count):
             body = {"game": "penta", "players": [ANA, FRIEND], "public": True, "lang": "es"}
             created = client.post("/api/games", json=body).json()
             roll = {"seat": 0, "token": created["seats"][0]["token"], "action": {"type": "roll"}, "at": 0}
             assert client.post(f"/api/games/{created['id']}/actions", json=roll).status_code == 200
-            ids.append(created["id"])
-    return ids
+            games.append(created)
+    return games
 
 
 def corrupt(database: str, game_id: str, statement: str) -> None:
@@ -54,7 +54,7 @@ def corrupt(database: str, game_id: str, statement: str) -> None:
 
 @pytest.mark.parametrize("statement", CORRUPTIONS.values(), ids=CORRUPTIONS.keys())
 def test_a_corrupt_game_is_refused_alone_everywhere_with_its_code(database, statement):
-    good, bad = public_games(database, 2)
+    good, bad = (created["id"] for created in public_games(database, 2))
     corrupt(database, bad, statement)
     with TestClient(create_app(database)) as client:  # a fresh process: the games are read from the database
         listed = client.get("/api/open-tables")
@@ -74,7 +74,7 @@ def test_a_corrupt_game_is_refused_alone_everywhere_with_its_code(database, stat
 
 
 def test_a_corrupt_row_among_the_open_tables_is_left_out_and_the_others_listed(database):
-    games = public_games(database, 3)
+    games = [created["id"] for created in public_games(database, 3)]
     corrupt(database, games[0], CORRUPTIONS["seats that are not objects"])
     corrupt(database, games[1], CORRUPTIONS["seats that are not JSON"])
     with TestClient(create_app(database)) as client:
@@ -82,3 +82,13 @@ def test_a_corrupt_row_among_the_open_tables_is_left_out_and_the_others_listed(d
     assert listed.status_code == 200
     assert [table["id"] for table in listed.json()] == [games[2]]
     assert listed.json()[0]["players"] == ["Ana"] and listed.json()[0]["open_seats"] == [1]
+
+
+def test_a_corrupt_game_among_a_players_seats_is_refused_alone_in_the_record(database):
+    good, bad = public_games(database, 2)
+    corrupt(database, bad["id"], CORRUPTIONS["seats that are not JSON"])
+    proofs = [{"game": created["id"], "seat": 0, "token": created["seats"][0]["token"]} for created in (good, bad)]
+    with TestClient(create_app(database)) as client:
+        record = client.post("/api/players/record", json={"name": "Ana", "seats": proofs})
+    assert record.status_code == 200
+    assert [(refused["game"], refused["code"]) for refused in record.json()["refused"]] == [(bad["id"], "game_not_found")]

@@ -75,7 +75,8 @@ def _json_text(value: Any) -> str:
 
 
 def json_value(stored: Any) -> Any:
-    if isinstance(stored, (int, float)):  # SQLite answers a stored JSON number as a number (numeric affinity)
+    """A JSON column's value from what the database answers (None for SQL's NULL)."""
+    if stored is None or isinstance(stored, (int, float)):  # SQLite answers a stored JSON number as a number (numeric affinity)
         return stored
     return orjson.loads(stored)
 

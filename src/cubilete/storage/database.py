@@ -260,7 +260,7 @@ class Storage:
         tables = []
         for game_id, game, *columns_text in rows:
             try:
-                tables.append(_open_table(game_id, game, *(None if text is None else json_value(text) for text in columns_text)))
+                tables.append(_open_table(game_id, game, *(json_value(text) for text in columns_text)))
             except ValueError as error:  # logged and left out, never a 500 for everyone
                 log.warning("game %s cannot be listed: %s", game_id, error)
         return tables
