@@ -29,7 +29,6 @@ RETRY_AFTER = {"Retry-After": "5"}
 
 _STATUS = (
     (GameNotFound, 404),
-    (SaveFailed, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
     (StaleRequest, 409),
@@ -50,17 +49,21 @@ def add_refusal_handlers(app: FastAPI) -> None:
 
 
 def refuse(request: Request, error: CubileteError) -> JSONResponse:
-    status = next(code for kind, code in _STATUS if isinstance(error, kind))
-    answer = refusal(request, error.code, error.params, status)
     if isinstance(error, SaveFailed):
-        answer.headers.update(RETRY_AFTER)
-    return answer
+        return _database_failed(request, error.code)
+    status = next(code for kind, code in _STATUS if isinstance(error, kind))
+    return refusal(request, error.code, error.params, status)
 
 
 def database_unavailable(request: Request, error: Exception) -> JSONResponse:
-    """The database is down, frozen or too slow (its timeouts: storage/connections.py): 503, try again soon."""
+    """The database is down, frozen or too slow (its timeouts: storage/connections.py) for a read."""
     log.warning("the database failed a request to %s: %s", request.url.path, error)
-    body = refusal_json(refusal_language(request, look_up_game=False), "database_unavailable", {})
+    return _database_failed(request, "database_unavailable")
+
+
+def _database_failed(request: Request, code: str) -> JSONResponse:
+    """503, try again soon; in the language of the game if it is in memory (the database is asked nothing more)."""
+    body = refusal_json(refusal_language(request, look_up_game=False), code, {})
     return JSONResponse(body, status_code=503, headers=RETRY_AFTER)
 
 
