@@ -51,8 +51,12 @@ def connect(url: str, timeout: float = DATABASE_TIMEOUT) -> Engine:
     if local:
         options: dict[str, Any] = {"connect_args": {"timeout": timeout}}  # SQLite's busy timeout
     else:
-        options = {"pool_size": SERVER_CONNECTIONS, "max_overflow": 0, "pool_timeout": timeout,
-                   "connect_args": _server_timeouts(url, timeout)}
+        options = {
+            "pool_size": SERVER_CONNECTIONS,
+            "max_overflow": 0,
+            "pool_timeout": timeout,  # a request waiting for one of the pool's connections
+            "connect_args": _server_timeouts(url, timeout),
+        }
     # orjson for the JSON columns: several times faster than the standard library, and every action writes one
     engine = create_engine(url, json_serializer=_json_text, json_deserializer=json_value, **options)
     if local:
@@ -75,8 +79,9 @@ def _json_text(value: Any) -> str:
 
 
 def json_value(stored: Any) -> Any:
-    """A JSON column's value from what the database answers (None for SQL's NULL)."""
-    if stored is None or isinstance(stored, (int, float)):  # SQLite answers a stored JSON number as a number (numeric affinity)
+    """A JSON column's value from what the database answers (None for SQL's NULL). SQLite answers a
+    stored JSON number as a number (numeric affinity)."""
+    if stored is None or isinstance(stored, (int, float)):
         return stored
     return orjson.loads(stored)
 
