@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from cubilete.storage import Storage
 from cubilete.storage.connections import DATABASE_TIMEOUT
 from cubilete.translations import refusal_message
 from cubilete.web import create_app
@@ -145,3 +146,12 @@ def test_serve_gives_the_database_timeout_and_its_default(capsys):
         main(["serve", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "--database-timeout SECONDS" in help_text and f"(default: {DATABASE_TIMEOUT:g})" in help_text
+
+
+def test_postgresql_connections_carry_the_timeouts_and_keep_the_hosts_own_options(postgres_url):
+    storage = Storage(postgres_url, timeout=1.5)
+    with storage.engine.connect() as connection:
+        shown = [connection.exec_driver_sql(f"SHOW {name}").scalar() for name in ("statement_timeout", "lock_timeout")]
+        search_path = connection.exec_driver_sql("SHOW search_path").scalar()
+    storage.close()
+    assert shown == ["1500ms", "1500ms"] and search_path.startswith("cubilete_test_")  # the URL's ?options=
