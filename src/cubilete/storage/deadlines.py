@@ -35,7 +35,9 @@ class ConnectionDeadlines:
     def __init__(self, engine: Engine, seconds: float) -> None:
         self.seconds = seconds
         self._interval = min(0.25, seconds / 4)  # a connection is cut at most this late
-        self._held: dict[int, tuple[Any, float]] = {}  # id of a DBAPI connection: it, and when it must be back
+        # by the id of the pool's record of a connection (the DBAPI connection is gone by its checkin if
+        # it was invalidated): the DBAPI connection checked out, and when it must be back
+        self._held: dict[int, tuple[Any, float]] = {}
         self._cut: weakref.WeakSet[Any] = weakref.WeakSet()
         self._lock = threading.Lock()
         self._stopped = threading.Event()
@@ -48,23 +50,23 @@ class ConnectionDeadlines:
         self._stopped.set()
         self._watcher.join()
 
-    def _checked_out(self, connection: Any, _record: Any, _proxy: Any) -> None:
+    def _checked_out(self, connection: Any, record: Any, _proxy: Any) -> None:
         with self._lock:
             if connection in self._cut:  # cut after its work was done: the pool opens another (SQLAlchemy's way)
                 raise DisconnectionError("the connection was cut for holding on past its deadline")
-            self._held[id(connection)] = (connection, time.monotonic() + self.seconds)
+            self._held[id(record)] = (connection, time.monotonic() + self.seconds)
 
-    def _checked_in(self, connection: Any, _record: Any) -> None:
+    def _checked_in(self, _connection: Any, record: Any) -> None:
         with self._lock:
-            self._held.pop(id(connection), None)
+            self._held.pop(id(record), None)
 
     def _watch(self) -> None:
         while not self._stopped.wait(self._interval):
             now = time.monotonic()
             with self._lock:
-                overdue = [connection for connection, deadline in self._held.values() if deadline <= now]
-                for connection in overdue:
-                    del self._held[id(connection)]
+                overdue = [(key, connection) for key, (connection, deadline) in self._held.items() if deadline <= now]
+                for key, connection in overdue:
+                    del self._held[key]
                     self._cut.add(connection)
                     _shut_down(connection)
             if overdue:
