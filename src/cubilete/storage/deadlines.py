@@ -8,8 +8,8 @@ timeout: the waiting call then fails at once (an OperationalError, answered 503)
 the connection up at its next checkout. The server, when it runs again, reads the end of the
 connection after what was sent before it: a transaction whose COMMIT was not sent is rolled back,
 never stored later. (A COMMIT sent just before the freeze is in doubt, as with any database: the
-move may be stored though refused; the next request of its game reads it.) One watcher for all the connections: a timer per checkout
-would cost every move a thread.
+move may be stored though refused; the next request of its game reads it.) One watcher for all the
+connections, waking four times a second: a timer per checkout would cost every move a thread.
 """
 
 from __future__ import annotations
