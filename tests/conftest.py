@@ -13,7 +13,7 @@ from dataclasses import replace
 from urllib.parse import quote
 
 import pytest
-from harness import RedisServer, Server, free_port
+from harness import PostgresCluster, RedisServer, Server, free_port
 from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
@@ -128,6 +128,31 @@ def postgres_url():
     finally:
         admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         admin.close()
+
+
+@pytest.fixture
+def postgres_cluster():
+    """A PostgreSQL server of the test's own, started (the test may stop or freeze it), removed after."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
+    if shutil.which("initdb") is None or shutil.which("pg_ctl") is None:
+        pytest.skip("PostgreSQL's initdb and pg_ctl are not on the PATH: a test's own server cannot be made")
+    if os.geteuid() == 0 and (shutil.which("runuser") is None or not _has_user("postgres")):
+        pytest.skip("PostgreSQL refuses to run as root, and there is no postgres user (or runuser) to run it as")
+    cluster = PostgresCluster()
+    try:
+        yield cluster.start()
+    finally:
+        cluster.remove()
+
+
+def _has_user(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 @pytest.fixture

@@ -1,15 +1,18 @@
 """Plumbing shared by the browser tests and scripts/screenshots.py: a real `cubilete serve`
-on a free port, a `redis-server` of a test's own, and how to launch Debian's headless Chromium here."""
+on a free port, a `redis-server` and a PostgreSQL server of a test's own, and how to launch Debian's
+headless Chromium here."""
 
 from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -143,3 +146,45 @@ class RedisServer:
             self.process.terminate()
             self.process.wait(timeout=10)
         self.process = None
+
+
+class PostgresCluster:
+    """A PostgreSQL server of a test's own, made with initdb and run by pg_ctl on a free port in a
+    temporary folder, to stop, freeze and restart (never the machine's shared server). As root,
+    PostgreSQL's commands run as the `postgres` user, as PostgreSQL requires."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="cubilete-pg-"))
+        self.data = self.folder / "data"
+        self.port = free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self._as_owner: list[str] = []
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")
+            os.chown(self.folder, owner.pw_uid, owner.pw_gid)
+            self._as_owner = ["runuser", "-u", "postgres", "--"]
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+
+    def start(self) -> PostgresCluster:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "-o", options, "start")
+        return self
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def signal(self, number: int) -> None:
+        """Send a signal to the server and each of its processes (SIGSTOP freezes it, SIGCONT thaws it):
+        each runs in a session of its own."""
+        postmaster = (self.data / "postmaster.pid").read_text().split()[0]
+        children = subprocess.run(["pgrep", "-P", postmaster], capture_output=True, text=True).stdout.split()
+        for pid in (postmaster, *children):
+            os.kill(int(pid), number)
+
+    def remove(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _run(self, *command: str) -> None:
+        subprocess.run([*self._as_owner, *command], check=True, capture_output=True, cwd=self.folder)

@@ -103,6 +103,7 @@ REFUSALS: dict[str, str] = {
     "body_cut_short": "the client left before sending the whole body",
     "body_unreadable": "the request body cannot be read: it is not UTF-8 text, or is nested too deeply",
     "save_failed": "could not save the move, try again",
+    "database_unavailable": "the games' database is not answering: try again in a few seconds",
     "stale": "another move was made at the same moment: reload the game",
     "too_many_requests": "too many requests of this kind from your address: try again in {seconds} s",
     "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",
@@ -110,7 +111,6 @@ REFUSALS: dict[str, str] = {
     "data_dir_unwritable": "cannot make the data directory {path}: {reason} (give --database a URL)",
     "database_unusable": "cannot use the database {url}: {reason}",
     "broker_unreachable": "cannot reach the broker {url}: {reason}",
-    "database_unavailable": "the database does not answer",
     "broker_unavailable": "the broker (Redis) does not answer",
     # -- backups -------------------------------------------------------------------------
     "backup_needs_sqlite": "cubilete backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/hosting.md)",

@@ -40,6 +40,12 @@ class Record:
             raise self.refuse(f"fields: {'; '.join(parts)}")
         return data
 
+    def mapping(self, value: Any, name: str) -> dict[str, Any]:
+        """A JSON object, whatever its keys."""
+        if not isinstance(value, dict):
+            raise self.refuse(f"{name} must be a JSON object, not {describe(value)}")
+        return value
+
     def integer(self, value: Any, name: str, low: int | None = None, high: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.refuse(f"{name} must be a whole number, not {describe(value)}")

@@ -5,6 +5,20 @@ Below the apps: the web app stores and reads its games here, and the CLI reads a
 (`cubilete review GAME_ID`). It imports only the engine.
 """
 
-from .database import UNPLAYED_BATCH, Append, EventConflict, OpenTable, SaveFailed, Storage, StoredGame, read_game
+from .database import (
+    DATABASE_FAILURES,
+    STORED_GAME,
+    UNPLAYED_BATCH,
+    Append,
+    EventConflict,
+    OpenTable,
+    SaveFailed,
+    Storage,
+    StoredGame,
+    read_game,
+)
 
-__all__ = ["UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame", "read_game"]
+__all__ = [
+    "DATABASE_FAILURES", "STORED_GAME", "UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame",
+    "read_game",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from math import ceil
 from pathlib import Path
 from typing import Any
 
@@ -46,31 +47,56 @@ def database_url(url: str | None) -> str:
 # requests on at most 40 threads); keep processes x this under the server's max_connections (100 by default).
 SERVER_CONNECTIONS = 20
 
+# How long the database may take: to connect, to run a statement or wait for a lock, and to give back a
+# connection a request holds (storage/deadlines.py); longer, the request is refused (503) and its
+# transaction rolled back. SQLite: how long a write waits for another process's lock.
+DATABASE_TIMEOUT = 5.0
+
 
 def is_local(url: str) -> bool:
     """A file on this machine (SQLite), no network between."""
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def connect(url: str) -> Engine:
-    """An engine for `url` (as database_url answers it)."""
+def connect(url: str, timeout: float = DATABASE_TIMEOUT) -> Engine:
+    """An engine for `url` (as database_url answers it) whose waits for the database end after `timeout` seconds."""
     local = is_local(url)
     # A server's connections stay open: beyond a pool's size, SQLAlchemy closes each connection handed
     # back and opens a new one for the next request, which under load costs more than the moves.
-    pool = {} if local else {"pool_size": SERVER_CONNECTIONS, "max_overflow": 0}
+    if local:
+        options: dict[str, Any] = {"connect_args": {"timeout": timeout}}  # SQLite's busy timeout
+    else:
+        options = {
+            "pool_size": SERVER_CONNECTIONS,
+            "max_overflow": 0,
+            "pool_timeout": timeout,  # a request waiting for one of the pool's connections
+            "connect_args": _server_timeouts(url, timeout),
+        }
     # orjson for the JSON columns: several times faster than the standard library, and every action writes one
-    engine = create_engine(url, json_serializer=_json_text, json_deserializer=_json_value, **pool)
+    engine = create_engine(url, json_serializer=_json_text, json_deserializer=json_value, **options)
     if local:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _server_timeouts(url: str, timeout: float) -> dict[str, Any]:
+    """PostgreSQL's own timeouts (libpq's connect_timeout counts whole seconds, from 2). A host's
+    `?options=` in the URL come after these, so theirs win."""
+    milliseconds = round(timeout * 1000)
+    ours = f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}"
+    theirs = make_url(url).query.get("options")
+    options = " ".join([ours, *([theirs] if isinstance(theirs, str) else theirs or ())])
+    return {"connect_timeout": max(2, ceil(timeout)), "options": options}
 
 
 def _json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def _json_value(stored: Any) -> Any:
-    if isinstance(stored, (int, float)):  # SQLite answers a stored JSON number as a number (numeric affinity)
+def json_value(stored: Any) -> Any:
+    """A JSON column's value from what the database answers (None for SQL's NULL). SQLite answers a
+    stored JSON number as a number (numeric affinity)."""
+    if stored is None or isinstance(stored, (int, float)):
         return stored
     return orjson.loads(stored)
 

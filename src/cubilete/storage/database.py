@@ -18,16 +18,32 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from alembic.util.exc import CommandError
-from sqlalchemy import bindparam, delete, func, insert, literal, select, true, update
+from sqlalchemy import Text, bindparam, cast, delete, func, insert, literal, select, true, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
+from sqlalchemy.exc import (
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    OperationalError,
+    SQLAlchemyError,
+    StatementError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..engine.errors import CubileteError
-from .connections import DatabaseUnusable, connect, database_url, is_local, shown_url
+from ..engine.validation import Record
+from .connections import DATABASE_TIMEOUT, DatabaseUnusable, connect, database_url, is_local, json_value, shown_url
+from .deadlines import ConnectionDeadlines
 from .schema import upgrade_to_newest
 from .tables import HEADER, events_table, games_table
 
 log = logging.getLogger(__name__)
+# What a database that is down, frozen, too slow or out of room raises from a read (a write raises
+# SaveFailed): answered 503 database_unavailable (web/refusals.py). Not a bug's errors (a query or a
+# value the database refuses), which stay 500s.
+DATABASE_FAILURES = (OperationalError, InterfaceError, InternalError, PoolTimeout)
+STORED_GAME = Record("stored game")  # a row the app could not have written (edited by hand, a bad disk)
 
 
 # The statements of every action, built once (building them per call cost more than running them).
@@ -119,7 +135,8 @@ class OpenTable:
     id: str
     game: str
     rules: str
-    seats: list[dict[str, Any]]
+    players: list[str]  # the seated players' names
+    open_seats: list[int]
     turn_clock: int
     hints: str  # table_options.TableOptions.hints
 
@@ -131,14 +148,16 @@ def _now() -> datetime:
 class Storage:
     """Games and their events in a SQL database (SQLite by default, PostgreSQL for several processes)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, timeout: float = DATABASE_TIMEOUT) -> None:
+        """`timeout`: the longest wait for the database (connections.py); longer, the call fails."""
         self.url = database_url(url)
         try:
             upgrade_to_newest(self.url)
         except (SQLAlchemyError, CommandError) as error:  # CommandError: a revision this cubilete does not know
             raise DatabaseUnusable("database_unusable", url=shown_url(self.url), reason=_first_line(error)) from error
         self.is_local = is_local(self.url)
-        self.engine = connect(self.url)
+        self.engine = connect(self.url, timeout)
+        self._deadlines = None if self.is_local else ConnectionDeadlines(self.engine, timeout)
 
     def answers(self) -> bool:
         """Whether the database answers a trivial query now (a readiness check)."""
@@ -208,7 +227,8 @@ class Storage:
         return [now] * len(appends)
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self.engine.connect() as connection:
+        """The game's row and events; InvalidRecord if a column's JSON does not parse (SQLite keeps any text)."""
+        with self.engine.connect() as connection, _readable(game_id):
             row = connection.execute(select(games_table).where(games_table.c.id == game_id)).one_or_none()
             if row is None:
                 return None
@@ -222,7 +242,7 @@ class Storage:
 
     def events_since(self, game_id: str, first: int) -> list[dict[str, Any]]:
         """The game's events from index `first` on."""
-        with self.engine.connect() as connection:
+        with self.engine.connect() as connection, _readable(game_id):
             return self._events(connection, game_id, first)
 
     def progress(self, game_ids: Collection[str]) -> dict[str, Progress]:
@@ -270,8 +290,10 @@ class Storage:
             .limit(1)
             .scalar_subquery()
         )
+        # JSON columns read as text and parsed row by row: one row that does not parse is left out alone
         query = (
-            select(columns.id, columns.game, columns.rules, columns.seats, columns.table_options)
+            select(columns.id, columns.game, *(cast(column, Text) for column in (
+                columns.rules, columns.seats, columns.table_options)))
             .where(columns.finished.is_(False), columns.open_seats > 0)
             .order_by(func.coalesce(last_played, columns.updated).desc(), columns.updated.desc())
             .limit(limit)
@@ -279,13 +301,11 @@ class Storage:
         with self.engine.connect() as connection:
             rows = connection.execute(query).all()
         tables = []
-        for row in rows:  # a row that cannot be read is logged and left out, never a 500 for everyone
+        for game_id, game, *columns_text in rows:
             try:
-                options = row.table_options or {}  # games stored before the hints option had them on
-                tables.append(OpenTable(row.id, row.game, row.rules["name"], list(row.seats),
-                                        int(options.get("turn_clock", 0)), str(options.get("hints", "always"))))
-            except (TypeError, KeyError, ValueError) as error:
-                log.warning("game %s cannot be listed: %s", row.id, error)
+                tables.append(_open_table(game_id, game, *(json_value(text) for text in columns_text)))
+            except ValueError as error:  # logged and left out, never a 500 for everyone
+                log.warning("game %s cannot be listed: %s", game_id, error)
         return tables
 
     def delete_unplayed(self, changed_before: datetime) -> list[str]:
@@ -314,6 +334,8 @@ class Storage:
             return connection.scalar(select(games_table.c.rematch).where(games_table.c.id == game_id))
 
     def close(self) -> None:
+        if self._deadlines is not None:
+            self._deadlines.close()
         self.engine.dispose()
 
     @contextmanager
@@ -385,6 +407,30 @@ def _first_line(error: Exception) -> str:
     """The driver's own message when there is one, without SQLAlchemy's statement and links."""
     cause = error.orig if isinstance(error, DBAPIError) else error
     return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+
+
+def _open_table(game_id: str, game: Any, rules: Any, seats: Any, options: Any) -> OpenTable:
+    """A listed game from its columns, or InvalidRecord (a ValueError) if they are not what the app writes."""
+    name = STORED_GAME.text(STORED_GAME.mapping(rules, "rules").get("name"), "the rules' name")
+    seats = [STORED_GAME.mapping(seat, "a seat") for seat in STORED_GAME.array(seats, "seats", 1)]
+    players = [STORED_GAME.text(seat.get("name"), "a seat's name") for seat in seats if not seat.get("open")]
+    options = STORED_GAME.mapping(options or {}, "table options")  # games stored before the options had none
+    return OpenTable(
+        game_id, STORED_GAME.text(game, "game"), name, players,
+        [index for index, seat in enumerate(seats) if seat.get("open")],
+        STORED_GAME.integer(options.get("turn_clock", 0), "turn clock", 0),
+        STORED_GAME.text(options.get("hints", "always"), "hints"),  # on in games stored before the option
+    )
+
+
+@contextmanager
+def _readable(game_id: str) -> Iterator[None]:
+    """A JSON column that does not parse is the game's InvalidRecord, not a 500."""
+    try:
+        yield
+    except ValueError as error:
+        log.warning("game %s cannot be read: %s", game_id, error)
+        raise STORED_GAME.refuse("a column is not JSON") from error
 
 
 def _save_failed(error: Exception) -> SaveFailed:

@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from ..storage import Storage
+from ..storage.connections import DATABASE_TIMEOUT
 from .addresses import LinkBase
 from .broker import BrokerUnreachable
 from .chances import chances_router
@@ -51,14 +52,17 @@ def create_app(
     socket_limits: SocketLimits | None = None,
     rate_limits: RateLimits | None = None,
     unplayed_max_age: timedelta | None = UNPLAYED_MAX_AGE,
+    database_timeout: float = DATABASE_TIMEOUT,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
     proxy) or the address it listens on decide where links point. `clock_scale` (default: the
     CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
     WebSockets (web/socket_limits.py), `rate_limits` the costly requests per client (web/rate_limits.py;
-    default: RateLimits()); games that never got a move are deleted once `unplayed_max_age` old (None: never)."""
-    storage = Storage(database_url)
+    default: RateLimits()); games that never got a move are deleted once `unplayed_max_age` old (None: never).
+    `database_timeout`: the longest wait for the database, in seconds (storage/connections.py); beyond,
+    a request is refused 503."""
+    storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url)
     except BrokerUnreachable:

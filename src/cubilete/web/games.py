@@ -13,14 +13,14 @@ the same moment (StaleRequest).
 A game may have a turn clock. No timer runs on the server: the deadline is computed from the stored
 time of the event that gave the seat to move its turn, every browser of the game counts down to it,
 and any of them asks (`clock`) when it passes; the server checks the time and the advice plays the
-turn through the same path, so two processes asked at once store it once. Seats may change during a
-game (handed to a bot, left, joined from the open tables): each change is stored only if the seats
-are still the version it was made from, and announced on the broker so that other processes reload them.
-"""
+turn through the same path, so two processes asked at once store it once. Seats may change (handed to
+a bot, left, joined from the open tables): each change is stored only if the seats are still the
+version it was made from, and announced on the broker so that other processes reload them."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -35,17 +35,20 @@ from ..engine.errors import CubileteError, IllegalAction, InvalidRecord
 from ..engine.events import event_from_json
 from ..engine.games import rules_for
 from ..engine.runner import Match
+from ..engine.validation import describe
 from ..players import player_levels
-from ..storage import UNPLAYED_BATCH, Append, EventConflict, OpenTable, Storage, StoredGame
+from ..storage import STORED_GAME, UNPLAYED_BATCH, Append, EventConflict, OpenTable, Storage, StoredGame
 from .broker import SEATS_CHANGED, Broker, EventsStored, News
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
+from .i18n import LANGUAGES
 from .live_game import Checkpoint, LiveGame
 from .seats import BOT, HUMAN, Seat, SeatRefused, SeatRequest, SeatTaken, digest_token, with_seat
 from .table_options import PLAIN_TABLE, TableOptions
 from .warmup import TableWarmer
 
+log = logging.getLogger(__name__)
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
 
 
@@ -125,6 +128,10 @@ class Games:
             with live.lock:
                 self._catch_up(live)
         return live
+
+    def in_memory(self, game_id: str) -> LiveGame | None:
+        """The game if this process holds it, without reading the database."""
+        return self._live.get(game_id)
 
     async def find(self, game_id: str) -> LiveGame:
         """`get`, on the event loop when that takes no network round trip (a local database, or a game in
@@ -439,7 +446,7 @@ class Games:
             raise GameNotFound("game_not_found", id=live.id)
         seats, version = stored
         if version != live.seats_version:
-            live.set_seats(tuple(Seat(**seat) for seat in seats), version)
+            live.set_seats(tuple(Seat.from_json(seat) for seat in seats), version)
 
     def expire_unplayed(self, max_age: timedelta) -> int:
         """Delete the games that never got a move and have not changed for `max_age` (left at once, or
@@ -476,9 +483,18 @@ def _forget(live: LiveGame) -> None:
 
 
 def _from_storage(stored: StoredGame) -> LiveGame:
-    seats = tuple(Seat(**seat) for seat in stored.seats)
-    table = TableOptions(**stored.table_options)
-    return LiveGame(
-        stored.id, stored.lang, seats, Match.from_json(stored.record), stored.rematch, table,
-        seats_version=stored.seats_version,
-    )
+    """The game as stored; a row the app could not have written is an InvalidRecord (refused alone)."""
+    try:
+        seats = tuple(Seat.from_json(seat) for seat in STORED_GAME.array(stored.seats, "seats", 1))
+        if stored.lang not in LANGUAGES:
+            raise STORED_GAME.refuse(f"no language {describe(stored.lang)}")
+        match = Match.from_json(stored.record)
+        if len(seats) != len(match.names):
+            raise STORED_GAME.refuse(f"{len(seats)} seats for {len(match.names)} players")
+        table = TableOptions.from_json(stored.table_options)
+    except CubileteError as error:  # an unknown game or rule set too, not only an InvalidRecord
+        log.warning("game %s cannot be read: %s", stored.id, error)
+        if isinstance(error, InvalidRecord):
+            raise
+        raise STORED_GAME.refuse(str(error)) from error
+    return LiveGame(stored.id, stored.lang, seats, match, stored.rematch, table, seats_version=stored.seats_version)

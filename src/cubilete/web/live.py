@@ -3,7 +3,8 @@
 The browser connects with the number of events it has seen (`since`) and receives the game
 with every step since then; after that, one message per change the broker announces. It may
 send `{"since": n}` at any time (after waking up) to receive the steps after n again; anything
-else closes the socket with BAD_REQUEST and a reason.
+else closes the socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or
+whose database fails closes the socket with a code of its own and the refusal's code as reason.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -11,17 +12,27 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import suppress
 from typing import Any
 
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
+from ..engine.errors import InvalidRecord
+from ..storage import DATABASE_FAILURES
 from .broker import Broker, News
 from .games import GameNotFound, Games
 from .views import game_view
 
 NOT_FOUND = 4404  # a WebSocket close code in the range left to applications
 BAD_REQUEST = 4400
+INVALID_RECORD = 4422  # the stored game cannot be read (its reason: the refusal's code)
+TRY_AGAIN_LATER = 1013  # the database failed (its reason: database_unavailable)
+_CLOSES = (  # a refusal of the game: the socket's close code and reason
+    (GameNotFound, NOT_FOUND, "no such game"),
+    (InvalidRecord, INVALID_RECORD, "invalid_record"),
+    (DATABASE_FAILURES, TRY_AGAIN_LATER, "database_unavailable"),
+)
 CHANGED = -1  # in a follower's queue: the game changed; a number >= 0: the browser asks from there; None: it left
 
 
@@ -40,9 +51,15 @@ async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_i
     await websocket.accept()
     try:
         await asyncio.to_thread(games.get, game_id)
-    except GameNotFound:
-        await websocket.close(NOT_FOUND, "no such game")
-        return
+        await _push_changes(websocket, games, broker, game_id, lang, since)
+    except (GameNotFound, InvalidRecord, *DATABASE_FAILURES) as refused:
+        code, reason = next((code, reason) for kinds, code, reason in _CLOSES if isinstance(refused, kinds))
+        with suppress(WebSocketDisconnect, RuntimeError, OSError):  # unless the browser left meanwhile
+            await websocket.close(code, reason)
+
+
+async def _push_changes(websocket: WebSocket, games: Games, broker: Broker, game_id: str, lang: str, since: int) -> None:
+    """A view of the game now, then one per change the broker announces or catch-up the browser asks for."""
     loop = asyncio.get_running_loop()
     wakes: asyncio.Queue[Wake] = asyncio.Queue()
 

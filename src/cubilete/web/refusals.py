@@ -4,6 +4,7 @@ about a game (or creates one), else the request's."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -13,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
-from ..storage import SaveFailed
+from ..storage import DATABASE_FAILURES, SaveFailed
 from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
@@ -23,9 +24,12 @@ from .seats import SeatRefused, SeatTaken
 from .services import games_of
 from .table_options import HintsOff
 
+log = logging.getLogger(__name__)
+# A failing database's refusals (503) say when to try again: soon, as the database's own timeouts are a few seconds.
+RETRY_AFTER = {"Retry-After": "5"}
+
 _STATUS = (
     (GameNotFound, 404),
-    (SaveFailed, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
     (StaleRequest, 409),
@@ -42,11 +46,27 @@ def add_refusal_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, malformed)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, http_refusal)  # type: ignore[arg-type]
     app.add_exception_handler(TooManyRequests, too_many_requests)  # type: ignore[arg-type]
+    for failure in DATABASE_FAILURES:  # from any route: every read of the database
+        app.add_exception_handler(failure, database_unavailable)
 
 
 def refuse(request: Request, error: CubileteError) -> JSONResponse:
+    if isinstance(error, SaveFailed):
+        return _database_failed(request, error.code)
     status = next(code for kind, code in _STATUS if isinstance(error, kind))
     return refusal(request, error.code, error.params, status)
+
+
+def database_unavailable(request: Request, error: Exception) -> JSONResponse:
+    """The database is down, frozen or too slow (its timeouts: storage/connections.py) for a read."""
+    log.warning("the database failed a request to %s: %s", request.url.path, error)
+    return _database_failed(request, "database_unavailable")
+
+
+def _database_failed(request: Request, code: str) -> JSONResponse:
+    """503, try again soon; in the language of the game if it is in memory (the database is asked nothing more)."""
+    body = refusal_json(refusal_language(request, look_up_game=False), code, {})
+    return JSONResponse(body, status_code=503, headers=RETRY_AFTER)
 
 
 def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -74,13 +94,16 @@ def refusal(request: Request, code: str, params: dict[str, Any], status: int, bo
     return JSONResponse(refusal_json(refusal_language(request, body_lang), code, params), status_code=status)
 
 
-def refusal_language(request: Request, body_lang: Any = None) -> str:
-    """The game's language when the request is about a game (or creates one), else the request's."""
+def refusal_language(request: Request, body_lang: Any = None, look_up_game: bool = True) -> str:
+    """The game's language when the request is about a game (or creates one), else the request's.
+    Without `look_up_game`, only a game in memory is asked (the database is not)."""
     game_lang = getattr(request.state, "game_lang", None)
     game_id = request.path_params.get("game_id")
     if game_lang is None and game_id is not None:
+        games = games_of(request)
         try:
-            game_lang = games_of(request).get(game_id).lang
-        except CubileteError:  # no such game, or one that cannot be loaded: the request's language
+            live = games.get(game_id) if look_up_game else games.in_memory(game_id)
+            game_lang = None if live is None else live.lang
+        except (CubileteError, *DATABASE_FAILURES):  # no such game, or none that can be loaded now
             pass
     return game_lang if game_lang in LANGUAGES else request_language(request, body_lang)

@@ -51,8 +51,8 @@ def open_tables(request: Request) -> list[dict[str, Any]]:
             "rules": table.rules,
             "turn_clock": table.turn_clock,
             "hints": table.hints,
-            "players": [seat["name"] for seat in table.seats if not seat.get("open")],
-            "open_seats": [index for index, seat in enumerate(table.seats) if seat.get("open")],
+            "players": table.players,
+            "open_seats": table.open_seats,
         }
         for table in games_of(request).open_tables()
     ]

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, PrimaryKeyConstraint, String, Table, select
+from sqlalchemy import Column, Float, ForeignKey, Integer, PrimaryKeyConstraint, String, Table, Text, cast, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..storage import Storage
+from ..storage.connections import json_value
 from ..storage.tables import games_table, metadata
 from .seats import Seat
 
@@ -79,16 +80,18 @@ class SummaryStore:
         if not game_ids:
             return {}
         columns = games_table.c
-        query = select(columns.id, columns.game, columns.rules, columns.seats, columns.finished, columns.updated)
+        # JSON columns read as text and parsed row by row: one row that does not parse is left out alone
+        rules, seats = cast(columns.rules, Text), cast(columns.seats, Text)
+        query = select(columns.id, columns.game, rules, seats, columns.finished, columns.updated)
         with self.engine.connect() as connection:
             rows = connection.execute(query.where(columns.id.in_(game_ids))).all()
         heads = {}
-        for row in rows:
+        for game_id, game, rules_text, seats_text, finished, updated in rows:
             try:
-                seats = tuple(Seat(**seat) for seat in row.seats)
-                heads[row.id] = GameHead(row.id, str(row.game), str(row.rules["name"]), seats, row.finished, row.updated)
-            except (TypeError, KeyError) as error:
-                log.warning("game %s cannot be read for a record: %s", row.id, error)
+                seats_read = tuple(Seat.from_json(seat) for seat in json_value(seats_text))
+                heads[game_id] = GameHead(game_id, str(game), str(json_value(rules_text)["name"]), seats_read, finished, updated)
+            except (TypeError, KeyError, ValueError) as error:
+                log.warning("game %s cannot be read for a record: %s", game_id, error)
         return heads
 
     def summaries(self, game_ids: Collection[str]) -> dict[tuple[str, int], SeatSummary]:

@@ -11,9 +11,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.errors import CubileteError
+from ..engine.validation import Record, describe
 from ..players.table import ADVICE_LEVEL
 
 HUMAN, BOT = "human", "bot"
+STORED_SEAT = Record("stored seat")
 
 
 class SeatRefused(CubileteError):
@@ -38,6 +40,21 @@ class Seat:
             "name": self.name, "kind": self.kind, "level": self.level, "token_sha256": self.token_sha256,
             "open": self.open, "left": self.left,
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seat:
+        """A seat as `to_json` stored it (seats stored before `open` and `left` lack them); anything
+        else is an InvalidRecord."""
+        fields = STORED_SEAT.fields(data, ("name", "kind"), ("level", "token_sha256", "open", "left"))
+        if fields["kind"] not in (HUMAN, BOT):
+            raise STORED_SEAT.refuse(f"a seat is {HUMAN} or {BOT}, not {describe(fields['kind'])}")
+        level, token = (
+            None if fields.get(name) is None else STORED_SEAT.text(fields[name], name) for name in ("level", "token_sha256")
+        )
+        return cls(
+            STORED_SEAT.text(fields["name"], "name"), fields["kind"], level, token,
+            STORED_SEAT.boolean(fields.get("open", False), "open"), STORED_SEAT.boolean(fields.get("left", False), "left"),
+        )
 
     def to_bot(self, left: bool) -> Seat:
         """The seat played by the computer from now on; its token no longer acts."""

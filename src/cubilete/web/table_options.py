@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.errors import CubileteError
+from ..engine.validation import Record, describe
 from .seats import SeatRequest
 
 HINTS_ALWAYS, HINTS_AGREED, HINTS_OFF = "always", "agreed", "off"  # TableOptions.hints
+STORED_OPTIONS = Record("stored table options")
 
 
 class HintsOff(CubileteError):
@@ -29,6 +31,19 @@ class TableOptions:
 
     def to_json(self) -> dict[str, Any]:
         return {"turn_clock": self.turn_clock, "public": self.public, "hints": self.hints}
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableOptions:
+        """Options as `to_json` stored them (games stored before an option lack it: its default); anything
+        else is an InvalidRecord."""
+        fields = STORED_OPTIONS.fields(data, (), ("turn_clock", "public", "hints"))
+        hints = fields.get("hints", HINTS_ALWAYS)
+        if hints not in (HINTS_ALWAYS, HINTS_AGREED, HINTS_OFF):
+            raise STORED_OPTIONS.refuse(f"hints are {HINTS_ALWAYS}, {HINTS_AGREED} or {HINTS_OFF}, not {describe(hints)}")
+        return cls(
+            STORED_OPTIONS.integer(fields.get("turn_clock", 0), "turn_clock", 0),
+            STORED_OPTIONS.boolean(fields.get("public", False), "public"), hints,
+        )
 
     @property
     def hints_on(self) -> bool:

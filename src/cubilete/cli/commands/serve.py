@@ -43,6 +43,12 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--public-url", metavar="URL", help="the address players reach behind a proxy, used in invite links"
     )
+    # The default is storage/connections.py's, imported only to serve (a test checks that this help gives it).
+    parser.add_argument(
+        "--database-timeout", type=_seconds, metavar="SECONDS",
+        help="the longest wait for the database: to connect, for a statement or a lock, for a request's"
+        " reads and writes; beyond, 503 database_unavailable or save_failed and nothing stored (default: 5)",
+    )
     bounds = parser.add_argument_group("bounds on connections")
     bounds.add_argument(
         "--max-connections", type=_at_least_one, default=MAX_CONNECTIONS, metavar="N",
@@ -146,9 +152,10 @@ def run(args: argparse.Namespace) -> int:
         **{name: value for name, value in per_minute.items() if value is not None}
     )
     unplayed_max_age = timedelta(hours=args.unplayed_game_hours) if args.unplayed_game_hours else None
+    timeout = {} if args.database_timeout is None else {"database_timeout": args.database_timeout}
     app = create_app(
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
-        rate_limits=rates, unplayed_max_age=unplayed_max_age,
+        rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout,
     )
     urls = listening_addresses(args.host, args.port)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
