@@ -103,6 +103,7 @@ REFUSALS: dict[str, str] = {
     "body_cut_short": "the client left before sending the whole body",
     "body_unreadable": "the request body cannot be read: it is not UTF-8 text, or is nested too deeply",
     "save_failed": "could not save the move, try again",
+    "tables_over_budget": "the server has no room now for the computer's tables these rules need: try again in {minutes} minutes",
     "stale": "another move was made at the same moment: reload the game",
     "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",
 }

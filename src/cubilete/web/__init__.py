@@ -2,5 +2,6 @@
 
 from .app import create_app
 from .socket_limits import SocketLimits
+from .tables import TableGate
 
-__all__ = ["SocketLimits", "create_app"]
+__all__ = ["SocketLimits", "TableGate", "create_app"]

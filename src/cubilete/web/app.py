@@ -29,7 +29,7 @@ from .security import Protections
 from .services import Services
 from .shell import shell_router
 from .socket_limits import SocketBounds, SocketLimits
-from .warmup import WARMER
+from .tables import TableGate
 
 # A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).
 CLOCK_SCALE_VARIABLE = "CUBILETE_CLOCK_SCALE"
@@ -43,22 +43,26 @@ def create_app(
     listen_host: str = "127.0.0.1",
     clock_scale: float | None = None,
     socket_limits: SocketLimits | None = None,
+    tables: TableGate | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
     proxy) or the address it listens on decide where links point. `clock_scale` (default: the
     CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
-    WebSockets (web/socket_limits.py)."""
+    WebSockets (web/socket_limits.py). `tables` prepares the solver's tables (default: within
+    web/tables.py's budget)."""
     storage = Storage(database_url)
     broker = open_broker(broker_url)
     if clock_scale is None:
         clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
-    games = Games(storage, WARMER, broker, clock_scale=clock_scale)
+    tables = tables or TableGate()
+    games = Games(storage, tables, broker, clock_scale=clock_scale)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         games.close()
+        tables.close()
         broker.close()
         storage.close()
 

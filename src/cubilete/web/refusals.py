@@ -21,10 +21,12 @@ from .model_route import BODY_PARSE_ERROR
 from .seats import SeatRefused, SeatTaken
 from .services import games_of
 from .table_options import HintsOff
+from .tables import RETRY_AFTER, TablesOverBudget
 
 _STATUS = (
     (GameNotFound, 404),
     (SaveFailed, 503),
+    (TablesOverBudget, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
     (StaleRequest, 409),
@@ -44,7 +46,10 @@ def add_refusal_handlers(app: FastAPI) -> None:
 
 def refuse(request: Request, error: CubileteError) -> JSONResponse:
     status = next(code for kind, code in _STATUS if isinstance(error, kind))
-    return refusal(request, error.code, error.params, status)
+    answer = refusal(request, error.code, error.params, status)
+    if isinstance(error, TablesOverBudget):
+        answer.headers["Retry-After"] = str(RETRY_AFTER)
+    return answer
 
 
 def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
