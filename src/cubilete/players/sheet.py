@@ -34,7 +34,7 @@ from ..solvers.sheet.tables import sheet_tables, state_count
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "optimal", "duel")
-DEFAULT_LEVEL = "optimal"  # a new bot seat's: the duel's tables cost Penta about 20 s and 1 GB to build
+DEFAULT_LEVEL = "optimal"  # a new bot seat's: the duel's tables cost Penta about 20 s and 1.7 GB to build
 TABLE_LEVELS = ("casual", "optimal", "duel")  # the levels that play by the solver's tables
 # The duel's laws of every class hold about this many bytes per solver state: measured 1606 for Penta
 # (1,048,576 states, 1.68 GB) and 1323 for Generala (8,192 states, 10.8 MB); the solution, 8 per state.

@@ -3,7 +3,7 @@
 A table is built once per key (its rules and solver version), saved in the cache
 directory and loaded by later processes; a process keeps each table it has in memory.
 Work in progress is reported through a `Progress` callback, never drawn here: the CLI
-adapts it to a progress bar, the web app's warm-up passes none.
+adapts it to a progress bar, the web app's table gate (web/tables.py) passes none.
 """
 
 from __future__ import annotations
