@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 from ..engine.errors import CubileteError
 from ..engine.games import Rules
@@ -37,6 +38,7 @@ RETRY_AFTER = 300  # seconds
 
 Prepare = Callable[[str, Rules], None]
 Memory = Callable[[str, Rules], Mapping[Hashable, int]]
+Job = tuple[Rules, str, Mapping[Hashable, int], Future[None]]
 
 
 class TablesOverBudget(CubileteError):
@@ -52,7 +54,8 @@ class TableGate:
     ) -> None:
         self.budget = budget_mb * 2**20
         self._prepare, self._memory = prepare, memory
-        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver-tables")
+        self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._builder: threading.Thread | None = None  # started with the first job
         self._jobs: dict[tuple[Rules, str], Future[None]] = {}
         self._held: dict[Hashable, int] = {}  # every table prepared or on its way, with its bytes
         self._lock = threading.Lock()
@@ -79,8 +82,11 @@ class TableGate:
             job.result()
 
     def close(self) -> None:
-        """Drop the jobs not started; the one under way ends with its thread."""
-        self._builder.shutdown(wait=False, cancel_futures=True)
+        """Stop the build thread once the job under way (if any) is done; the jobs not started are dropped."""
+        with self._lock:
+            if self._builder is not None:
+                self._queue.put(None)
+                self._builder = None
 
     def _job(self, rules: Rules, level: str) -> Future[None]:
         with self._lock:
@@ -96,16 +102,26 @@ class TableGate:
                 )
                 raise TablesOverBudget("tables_over_budget", minutes=RETRY_AFTER // 60)
             self._held |= tables
-            job = self._jobs[rules, level] = self._builder.submit(self._build, rules, level, tables)
+            job = self._jobs[rules, level] = Future()
+            if self._builder is None:
+                # a daemon thread: an executor's would hold the server's exit until the build ends
+                self._builder = threading.Thread(target=self._build, name="solver-tables", daemon=True)
+                self._builder.start()
+            self._queue.put((rules, level, tables, job))
             return job
 
-    def _build(self, rules: Rules, level: str, tables: Mapping[Hashable, int]) -> None:
-        try:
-            self._prepare(level, rules)
-        except BaseException:
-            log.exception("the %s tables of %s/%s could not be prepared", level, rules.game, rules.name)
-            with self._lock:  # the next request tries again
-                del self._jobs[rules, level]
-                for key in tables:
-                    self._held.pop(key, None)
-            raise
+    def _build(self) -> None:
+        """The build thread: each job in turn, until `close`."""
+        while (next_job := self._queue.get()) is not None:
+            rules, level, tables, job = next_job
+            try:
+                self._prepare(level, rules)
+            except BaseException as error:
+                log.exception("the %s tables of %s/%s could not be prepared", level, rules.game, rules.name)
+                with self._lock:  # the next request tries again
+                    del self._jobs[rules, level]
+                    for key in tables:
+                        self._held.pop(key, None)
+                job.set_exception(error)
+            else:
+                job.set_result(None)
