@@ -26,7 +26,7 @@ from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.runner import Player
 from ..solvers.five_thousand.cache import two_player_solution
-from ..solvers.five_thousand.exact import score_count
+from ..solvers.five_thousand.exact import solution_bytes
 from ..solvers.five_thousand.optimal import OptimalValues, estimated_win
 from ..solvers.five_thousand.plan import EndValue, TurnPlans
 from ..solvers.table_cache import Progress
@@ -36,8 +36,6 @@ DEFAULT_LEVEL = "optimal"  # the level a new bot seat gets
 THRESHOLD_NAME = re.compile(r"bank([1-9][0-9]*)")
 BEGINNER_THRESHOLD = 300
 TABLE_LEVELS = ("strong", "optimal")  # the levels that play by the two-player table
-# The two-player table's bytes per pair of scores: 14.3 MB for the seed rules' 50 x 50 (5,720 each).
-TABLE_BYTES_PER_SCORE_PAIR = 6000
 
 
 class ThresholdPlayer:
@@ -86,10 +84,11 @@ def prepare(level: str, rules: FiveThousandRules, progress: Progress | None = No
 
 
 def table_memory(level: str, rules: FiveThousandRules) -> dict[Hashable, int]:
-    """The tables a level plays by, each with the bytes it holds in memory once prepared (an estimate)."""
+    """The tables a level plays by, each with the bytes it holds in memory once prepared (the seed rules':
+    14.3 MB)."""
     if level not in TABLE_LEVELS:
         return {}
-    return {("two-player table", rules): TABLE_BYTES_PER_SCORE_PAIR * score_count(rules) ** 2}
+    return {("two-player table", rules): solution_bytes(rules)}
 
 
 def make_player(level: str, rules: FiveThousandRules) -> Player[FiveThousandState] | None:
