@@ -7,12 +7,16 @@ the budget's test uses the players' real estimates of what each rule set's table
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from harness import Server, free_port
 
 from cubilete.engine.games import GAMES, rules_for
 from cubilete.players import table_memory
@@ -174,3 +178,26 @@ def test_the_help_gives_the_table_memory_default(capsys):
         main(["serve", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert f"tables_over_budget (default: {TABLE_MEMORY_MB})" in help_text
+
+
+def test_a_server_started_with_a_small_table_budget_refuses_a_bot_s_move_unbuilt(tmp_path):
+    """`cubilete serve --table-memory-mb 1`: Penta's solution alone (8 MB) passes it."""
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        free_port(),
+        tmp_path / "server.log",
+        env={"CUBILETE_CACHE_DIR": str(tmp_path / "cache")},
+        options=("--table-memory-mb", "1"),
+    ).start()
+    try:
+        body = {"game": "penta", "players": [ANA, {"name": "Bot", "kind": "bot", "level": "optimal"}]}
+        game = server.api("POST", "/api/games", body)
+        move = {"seat": 0, "token": game["seats"][0]["token"], "action": {"type": "roll"}}
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.api("POST", f"/api/games/{game['id']}/actions", move)
+        assert refused.value.code == 503 and refused.value.headers["Retry-After"] == str(RETRY_AFTER)
+        assert json.load(refused.value)["code"] == "tables_over_budget"
+        assert server.api("GET", f"/api/games/{game['id']}")["events"] == 0
+    finally:
+        server.stop()
+    assert not (tmp_path / "cache").exists()  # nothing solved, nothing saved
