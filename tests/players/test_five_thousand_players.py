@@ -16,7 +16,7 @@ from cubilete.engine.five_thousand import (
 )
 from cubilete.engine.runner import Match, play
 from cubilete.players import make_player as make_any_player
-from cubilete.players import player_levels
+from cubilete.players import player_levels, table_memory
 from cubilete.players.five_thousand import LEVELS, ThresholdPlayer, make_player
 from cubilete.solvers.five_thousand.cache import two_player_solution
 
@@ -120,3 +120,12 @@ def test_strong_wins_more_than_its_share_with_more_players(others, games):
     levels = ["strong", *others]
     wins = wins_by_player(SEED, levels, games)
     assert_better_than_fair(wins[0], games, 1 / len(levels))
+
+
+def test_the_two_player_table_s_memory_is_what_it_holds():
+    """The web's table budget counts these estimates before anything is built (web/tables.py)."""
+    solved = two_player_solution(SHORT)
+    held = solved.start.nbytes + solved.roll.nbytes + solved.bank.nbytes
+    assert table_memory("casual", SHORT) == {}
+    assert table_memory("strong", SHORT) == table_memory("optimal", SHORT)  # the same table
+    assert table_memory("optimal", SHORT) == {("two-player table", SHORT): held}

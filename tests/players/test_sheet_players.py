@@ -16,11 +16,12 @@ from cubilete.engine.runner import Match, play
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
-from cubilete.players import make_player, player_levels
+from cubilete.players import make_player, player_levels, table_memory
 from cubilete.players.sheet import LEVELS, CasualPlayer
 from cubilete.research.sheet_simulation import simulate_optimal
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise
+from cubilete.solvers.sheet.duel import every_law
 
 
 def test_levels_weakest_first_and_unknown_levels():
@@ -98,3 +99,14 @@ def test_simulated_seats_rotate_and_results_follow_the_listed_player():
     assert simulation.players[0].scores == [game_one.state.scores()[0], game_two.state.scores()[1]]
     assert simulation.players[1].scores == [game_one.state.scores()[1], game_two.state.scores()[0]]
     assert simulation.players[0].wins + simulation.players[1].wins >= 2 and simulation.unfinished == 0
+
+
+def test_the_tables_memory_estimates_cover_what_the_tables_hold():
+    """The web's table budget counts these estimates before anything is built (web/tables.py)."""
+    solved = sheet_cache.solution(GENERALA_SEED)
+    laws = every_law(solved).windows.nbytes()  # computed by the duel bots' games above, or now
+    assert table_memory("beginner", GENERALA_SEED) == {}
+    assert table_memory("optimal", GENERALA_SEED) == {("sheet solution", GENERALA_SEED): solved.values.nbytes}
+    duel = table_memory("duel", GENERALA_SEED)
+    assert duel["sheet solution", GENERALA_SEED] == solved.values.nbytes
+    assert laws <= duel["duel laws", GENERALA_SEED] < 2 * laws

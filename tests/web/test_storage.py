@@ -27,19 +27,10 @@ from cubilete.web.game_cache import GameCache
 from cubilete.web.games import Games, StaleRequest
 from cubilete.web.live_game import StateHistory
 from cubilete.web.seats import SeatRequest
+from cubilete.web.tables import TableGate
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
-
-
-class NoWarmer:
-    """The solver's tables are not needed by games between humans."""
-
-    def start(self, rules, level=None):
-        pass
-
-    def wait(self, rules, levels=()):
-        pass
 
 
 def act_now(games: Games, game_id: str, token: str, action: dict, at: int | None):
@@ -152,7 +143,7 @@ def test_a_move_that_cannot_be_saved_is_refused_translated_and_forgotten(databas
 
 def test_a_failed_save_after_several_steps_puts_every_step_back(database):
     storage = Storage(database)
-    games = Games(storage, NoWarmer(), LocalBroker())
+    games = Games(storage, TableGate(), LocalBroker())
     live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
     act_now(games, live.id, tokens[0], {"type": "roll"}, None)
     state, events, history = live.state, list(live.match.events), len(live.history)
@@ -169,9 +160,9 @@ def test_a_failed_save_after_several_steps_puts_every_step_back(database):
 
 
 def test_another_process_that_stored_first_makes_the_move_stale(database):
-    first = Games(Storage(database), NoWarmer(), LocalBroker())
+    first = Games(Storage(database), TableGate(), LocalBroker())
     live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
-    second = Games(Storage(database), NoWarmer(), LocalBroker())
+    second = Games(Storage(database), TableGate(), LocalBroker())
     copy = second.get(live.id)
     act_now(first, live.id, tokens[0], {"type": "roll"}, 0)
     second._catch_up = lambda _live: None  # as if the other process had stored it during the catch-up
@@ -183,7 +174,7 @@ def test_another_process_that_stored_first_makes_the_move_stale(database):
 
 def test_a_process_catches_up_on_what_another_stored(database):
     broker = LocalBroker()  # one broker for both, as Redis is for two processes
-    first, second = Games(Storage(database), NoWarmer(), broker), Games(Storage(database), NoWarmer(), broker)
+    first, second = Games(Storage(database), TableGate(), broker), Games(Storage(database), TableGate(), broker)
     live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
     copy = second.get(live.id)
     act_now(first, live.id, tokens[0], {"type": "roll"}, 0)
@@ -207,7 +198,7 @@ def any_database(request, database) -> str:
 def games_of(database: str, count: int = 2) -> tuple[Storage, Games, list]:
     """A process's games (one human seat each), and their tokens."""
     storage = Storage(database)
-    games = Games(storage, NoWarmer(), LocalBroker())
+    games = Games(storage, TableGate(), LocalBroker())
     return storage, games, [games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en") for seed in range(count)]
 
 
@@ -255,7 +246,7 @@ def test_a_second_move_of_a_game_waits_until_its_first_is_stored(any_database):
 
 def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tmp_path):
     storage, _games, made = games_of(database)
-    read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), NoWarmer(), LocalBroker())
+    read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), TableGate(), LocalBroker())
     copies = [read_only.get(live.id) for live, _tokens in made]
     refusals = grouped(read_only, *((copy, tokens, ROLL, 0) for copy, (_live, tokens) in zip(copies, made)))
     assert [type(refusal) for refusal in refusals] == [SaveFailed, SaveFailed]
@@ -268,7 +259,7 @@ def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tm
 
 def test_a_move_whose_request_is_cancelled_once_made_is_still_undone_when_it_cannot_be_saved(database, tmp_path):
     storage, _games, [(live, tokens)] = games_of(database, 1)
-    read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), NoWarmer(), LocalBroker())
+    read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), TableGate(), LocalBroker())
     copy = read_only.get(live.id)
 
     async def move_then_leave() -> None:
@@ -289,7 +280,7 @@ def test_a_move_whose_request_is_cancelled_once_made_is_still_undone_when_it_can
 
 def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_database):
     storage, first, made = games_of(any_database)
-    second = Games(Storage(any_database), NoWarmer(), LocalBroker())  # hears nothing of the first's moves
+    second = Games(Storage(any_database), TableGate(), LocalBroker())  # hears nothing of the first's moves
     copies = [second.get(live.id) for live, _tokens in made]
     (taken, taken_tokens), (_free, free_tokens) = made
     act_now(first, taken.id, taken_tokens[0], ROLL, 0)
@@ -427,7 +418,7 @@ def test_the_cache_lets_the_least_recently_used_go_finished_games_first():
 
 def test_games_beyond_the_bound_are_reloaded_from_the_database(database):
     broker = LocalBroker()
-    games = Games(Storage(database), NoWarmer(), broker, cached_games=3)
+    games = Games(Storage(database), TableGate(), broker, cached_games=3)
     created = [games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en") for seed in range(8)]
     rolled = [act_now(games, live.id, tokens[0], {"type": "roll"}, 0) for live, tokens in created]
     assert len(games._live) == 3
@@ -441,7 +432,7 @@ def test_games_beyond_the_bound_are_reloaded_from_the_database(database):
 
 
 def test_a_game_leaving_the_cache_is_freed_without_waiting_for_the_collector(database):
-    games = Games(Storage(database), NoWarmer(), LocalBroker(), cached_games=1)
+    games = Games(Storage(database), TableGate(), LocalBroker(), cached_games=1)
     live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 1, "en")
     act_now(games, live.id, tokens[0], {"type": "roll"}, 0)
     left = weakref.ref(live)

@@ -223,15 +223,12 @@ def test_a_used_box_is_refused(client):
 class NeverReady:
     """Solver tables that are never ready: a request that waits for them fails the test."""
 
-    def start(self, rules, level=None):
-        pass
-
-    def wait(self, rules, levels=()):
+    async def ready(self, rules, levels=()):
         raise AssertionError("the request waited for the solver's tables")
 
 
 def test_requests_for_another_players_seat_are_refused_before_waiting_for_tables(client):
-    client.app.state.services.games.warmer = NeverReady()  # the duel's tables (minutes to build) never are here
+    client.app.state.services.games.tables = NeverReady()  # the duel's tables (minutes to build) never are here
     created = create(client, players=(ANA, LUIS, {"name": "Bot", "kind": "bot", "level": "duel"}))
     before = read(client, created)
     ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]

@@ -16,7 +16,7 @@ from cubilete.web.broker import LocalBroker
 from cubilete.web.games import Games
 from cubilete.web.seats import SeatRequest, SeatTaken
 from cubilete.web.table_options import TableOptions
-from cubilete.web.warmup import WARMER
+from cubilete.web.tables import TableGate
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human", "invited": True}
@@ -162,7 +162,7 @@ def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot_at_once(client):
 
 def test_seat_changes_reach_another_process_on_the_same_database(database):
     storage, broker = Storage(database), LocalBroker()  # one broker: what Redis is to two processes
-    first, second = Games(storage, WARMER, broker), Games(Storage(database), WARMER, broker)
+    first, second = Games(storage, TableGate(), broker), Games(Storage(database), TableGate(), broker)
     live, tokens = first.create(
         "penta", None, [SeatRequest("Ana", "human"), SeatRequest("Luis", "human")], 7, "es"
     )
@@ -170,7 +170,7 @@ def test_seat_changes_reach_another_process_on_the_same_database(database):
     asyncio.run(first.hand_to_bot(live.id, 1, tokens[1], leave=True))
     seen = second.get(live.id).seats[1]
     assert seen.kind == "bot" and seen.left and second.get(live.id).seats_version == 1
-    lone = Games(Storage(database), WARMER, LocalBroker())  # a process that heard nothing loads the seats
+    lone = Games(Storage(database), TableGate(), LocalBroker())  # a process that heard nothing loads the seats
     assert lone.get(live.id).seats[1].left
 
 
@@ -244,7 +244,7 @@ def test_the_invited_friend_claims_the_seat_by_opening_the_link(client):
 
 
 def test_two_processes_joining_one_seat_at_once_give_it_to_one(database):
-    games = [Games(Storage(database), WARMER, LocalBroker()) for _ in range(2)]  # they hear nothing of each other
+    games = [Games(Storage(database), TableGate(), LocalBroker()) for _ in range(2)]  # they hear nothing of each other
     live, _tokens = games[0].create(
         "penta", None, [SeatRequest("Ana", "human"), SeatRequest("Beto", "human", invited=True)], None, "es",
         TableOptions(public=True),
@@ -272,7 +272,7 @@ def test_two_processes_joining_one_seat_at_once_give_it_to_one(database):
     winner = next(outcome for outcome in outcomes if outcome[0] == "joined")
     stored = Storage(database).load(live.id)
     assert stored.seats[1]["name"] == winner[1] and not stored.seats[1]["open"]
-    fresh = Games(Storage(database), WARMER, LocalBroker()).get(live.id)
+    fresh = Games(Storage(database), TableGate(), LocalBroker()).get(live.id)
     fresh.check_seat(1, winner[2])  # the winner's token is the one stored
 
 

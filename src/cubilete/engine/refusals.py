@@ -104,6 +104,7 @@ REFUSALS: dict[str, str] = {
     "body_unreadable": "the request body cannot be read: it is not UTF-8 text, or is nested too deeply",
     "save_failed": "could not save the move, try again",
     "database_unavailable": "the games' database is not answering: try again in a few seconds",
+    "tables_over_budget": "the server has no room now for the computer's tables these rules need: try again in {minutes} minutes",
     "stale": "another move was made at the same moment: reload the game",
     "too_many_requests": "too many requests of this kind from your address: try again in {seconds} s",
     "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",

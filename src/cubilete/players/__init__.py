@@ -6,6 +6,7 @@ PLAYER_FAMILIES names by the engine's family id (`engine.games.GameFamily.id`).
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from typing import Any, Protocol
 
 from ..engine.errors import UnknownVariant
@@ -31,6 +32,9 @@ class FamilyPlayers(Protocol):
 
     def prepare(self, level: str, rules: Any, progress: Progress | None = None) -> None:
         """Load (or build) the solver tables a player of this level needs, before play."""
+
+    def table_memory(self, level: str, rules: Any) -> Mapping[Hashable, int]:
+        """The tables `prepare` makes ready, each with the bytes it holds in memory (an estimate)."""
 
 
 PLAYER_FAMILIES: dict[str, FamilyPlayers] = {SHEET.id: sheet, FIVE_THOUSAND.id: five_thousand}
@@ -62,3 +66,10 @@ def make_player(level: str, rules: Rules) -> Player[Any]:
 def prepare(level: str, rules: Rules, progress: Progress | None = None) -> None:
     """Load (or build, reporting to `progress`) the tables a player of this level needs."""
     family_players(rules.game).prepare(level, rules, progress)
+
+
+def table_memory(level: str, rules: Rules) -> Mapping[Hashable, int]:
+    """The tables a player of this level needs (`prepare`), each by a key of its own (the same table for
+    two levels has the same key) with the bytes it holds in memory once prepared: an estimate, cheap to
+    compute, nothing solved."""
+    return family_players(rules.game).table_memory(level, rules)

@@ -20,11 +20,13 @@ the two-player table load it (or solve it, once per rule set) at their first mov
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 
 from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.runner import Player
 from ..solvers.five_thousand.cache import two_player_solution
+from ..solvers.five_thousand.exact import solution_bytes
 from ..solvers.five_thousand.optimal import OptimalValues, estimated_win
 from ..solvers.five_thousand.plan import EndValue, TurnPlans
 from ..solvers.table_cache import Progress
@@ -79,6 +81,14 @@ def prepare(level: str, rules: FiveThousandRules, progress: Progress | None = No
     """Load (or solve, reporting to `progress`) what a level needs before play."""
     if level in TABLE_LEVELS:
         two_player_solution(rules, progress)
+
+
+def table_memory(level: str, rules: FiveThousandRules) -> dict[Hashable, int]:
+    """The tables a level plays by, each with the bytes it holds in memory once prepared (the seed rules':
+    14.3 MB)."""
+    if level not in TABLE_LEVELS:
+        return {}
+    return {("two-player table", rules): solution_bytes(rules)}
 
 
 def make_player(level: str, rules: FiveThousandRules) -> Player[FiveThousandState] | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Hashable
 
 from ..engine.actions import Action, Keep, Score
 from ..engine.runner import Player
@@ -29,11 +30,16 @@ from ..engine.sheet_rules import SheetRules
 from ..solvers.sheet.advice import advise, best_action
 from ..solvers.sheet.cache import solution
 from ..solvers.sheet.duel import prepare_duel, rank_for_duel
+from ..solvers.sheet.tables import sheet_tables, state_count
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "optimal", "duel")
-DEFAULT_LEVEL = "optimal"  # a new bot seat's: the duel's tables cost Penta about 20 s and 1 GB to build
+DEFAULT_LEVEL = "optimal"  # a new bot seat's: the duel's tables cost Penta about 20 s and 1.7 GB to build
 TABLE_LEVELS = ("casual", "optimal", "duel")  # the levels that play by the solver's tables
+# The duel's laws of every class hold about this many bytes per solver state: measured 1606 for Penta
+# (1,048,576 states, 1.68 GB) and 1323 for Generala (8,192 states, 10.8 MB); the solution, 8 per state.
+DUEL_BYTES_PER_STATE = 1700
+SOLUTION_BYTES_PER_STATE = 8
 CASUAL_TEMPERATURE = 1.5  # points of expected final total
 CASUAL_SEED = 0
 
@@ -90,3 +96,15 @@ def prepare(level: str, rules: SheetRules, progress: Progress | None = None) -> 
         advise(SheetState.new(rules).apply_roll((1, 2, 3, 4, 5)))  # compiles the advice kernels too
     if level == "duel":
         prepare_duel(rules, progress=progress)
+
+
+def table_memory(level: str, rules: SheetRules) -> dict[Hashable, int]:
+    """The tables a level plays by, each with the bytes it holds in memory once prepared (an estimate
+    from the rule set's number of states: nothing is solved)."""
+    states = state_count(sheet_tables(rules))
+    tables: dict[Hashable, int] = {}
+    if level in TABLE_LEVELS:
+        tables["sheet solution", rules] = SOLUTION_BYTES_PER_STATE * states
+    if level == "duel":
+        tables["duel laws", rules] = DUEL_BYTES_PER_STATE * states
+    return tables

@@ -2,8 +2,10 @@
 
 A table is built once per key (its rules and solver version), saved in the cache
 directory and loaded by later processes; a process keeps each table it has in memory.
+Processes sharing the cache directory build a table one at a time: the first takes a
+lock file beside the table's, and the others wait for it, then load what it saved.
 Work in progress is reported through a `Progress` callback, never drawn here: the CLI
-adapts it to a progress bar, the web app's warm-up passes none.
+adapts it to a progress bar, the web app's table gate (web/tables.py) passes none.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import threading
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
+
+from filelock import FileLock
 
 from .cache_dir import cache_dir
 
@@ -59,11 +63,37 @@ def load_or_build(
             file = path()
             table = load(file)
             if table is None:
-                table = build(progress)
-                _write(file, lambda stream: save(table, stream))
+                table = _build_once(file, load, build, save, progress)
             _tables[key] = table
         _by_identity[(*map(id, parts), directory)] = (parts, _tables[key])
         return _tables[key]
+
+
+def _build_once(
+    file: Path,
+    load: Callable[[Path], T | None],
+    build: Callable[[Progress | None], T],
+    save: Callable[[T, BinaryIO], None],
+    progress: Progress | None,
+) -> T:
+    """Build and save the table, unless another process of the install saved it while this one
+    waited for its lock; a cache directory without room for the lock only costs building unlocked."""
+    lock: FileLock | None = None
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(file.with_name(f"{file.name}.lock"))
+        lock.acquire()
+    except OSError:
+        lock = None
+    try:
+        table = load(file) if lock is not None else None
+        if table is None:
+            table = build(progress)
+            _write(file, lambda stream: save(table, stream))
+        return table
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def forget_loaded() -> None:

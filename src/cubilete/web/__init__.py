@@ -3,5 +3,6 @@
 from .app import create_app
 from .rate_limits import NO_RATE_LIMITS, RateLimits
 from .socket_limits import SocketLimits
+from .tables import TableGate
 
-__all__ = ["NO_RATE_LIMITS", "RateLimits", "SocketLimits", "create_app"]
+__all__ = ["NO_RATE_LIMITS", "RateLimits", "SocketLimits", "TableGate", "create_app"]

@@ -35,8 +35,8 @@ from .security import Protections
 from .services import Services
 from .shell import shell_router
 from .socket_limits import SocketBounds, SocketLimits
+from .tables import TableGate
 from .unplayed_games import UNPLAYED_MAX_AGE, sweeping_unplayed
-from .warmup import WARMER
 
 # A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).
 CLOCK_SCALE_VARIABLE = "CUBILETE_CLOCK_SCALE"
@@ -53,6 +53,7 @@ def create_app(
     rate_limits: RateLimits | None = None,
     unplayed_max_age: timedelta | None = UNPLAYED_MAX_AGE,
     database_timeout: float = DATABASE_TIMEOUT,
+    tables: TableGate | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
@@ -61,7 +62,7 @@ def create_app(
     WebSockets (web/socket_limits.py), `rate_limits` the costly requests per client (web/rate_limits.py;
     default: RateLimits()); games that never got a move are deleted once `unplayed_max_age` old (None: never).
     `database_timeout`: the longest wait for the database, in seconds (storage/connections.py); beyond,
-    a request is refused 503."""
+    a request is refused 503. `tables` prepares the solver's tables (default: within web/tables.py's budget)."""
     storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url)
@@ -70,13 +71,15 @@ def create_app(
         raise
     if clock_scale is None:
         clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
-    games = Games(storage, WARMER, broker, clock_scale=clock_scale)
+    tables = tables or TableGate()
+    games = Games(storage, tables, broker, clock_scale=clock_scale)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         async with sweeping_unplayed(games, unplayed_max_age):
             yield
         games.close()
+        tables.close()
         broker.close()
         storage.close()
 

@@ -2,8 +2,8 @@
 final total) at a moment of a game (analysis.outlook), for any reader of a game whose table allows hints.
 
 The figures are the same for every reader, so they are computed once per game and event index
-and kept in a small in-memory cache. The handler is a plain function, run in a worker thread: it
-may wait for the solver's tables. Nothing here runs on the path of an action: a page asks for
+and kept in a small in-memory cache. The handler awaits the solver's tables on the event loop
+(web/tables.py), then computes the figures in a worker thread. Nothing here runs on the path of an action: a page asks for
 the figures only while its bar is shown.
 """
 
@@ -14,6 +14,7 @@ from collections import OrderedDict
 from typing import Any
 
 from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
 
 from ..analysis.outlook import outlook, outlook_level
 from ..engine.errors import IllegalAction
@@ -62,7 +63,7 @@ def chances_router(games: Games) -> APIRouter:
         "/api/games/{game_id}/chances", summary="Every seat's chance to win or expected final total",
         dependencies=[limited(RouteClass.HINTS)],
     )
-    def chances(
+    async def chances(
         game_id: str, at: int | None = Query(None, ge=0, description="after this many events; default: now")
     ) -> dict[str, Any]:
         """For the live bar: each seat's total now (`score`) and `value`, its chance to win (`unit`
@@ -72,10 +73,10 @@ def chances_router(games: Games) -> APIRouter:
         each seat's expected final total under solitaire-optimal play beside it (`expected`). Alone
         at Penta or Generala, `value` is that expected final total (`unit` "points").
         The same for every reader; refused (403, hints_off) in a game with friends that did not allow hints."""
-        live = games.get(game_id)
+        live = await games.find(game_id)
         live.table.check_hints()
         rules = live.match.rules
-        games.warmer.wait(rules, (outlook_level(rules.game, len(live.seats)),))
-        return outlooks.outlook(live, at)
+        await games.tables.ready(rules, (outlook_level(rules.game, len(live.seats)),))
+        return await run_in_threadpool(outlooks.outlook, live, at)
 
     return router

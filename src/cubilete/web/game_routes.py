@@ -4,8 +4,8 @@ the bots' turns, the clock's turn, a hint, a rematch, and the WebSocket that pus
 A route that changes a game awaits the game service (web/games.py, `Games`), which makes the change
 on its one path and answers once it is stored. The action route and reading a game run on the event
 loop: the hop to a worker thread and back would cost them more than their own work (a read that needs
-a database across the network goes to a worker thread). Routes that may wait for the solver without
-changing a game (a hint) are plain functions, run in worker threads.
+a database across the network goes to a worker thread). A hint awaits the solver's tables on the event
+loop (web/tables.py), then is computed in a worker thread.
 """
 
 from __future__ import annotations
@@ -133,8 +133,8 @@ async def bots(request: Request, game_id: str, body: SeatProof, since: int | Non
     "/api/games/{game_id}/hint", summary="The seat to move asks for the best choices for its dice",
     dependencies=[limited(RouteClass.HINTS)],
 )
-def hint(request: Request, game_id: str, body: SeatProof) -> dict[str, Any]:
-    return games_of(request).hint(game_id, body.seat, body.token)
+async def hint(request: Request, game_id: str, body: SeatProof) -> dict[str, Any]:
+    return await games_of(request).hint(game_id, body.seat, body.token)
 
 
 @game_router.post(

@@ -46,7 +46,7 @@ from .i18n import LANGUAGES
 from .live_game import Checkpoint, LiveGame
 from .seats import BOT, HUMAN, Seat, SeatRefused, SeatRequest, SeatTaken, digest_token, with_seat
 from .table_options import PLAIN_TABLE, TableOptions
-from .warmup import TableWarmer
+from .tables import TableGate
 
 log = logging.getLogger(__name__)
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
@@ -66,13 +66,13 @@ class Games:
     def __init__(
         self,
         storage: Storage,
-        warmer: TableWarmer,
+        tables: TableGate,
         broker: Broker,
         cached_games: int = CACHED_GAMES,
         clock_scale: float = 1.0,
     ) -> None:
         self.storage = storage
-        self.warmer = warmer
+        self.tables = tables
         self.broker = broker
         self.clock_scale = clock_scale  # a test hook: every turn clock lasts this fraction of its seconds
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
@@ -286,20 +286,20 @@ class Games:
     def open_tables(self) -> list[OpenTable]:
         return self.storage.open_tables()
 
-    def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+    async def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
         """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
-        live = self.get(game_id)
+        live = await self.find(game_id)
         live.check_seat_to_move(seat, token)
         live.table.check_hints()
         state = live.state
         if state.is_over or state.is_chance:
             raise IllegalAction("hint_roll_first")
-        self.warmer.wait(live.match.rules)
-        return web_family(state.game).hint(state)
+        await self.tables.ready(live.match.rules)
+        return await run_in_threadpool(web_family(state.game).hint, state)
 
     async def _tables(self, live: LiveGame) -> None:
-        """Wait (in a worker thread) for the solver's tables the game's moves may need."""
-        await run_in_threadpool(self.warmer.wait, live.match.rules, live.levels)
+        """Wait (on the event loop) for the solver's tables the game's moves may need."""
+        await self.tables.ready(live.match.rules, live.levels)
 
     async def _change(
         self, live: LiveGame, change: Callable[[], object], check: Callable[[], object], *, in_thread: bool
@@ -464,8 +464,6 @@ class Games:
         return expired
 
     def _remember(self, live: LiveGame) -> LiveGame:
-        for level in live.levels:  # for bots, hints, auto-scores and reviews
-            self.warmer.start(live.match.rules, level)
         live.unsubscribe = self.broker.subscribe(live.id, live.hear)
         kept = self._live.add(live.id, live)
         if kept is not live:  # another request loaded it first

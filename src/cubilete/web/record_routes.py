@@ -46,11 +46,11 @@ def record_router(games: Games) -> APIRouter:
         return render_page("player", reader_language(request), {"name": name, "max_seats": MAX_PROOFS})
 
     @router.post("/api/players/record", summary="A player's record over the seats the browser proves it holds")
-    def record(request: Request, body: RecordIn) -> dict[str, Any]:
+    async def record(request: Request, body: RecordIn) -> dict[str, Any]:
         """Per game and rule set: games, wins, mean and best score and mean loss per decision; each
         finished game (oldest first) with its result and review; `refused`: the seats whose proof
         failed, each with its refusal; `other_names`: the names of the other proven seats."""
         proofs = [SeatProof(proof.game, proof.seat, proof.token) for proof in body.seats]
-        return records.record(body.name, proofs, reader_language(request))
+        return await records.record(body.name, proofs, reader_language(request))
 
     return router

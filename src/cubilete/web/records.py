@@ -19,11 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+
 from ..analysis.review import review
 from ..engine.errors import CubileteError, InvalidRecord
 from ..engine.games import GAMES
 from .games import GameNotFound, Games
 from .i18n import refusal_message
+from .live_game import LiveGame
 from .seat_summaries import GameHead, SeatSummary, SummaryStore
 from .seats import check_seat_token
 
@@ -51,8 +54,31 @@ class PlayerRecords:
         self.games = games
         self.store = SummaryStore(games.storage)
 
-    def record(self, name: str, proofs: Sequence[SeatProof], lang: str) -> dict[str, Any]:
-        """The record of `name` over the proven seats; `lang` is the refusals' language."""
+    async def record(self, name: str, proofs: Sequence[SeatProof], lang: str) -> dict[str, Any]:
+        """The record of `name` over the proven seats; `lang` is the refusals' language. The database is read
+        in a worker thread, and the solver's tables a review needs are awaited on the event loop."""
+        mine, other_names, refused = await run_in_threadpool(self._proven, name, proofs, lang)
+        finished = [(head, seat) for head, seat in mine if head.finished]
+        summaries = await run_in_threadpool(self.store.summaries, {head.id for head, _ in finished})
+        for game_id in dict.fromkeys(head.id for head, seat in finished if (head.id, seat) not in summaries):
+            summaries |= await self._summarize(game_id)
+        played = sorted(
+            ((head, summaries[head.id, seat]) for head, seat in finished if (head.id, seat) in summaries),
+            key=lambda entry: (entry[0].updated, entry[0].id),
+        )
+        return {
+            "name": name.strip(),
+            "rule_sets": _by_rule_set(played),
+            "games": [_game_entry(head, summary) for head, summary in played],
+            "in_progress": len(mine) - len(played),
+            "other_names": sorted(other_names),
+            "refused": refused,
+        }
+
+    def _proven(
+        self, name: str, proofs: Sequence[SeatProof], lang: str
+    ) -> tuple[list[tuple[GameHead, int]], set[str], list[dict[str, Any]]]:
+        """The proven seats of `name`, the other names of the proven seats, and each refused proof's refusal."""
         name = name.strip()
         if not name:
             raise InvalidRecord("blank_name")
@@ -74,37 +100,26 @@ class PlayerRecords:
             held.append((head, proof.seat))
         mine = [(head, seat) for head, seat in held if same_name(head.seats[seat].name, name)]
         other_names = {head.seats[seat].name for head, seat in held if not same_name(head.seats[seat].name, name)}
-        finished = [(head, seat) for head, seat in mine if head.finished]
-        summaries = self.store.summaries({head.id for head, _ in finished})
-        for game_id in dict.fromkeys(head.id for head, seat in finished if (head.id, seat) not in summaries):
-            summaries |= self._summarize(game_id)
-        played = sorted(
-            ((head, summaries[head.id, seat]) for head, seat in finished if (head.id, seat) in summaries),
-            key=lambda entry: (entry[0].updated, entry[0].id),
-        )
-        return {
-            "name": name,
-            "rule_sets": _by_rule_set(played),
-            "games": [_game_entry(head, summary) for head, summary in played],
-            "in_progress": len(mine) - len(played),
-            "other_names": sorted(other_names),
-            "refused": refused,
-        }
+        return mine, other_names, refused
 
-    def _summarize(self, game_id: str) -> dict[tuple[str, int], SeatSummary]:
-        """Review a finished game for its seats with a token and store their summaries (none if
-        this process does not see the game over yet, or cannot replay it)."""
+    async def _summarize(self, game_id: str) -> dict[tuple[str, int], SeatSummary]:
+        """Review a finished game for its seats with a token and store their summaries (none if this
+        process does not see the game over yet, cannot replay it, or has no room for its tables now)."""
         try:
-            live = self.games.get(game_id)
-            state = live.state
-            if not state.is_over:  # stored as over by another process whose last moves are on their way
+            live = await self.games.find(game_id)
+            if not live.state.is_over:  # stored as over by another process whose last moves are on their way
                 return {}
-            self.games.warmer.wait(live.match.rules)
-            seats = [index for index, seat in enumerate(live.seats) if seat.token_sha256 is not None]
-            result = review(live.match, seats)  # a finished match never changes: no snapshot needed
+            await self.games.tables.ready(live.match.rules)
+            return await run_in_threadpool(self._review, live)
         except CubileteError as error:
             log.warning("game %s cannot be reviewed for a record: %s", game_id, error)
             return {}
+
+    def _review(self, live: LiveGame) -> dict[tuple[str, int], SeatSummary]:
+        """Review a finished game for its seats with a token and store their summaries."""
+        game_id, state = live.id, live.state
+        seats = [index for index, seat in enumerate(live.seats) if seat.token_sha256 is not None]
+        result = review(live.match, seats)  # a finished match never changes: no snapshot needed
         scores, places = state.scores(), state.ranking()
         made = {
             (game_id, player.seat): SeatSummary(

@@ -23,13 +23,16 @@ from .rate_limits import TooManyRequests
 from .seats import SeatRefused, SeatTaken
 from .services import games_of
 from .table_options import HintsOff
+from .tables import RETRY_AFTER as TABLES_RETRY_AFTER
+from .tables import TablesOverBudget
 
 log = logging.getLogger(__name__)
 # A failing database's refusals (503) say when to try again: soon, as the database's own timeouts are a few seconds.
-RETRY_AFTER = {"Retry-After": "5"}
+DATABASE_RETRY_AFTER = {"Retry-After": "5"}
 
 _STATUS = (
     (GameNotFound, 404),
+    (TablesOverBudget, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
     (StaleRequest, 409),
@@ -54,7 +57,10 @@ def refuse(request: Request, error: CubileteError) -> JSONResponse:
     if isinstance(error, SaveFailed):
         return _database_failed(request, error.code)
     status = next(code for kind, code in _STATUS if isinstance(error, kind))
-    return refusal(request, error.code, error.params, status)
+    answer = refusal(request, error.code, error.params, status)
+    if isinstance(error, TablesOverBudget):
+        answer.headers["Retry-After"] = str(TABLES_RETRY_AFTER)
+    return answer
 
 
 def database_unavailable(request: Request, error: Exception) -> JSONResponse:
@@ -66,7 +72,7 @@ def database_unavailable(request: Request, error: Exception) -> JSONResponse:
 def _database_failed(request: Request, code: str) -> JSONResponse:
     """503, try again soon; in the language of the game if it is in memory (the database is asked nothing more)."""
     body = refusal_json(refusal_language(request, look_up_game=False), code, {})
-    return JSONResponse(body, status_code=503, headers=RETRY_AFTER)
+    return JSONResponse(body, status_code=503, headers=DATABASE_RETRY_AFTER)
 
 
 def malformed(request: Request, error: RequestValidationError) -> JSONResponse:

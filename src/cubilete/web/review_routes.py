@@ -1,8 +1,8 @@
 """The review's routes: its page, the review of a game's human seats, and a past position ranked.
 
-Any reader of a game (players and spectators) may see its review. The handlers are plain
-functions, run in worker threads: a review may wait for the solver's tables and takes a
-moment to compute (then it is cached until the game moves on).
+Any reader of a game (players and spectators) may see its review. A review awaits the solver's
+tables on the event loop (web/tables.py), then is computed in a worker thread: it takes a moment
+(then it is cached until the game moves on).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse
+from starlette.concurrency import run_in_threadpool
 
 from .games import GameNotFound, Games
 from .i18n import negotiate
@@ -37,6 +38,13 @@ def review_router(games: Games) -> APIRouter:
             (request.query_params.get("lang"), request.cookies.get("lang")), request.headers.get("accept-language")
         )
 
+    async def reviewable(game_id: str) -> LiveGame:
+        """The game, once its review may be shown and the solver's tables it needs are prepared."""
+        live = await games.find(game_id)
+        check_reviewable(live)
+        await games.tables.ready(live.match.rules)
+        return live
+
     @router.api_route(
         "/game/{game_id}/review", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False
     )
@@ -52,24 +60,20 @@ def review_router(games: Games) -> APIRouter:
         "/api/games/{game_id}/review", summary="Every decision of the human seats beside the best one",
         dependencies=[limited(RouteClass.REVIEWS)],
     )
-    def review(game_id: str) -> dict[str, Any]:
+    async def review(game_id: str) -> dict[str, Any]:
         """analysis/review.py's review (finished or not: the decisions so far), with each decision's
         turn number (`turn`), the game's events and its seats."""
-        live = games.get(game_id)
-        check_reviewable(live)
-        games.warmer.wait(live.match.rules)
-        return reviews.review(live)
+        live = await reviewable(game_id)
+        return await run_in_threadpool(reviews.review, live)
 
     @router.get(
         "/api/games/{game_id}/review/{index}", summary="A past decision's position with its options ranked",
         dependencies=[limited(RouteClass.REVIEWS)],
     )
-    def review_position(request: Request, game_id: str, index: int = Path(ge=0)) -> dict[str, Any]:
+    async def review_position(request: Request, game_id: str, index: int = Path(ge=0)) -> dict[str, Any]:
         """The position before event `index` (an action), every option best first with its value
         (expected final total, or chance to win) and loss, the one chosen marked."""
-        live = games.get(game_id)
-        check_reviewable(live)
-        games.warmer.wait(live.match.rules)
-        return position(live, index, reader_language(request))
+        live = await reviewable(game_id)
+        return await run_in_threadpool(position, live, index, reader_language(request))
 
     return router

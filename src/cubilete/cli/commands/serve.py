@@ -2,8 +2,9 @@
 play in the browser; with `--host 0.0.0.0`, friends on the same network join from their phones.
 
 Several processes serve the same games when they share a PostgreSQL database and a Redis broker.
-The bounds on connections and live sockets, the per-client rates of costly requests and the expiry of
-games that never got a move have options of their own (`cubilete serve --help`)."""
+The bounds on connections and live sockets, the per-client rates of costly requests, the expiry of
+games that never got a move and the memory for the solver's tables have options of their own
+(`cubilete serve --help`)."""
 
 from __future__ import annotations
 
@@ -74,6 +75,12 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         help="live sockets from one address (IPv6: one /64); beyond, closed with code 4429 (default: 30)",
     )
     add_rate_options(parser)
+    # web/tables.py's default, which is imported only to serve (tests check that this help gives it)
+    parser.add_argument_group("bounds on memory").add_argument(
+        "--table-memory-mb", type=_at_least_one, metavar="MB",
+        help="memory for the solver's tables (the duel's of one Penta rule set: about 1.7 GB); a request whose"
+        " tables would pass it is answered 503 tables_over_budget (default: 2048)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -138,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ...solvers.sheet.warmup import compile_sheet_kernels
-    from ...web import NO_RATE_LIMITS, RateLimits, SocketLimits, create_app
+    from ...web import NO_RATE_LIMITS, RateLimits, SocketLimits, TableGate, create_app
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
@@ -146,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = {"per_game": args.max_sockets_per_game, "per_client": args.max_sockets_per_client}
     sockets = SocketLimits(**{name: value for name, value in chosen.items() if value is not None})
     limits = ConnectionLimits(args.max_connections, args.idle_timeout, args.header_timeout)
+    tables = TableGate() if args.table_memory_mb is None else TableGate(args.table_memory_mb)
     per_minute = {"games": args.games_per_minute, "qr_codes": args.qr_codes_per_minute,
                   "hints": args.hints_per_minute, "reviews": args.reviews_per_minute}
     rates = NO_RATE_LIMITS if args.no_rate_limits else RateLimits(
@@ -155,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     timeout = {} if args.database_timeout is None else {"database_timeout": args.database_timeout}
     app = create_app(
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
-        rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout,
+        rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
     )
     urls = listening_addresses(args.host, args.port)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")

@@ -85,6 +85,14 @@ def score_count(rules: FiveThousandRules) -> int:
     return rules.target // SCORE_STEP
 
 
+def solution_bytes(rules: FiveThousandRules) -> int:
+    """What a solution of these rules holds in memory: start, roll and bank, in float64, for every pair
+    of scores (its arrays' shapes, as `_solution` makes them)."""
+    slots = slot_count(rules)
+    roll_columns = turn_arrays(slots)[0].shape[1]  # a roll's values at a slot, by dice to roll
+    return 8 * score_count(rules) ** 2 * (1 + slots * roll_columns + slots)
+
+
 def bank_table(
     rules: FiveThousandRules, table: RollTable, progress: Callable[[int], None] | None = None
 ) -> BankTable:

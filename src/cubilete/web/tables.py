@@ -1,0 +1,127 @@
+"""The solvers' tables a server process prepares for its requests: one build at a time, on a thread of
+its own, within a budget of memory.
+
+Bots, hints, the auto-score, the clock's turn, the live bar, reviews and records need a rule set's
+tables (each game family's players module knows which a level needs: `players.prepare`). A request
+that needs them awaits `TableGate.ready`: the first request for a rule set and level hands its
+preparation to the gate's one build thread, and every request that needs it awaits that same job on
+the event loop, holding no worker thread, so the other routes answer while a build runs. Creating or
+loading a game prepares nothing: only a request that needs the tables does.
+
+The solvers keep every table they load or build for the life of the process (the duel's laws of a
+Penta rule set hold about 1.7 GB). So before a job starts, the gate adds up what the tables will hold
+(`players.table_memory`, an estimate made without solving anything) and refuses a request whose
+tables would take the process past its budget (`cubilete serve --table-memory-mb`): 503
+tables_over_budget with Retry-After, at once, rather than late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from concurrent.futures import Future
+
+from ..engine.errors import CubileteError
+from ..engine.games import Rules
+from ..players import prepare, table_memory
+from ..players.table import ADVICE_LEVEL
+
+log = logging.getLogger(__name__)
+
+TABLE_MEMORY_MB = 2048  # one Penta rule set's duel (about 1.7 GB) beside every rule set's solutions
+# A refused request may try again this much later: tables already held stay for the life of the
+# process, so what frees the budget is a build that fails, or a restart with a larger one.
+RETRY_AFTER = 300  # seconds
+
+Prepare = Callable[[str, Rules], None]
+Memory = Callable[[str, Rules], Mapping[Hashable, int]]
+Job = tuple[Rules, str, Mapping[Hashable, int], Future[None]]
+
+
+class TablesOverBudget(CubileteError):
+    """The tables a request needs would take the process past its budget of table memory."""
+
+
+class TableGate:
+    """The tables of one server process: prepared on request, one job at a time, within `budget_mb`.
+    `prepare` and `memory` are the players' (tests give others: real duel tables take minutes)."""
+
+    def __init__(
+        self, budget_mb: int = TABLE_MEMORY_MB, prepare: Prepare = prepare, memory: Memory = table_memory
+    ) -> None:
+        self.budget = budget_mb * 2**20
+        self._prepare, self._memory = prepare, memory
+        self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._builder: threading.Thread | None = None  # started with the first job
+        self._jobs: dict[tuple[Rules, str], Future[None]] = {}
+        self._held: dict[Hashable, int] = {}  # every table prepared or on its way, with its bytes
+        self._lock = threading.Lock()
+        self.waiting = 0  # requests awaiting a job now (on the event loop)
+
+    @property
+    def held(self) -> int:
+        """The bytes of the tables prepared or on their way."""
+        with self._lock:
+            return sum(self._held.values())
+
+    async def ready(self, rules: Rules, levels: Iterable[str] = (ADVICE_LEVEL,)) -> None:
+        """Return once the tables of these levels are prepared, starting the jobs that are not: awaited on
+        the event loop, holding no thread. Refused at once (TablesOverBudget) when they would take the
+        process past its budget; a job that failed fails its requests, and the next request tries again."""
+        jobs = [self._job(rules, level) for level in levels]
+        for job in jobs:
+            if not job.done():
+                self.waiting += 1
+                try:  # a request that goes away leaves the job to the others
+                    await asyncio.shield(asyncio.wrap_future(job))
+                finally:
+                    self.waiting -= 1
+            job.result()
+
+    def close(self) -> None:
+        """Stop the build thread once the job under way (if any) is done; the jobs not started are dropped."""
+        with self._lock:
+            if self._builder is not None:
+                self._queue.put(None)
+                self._builder = None
+
+    def _job(self, rules: Rules, level: str) -> Future[None]:
+        with self._lock:
+            job = self._jobs.get((rules, level))
+            if job is not None:
+                return job
+            tables = {key: size for key, size in self._memory(level, rules).items() if key not in self._held}
+            needed, held = sum(tables.values()), sum(self._held.values())
+            if held + needed > self.budget:
+                log.warning(
+                    "refused the %s tables of %s/%s: %d MB beside the %d MB held pass the budget (%d MB)",
+                    *(level, rules.game, rules.name, needed >> 20, held >> 20, self.budget >> 20),
+                )
+                raise TablesOverBudget("tables_over_budget", minutes=RETRY_AFTER // 60)
+            self._held |= tables
+            job = self._jobs[rules, level] = Future()
+            if self._builder is None:
+                # a daemon thread: an executor's would hold the server's exit until the build ends
+                self._builder = threading.Thread(target=self._build, name="solver-tables", daemon=True)
+                self._builder.start()
+            self._queue.put((rules, level, tables, job))
+            return job
+
+    def _build(self) -> None:
+        """The build thread: each job in turn, until `close`."""
+        while (next_job := self._queue.get()) is not None:
+            rules, level, tables, job = next_job
+            try:
+                self._prepare(level, rules)
+            except BaseException as error:
+                log.exception("the %s tables of %s/%s could not be prepared", level, rules.game, rules.name)
+                with self._lock:  # the next request tries again
+                    del self._jobs[rules, level]
+                    for key in tables:
+                        self._held.pop(key, None)
+                job.set_exception(error)
+            else:
+                job.set_result(None)

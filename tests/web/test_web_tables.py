@@ -1,0 +1,203 @@
+"""The solver's tables under requests anyone can send (issue 25, item 1): creating a game builds none,
+a build runs once at a time and off the request threads while every other route answers, and tables
+past the process's budget are refused at once (503 tables_over_budget, Retry-After).
+
+The builder is a stand-in given to the app's table gate (real duel tables take minutes and gigabytes);
+the budget's test uses the players' real estimates of what each rule set's tables hold."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from harness import Server, free_port
+
+from cubilete.engine.games import GAMES, rules_for
+from cubilete.players import table_memory
+from cubilete.web import create_app
+from cubilete.web.tables import RETRY_AFTER, TABLE_MEMORY_MB, TableGate
+
+SAFETY_SECONDS = 30  # a deadline for states that come at once when all is well
+ANA = {"name": "Ana", "kind": "human"}
+DUEL_BOT = {"name": "Bot", "kind": "bot", "level": "duel"}
+PENTA_RULE_SETS = tuple(GAMES["penta"].variants)
+
+
+class StandInBuilder:
+    """Prepares nothing: records each job, and holds it until let go (`release`) when asked to."""
+
+    def __init__(self, hold: bool = False) -> None:
+        self.builds: list[tuple[str, str, str]] = []
+        self.started = threading.Event()
+        self.release = threading.Event()
+        if not hold:
+            self.release.set()
+
+    def prepare(self, level, rules) -> None:
+        self.builds.append((rules.game, rules.name, level))
+        self.started.set()
+        assert self.release.wait(SAFETY_SECONDS), "the test never let the build go"
+
+
+def gate_client(database: str, gate: TableGate) -> TestClient:
+    return TestClient(create_app(database, tables=gate))
+
+
+def new_game(client: TestClient, rules: str = "seed", lang: str = "en") -> dict:
+    body = {"game": "penta", "rules": rules, "players": [ANA, DUEL_BOT], "lang": lang}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def chances_ahead(client: TestClient, game: dict):
+    """The live bar's figures after 5 events of a new game: refused (chances_ahead) once the duel's
+    tables are there, so that no real table is computed after the stand-in's build."""
+    return client.get(f"/api/games/{game['id']}/chances", params={"at": 5})
+
+
+def wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + SAFETY_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"never came: {what}"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def held_build(database) -> Iterator[tuple[TestClient, StandInBuilder, TableGate]]:
+    builder = StandInBuilder(hold=True)
+    gate = TableGate(prepare=builder.prepare, memory=lambda level, rules: {(level, rules): 1})
+    with gate_client(database, gate) as client:
+        try:
+            yield client, builder, gate
+        finally:
+            builder.release.set()
+
+
+def test_creating_and_reading_games_with_duel_bots_builds_no_tables(database):
+    builder = StandInBuilder()
+    gate = TableGate(prepare=builder.prepare)
+    with gate_client(database, gate) as client:
+        games = [new_game(client, rules) for rules in PENTA_RULE_SETS]  # what the attacker sent
+    with gate_client(database, gate) as restarted:  # a process that loads them from the database
+        for game in games:
+            assert restarted.get(f"/api/games/{game['id']}").status_code == 200
+    assert builder.builds == [] and gate.held == 0
+
+
+def test_a_build_runs_once_while_its_requests_wait_and_other_routes_answer(held_build):
+    client, builder, gate = held_build
+    game = new_game(client)
+    answers = []
+    waiting = [threading.Thread(target=lambda: answers.append(chances_ahead(client, game))) for _ in range(2)]
+    for thread in waiting:
+        thread.start()
+    wait_for(lambda: gate.waiting == 2, "both requests waiting for the duel's tables")
+    assert builder.builds == [("penta", "seed", "duel")]  # one build for both
+    assert client.get("/").status_code == 200
+    new_game(client, rules="free")  # game creation answers while the build runs
+    assert gate.waiting == 2 and builder.builds == [("penta", "seed", "duel")]  # the build still held
+    builder.release.set()
+    for thread in waiting:
+        thread.join(SAFETY_SECONDS)
+    assert [answer.json()["code"] for answer in answers] == ["chances_ahead"] * 2  # served after the build
+    assert builder.builds == [("penta", "seed", "duel")]
+
+
+def test_fifty_requests_wait_for_a_build_without_holding_worker_threads(held_build):
+    """Starlette runs plain routes on 40 worker threads: 50 requests waiting for a build would hold all
+    of them if they waited there."""
+    client, builder, gate = held_build
+    game = new_game(client)
+    answers = []
+    waiting = [threading.Thread(target=lambda: answers.append(chances_ahead(client, game))) for _ in range(50)]
+    for thread in waiting:
+        thread.start()
+    wait_for(lambda: gate.waiting == 50, "fifty requests waiting for the duel's tables")
+    assert client.get("/api/games/options").status_code == 200  # a plain route, on a worker thread
+    assert gate.waiting == 50  # answered while the build is still held
+    builder.release.set()
+    for thread in waiting:
+        thread.join(SAFETY_SECONDS)
+    assert len(answers) == 50 and builder.builds == [("penta", "seed", "duel")]
+
+
+def test_tables_past_the_budget_are_refused_at_once_with_retry_after_in_the_game_s_language(database):
+    """The attack: five duel games, one per Penta rule set, and the live bar of each. With the players'
+    estimates, the default budget holds one rule set's duel; the other four are refused, unbuilt."""
+    builder = StandInBuilder()
+    gate = TableGate(prepare=builder.prepare)
+    with gate_client(database, gate) as client:
+        games = [new_game(client, rules, lang="es") for rules in PENTA_RULE_SETS]
+        answers = [chances_ahead(client, game) for game in games]
+        assert answers[0].json()["code"] == "chances_ahead"
+        for refused in answers[1:]:
+            assert refused.status_code == 503
+            assert refused.headers["retry-after"] == str(RETRY_AFTER)
+            assert refused.headers["x-content-type-options"] == "nosniff"
+            body = refused.json()
+            assert body["code"] == "tables_over_budget"
+            assert body["message"].startswith("el servidor no tiene lugar")
+        move = {"seat": 0, "token": games[1]["seats"][0]["token"], "action": {"type": "roll"}}
+        refused_move = client.post(f"/api/games/{games[1]['id']}/actions", json=move)
+        assert refused_move.status_code == 503 and refused_move.json()["code"] == "tables_over_budget"
+        assert client.get(f"/api/games/{games[1]['id']}").json()["events"] == 0  # the move changed nothing
+    assert [build for build in builder.builds if build[2] == "duel"] == [("penta", "seed", "duel")]
+    seed_duel = sum(table_memory("duel", rules_for("penta", "seed")).values())
+    assert seed_duel <= gate.held <= TABLE_MEMORY_MB * 2**20
+
+
+def test_a_build_that_fails_fails_its_requests_and_the_next_request_tries_again(database):
+    attempts = []
+
+    def fail_once(level, rules) -> None:
+        attempts.append(level)
+        if len(attempts) == 1:
+            raise MemoryError("the stand-in ran out")
+
+    gate = TableGate(prepare=fail_once, memory=lambda level, rules: {(level, rules): 2**20})
+    with TestClient(create_app(database, tables=gate), raise_server_exceptions=False) as client:
+        game = new_game(client)
+        assert chances_ahead(client, game).status_code == 500
+        assert gate.held == 0  # the failed job's tables are no longer counted
+        assert chances_ahead(client, game).json()["code"] == "chances_ahead"
+    assert attempts == ["duel", "duel"]
+
+
+def test_the_help_gives_the_table_memory_default(capsys):
+    """serve.py writes it out, not to import the web app for every command."""
+    from cubilete.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"tables_over_budget (default: {TABLE_MEMORY_MB})" in help_text
+
+
+def test_a_server_started_with_a_small_table_budget_refuses_a_bot_s_move_unbuilt(tmp_path):
+    """`cubilete serve --table-memory-mb 1`: Penta's solution alone (8 MB) passes it."""
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        free_port(),
+        tmp_path / "server.log",
+        env={"CUBILETE_CACHE_DIR": str(tmp_path / "cache")},
+        options=("--table-memory-mb", "1"),
+    ).start()
+    try:
+        body = {"game": "penta", "players": [ANA, {"name": "Bot", "kind": "bot", "level": "optimal"}]}
+        game = server.api("POST", "/api/games", body)
+        move = {"seat": 0, "token": game["seats"][0]["token"], "action": {"type": "roll"}}
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.api("POST", f"/api/games/{game['id']}/actions", move)
+        assert refused.value.code == 503 and refused.value.headers["Retry-After"] == str(RETRY_AFTER)
+        assert json.load(refused.value)["code"] == "tables_over_budget"
+        assert server.api("GET", f"/api/games/{game['id']}")["events"] == 0
+    finally:
+        server.stop()
+    assert not (tmp_path / "cache").exists()  # nothing solved, nothing saved
