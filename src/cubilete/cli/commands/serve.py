@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--database",
         metavar="URL",
-        help="SQLAlchemy database URL, e.g. postgresql://user@host/db (default: a SQLite file in your user data directory)",
+        help="SQLAlchemy database URL, e.g. postgresql://user@host/db (default: a SQLite file in $STATE_DIRECTORY, else"
+        " in your user data directory)",
     )
     parser.add_argument(
         "--broker",
