@@ -496,9 +496,10 @@ def serve_baseline(port: int, view_file: str) -> None:
 
     # imported from this tree's src (python_env): the settings of `cubilete serve`, collector included
     from cubilete.cli.commands.serve import server_settings, tune_collector
+    from cubilete.cli.serve_logging import uvicorn_logging
 
     tune_collector()
-    uvicorn.run(app, host="127.0.0.1", port=port, **server_settings(behind_proxy=False))
+    uvicorn.run(app, host="127.0.0.1", port=port, **server_settings(), **uvicorn_logging("warning", access_log=False))
 
 
 async def sample_answer(server: Server, game: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""What `cubilete serve` says as it starts: where the games and the solved tables are, and, when it
-cannot start (no broker, no database, no data directory), why in one line with exit status 2, as for
-every other bad input, without a traceback."""
+"""What `cubilete serve` says as it starts: where the games and the solved tables are (the whole start-up
+line: tests/cli/test_cli_serve_logs.py), and, when it cannot start (no broker, no database, no data
+directory), why in one line with exit status 2, as for every other bad input, without a traceback."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 import pytest
 from harness import free_port
 
-from cubilete.cli.commands.serve import data_locations
+from cubilete.cli.serve_logging import startup_summary
 from cubilete.solvers.cache_dir import cache_dir
 
 
@@ -28,15 +28,26 @@ def assert_refused_in_one_line(done: subprocess.CompletedProcess[str], *words: s
     assert "listening" not in done.stdout
 
 
-def test_the_data_locations_name_the_database_without_its_password_and_the_cache():
-    said = data_locations("postgresql://cubilete:secret@db.example/games")
-    assert "postgresql+psycopg://cubilete:***@db.example/games" in said and "secret" not in said
-    assert str(cache_dir()) in said
+def test_the_startup_line_names_the_database_and_broker_without_their_passwords_and_the_cache():
+    said = startup_summary(
+        "postgresql://cubilete:secret@db.example/games", "redis://:hush@cache.example:6379/0", None, None
+    )
+    assert "database postgresql+psycopg://cubilete:***@db.example/games" in said and "secret" not in said
+    assert "broker redis://:***@cache.example:6379/0" in said and "hush" not in said
+    assert f"cache directory {cache_dir()}" in said and "data directory" not in said  # no SQLite file there
 
 
 def test_the_default_data_location_is_the_user_data_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert f"sqlite:///{tmp_path / 'cubilete' / 'games.sqlite3'}" in data_locations(None)
+    said = startup_summary(None, None, None, None)
+    assert f"database sqlite:///{tmp_path / 'cubilete' / 'games.sqlite3'}" in said
+    assert f"data directory {tmp_path / 'cubilete'}" in said
+
+
+def test_a_services_state_directory_is_its_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}:/var/lib/other")  # systemd: the unit's first, then others
+    assert f"database sqlite:///{tmp_path / 'games.sqlite3'}" in startup_summary(None, None, None, None)
 
 
 def test_an_unreachable_broker_is_one_line_and_status_2(tmp_path):

@@ -109,7 +109,7 @@ REFUSALS: dict[str, str] = {
     "too_many_requests": "too many requests of this kind from your address: try again in {seconds} s",
     "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",
     # -- a server that cannot start, or is not ready to serve ---------------------------
-    "data_dir_unwritable": "cannot make the data directory {path}: {reason} (give --database a URL)",
+    "data_dir_unwritable": "cannot make the data directory {path}: {reason} (give --database a URL, or set STATE_DIRECTORY)",
     "database_unusable": "cannot use the database {url}: {reason}",
     "broker_unreachable": "cannot reach the broker {url}: {reason}",
     "broker_unavailable": "the broker (Redis) does not answer",

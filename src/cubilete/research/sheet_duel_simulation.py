@@ -22,11 +22,12 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..engine.dice import DICE_COUNT
 from ..engine.sheet_rules import SheetRules
 from ..solvers.dice_lattice import keep_indices, keeps
+from ..solvers.kernel_cache import njit
 from ..solvers.sheet.cache import solution
 from ..solvers.sheet.duel import every_law, scored_worths
 from ..solvers.sheet.threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_scratch

@@ -10,10 +10,11 @@ so results do not depend on the number of threads.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..engine.dice_seeds import SPLITMIX_GAMMA
 from ..engine.sheet_rules import SheetRules
+from ..solvers.kernel_cache import njit
 from ..solvers.sheet.cache import solution
 from ..solvers.sheet.turn import (
     best_box,

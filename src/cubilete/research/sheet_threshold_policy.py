@@ -12,10 +12,11 @@ knows: those ends are mixed into the result, shifted by the points gained since 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..engine.sheet import SheetState
 from ..solvers.dice_lattice import keep_indices
+from ..solvers.kernel_cache import njit
 from ..solvers.sheet.distributions import ScoreDistribution, distribution_table, mix_group
 from ..solvers.sheet.threshold import CHANCE_DIGITS, ThresholdTable, chance_scratch, check_target, turn_chances
 from ..solvers.sheet.turn import next_class, roll_context, roll_free_dice, turn_expectations, turn_scratch

@@ -32,12 +32,13 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..engine.dice import DICE_COUNT
 from ..engine.sheet_rules import SheetRules
 from ..engine.sheet_scoring import Sheet, sheet_total
 from ..solvers.dice_lattice import keep_indices, keeps
+from ..solvers.kernel_cache import njit
 from ..solvers.sheet.cache import solution
 from ..solvers.sheet.classes import StateClasses, state_classes, turn_outcomes
 from ..solvers.sheet.solver import SheetSolution

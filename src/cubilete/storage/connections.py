@@ -12,6 +12,10 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 
 from ..engine.errors import CubileteError
+from ..solvers.cache_dir import service_directory
+
+# The state directory systemd gives a service (a unit's `StateDirectory=`): the data directory there.
+SERVICE_STATE_ENV = "STATE_DIRECTORY"
 
 
 class DatabaseUnusable(CubileteError):
@@ -19,8 +23,13 @@ class DatabaseUnusable(CubileteError):
     writable, made by a newer cubilete): the server does not start."""
 
 
+def data_dir() -> Path:
+    """Where the default SQLite database lives: the service's state directory, else the user's data directory."""
+    return Path(service_directory(SERVICE_STATE_ENV) or platformdirs.user_data_dir("cubilete"))
+
+
 def default_database_url() -> str:
-    folder = Path(platformdirs.user_data_dir("cubilete"))
+    folder = data_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:

@@ -20,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--database",
         metavar="URL",
-        help="the database `cubilete serve` uses (default: the SQLite file in your user data directory)",
+        help="the database `cubilete serve` uses (default: the SQLite file in $STATE_DIRECTORY, else in your user data"
+        " directory)",
     )
     parser.set_defaults(run=run)
 

@@ -1,5 +1,6 @@
-"""`cubilete serve [--host 127.0.0.1] [--port 8000] [--open] [--database URL] [--broker URL] [--public-url URL]`:
-play in the browser; with `--host 0.0.0.0`, friends on the same network join from their phones.
+"""`cubilete serve [--host 127.0.0.1] [--port 8000] [--open] [--database URL] [--broker URL] [--public-url URL]
+[--forwarded-allow-ips ADDRESSES] [--log-level info] [--access-log]`: play in the browser; with
+`--host 0.0.0.0`, friends on the same network join from their phones.
 
 Several processes serve the same games when they share a PostgreSQL database and a Redis broker.
 The bounds on connections and live sockets, the per-client rates of costly requests, the expiry of
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import threading
 import webbrowser
 from datetime import timedelta
@@ -17,6 +19,8 @@ from typing import Any
 
 from ..connection_limits import HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
 from ..output import Parser
+from ..proxies import believed_proxies, proxy_settings, trusted_proxies
+from ..serve_logging import add_logging_options, configure_logging, startup_summary, uvicorn_logging
 
 # File descriptors a server process needs beside its connections (database, logs, solver tables).
 DESCRIPTOR_RESERVE = 64
@@ -34,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--database",
         metavar="URL",
-        help="SQLAlchemy database URL, e.g. postgresql://user@host/db (default: a SQLite file in your user data directory)",
+        help="SQLAlchemy database URL, e.g. postgresql://user@host/db (default: a SQLite file in $STATE_DIRECTORY, else"
+        " in your user data directory)",
     )
     parser.add_argument(
         "--broker",
@@ -50,6 +55,12 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         help="the longest wait for the database: to connect, for a statement or a lock, for a request's"
         " reads and writes; beyond, 503 database_unavailable or save_failed and nothing stored (default: 5)",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips", type=trusted_proxies, metavar="ADDRESSES",
+        help="the proxies whose X-Forwarded-Proto and X-Forwarded-For are believed: IP addresses or networks"
+        " separated by commas, * for any (default: none; with --public-url, 127.0.0.1,::1)",
+    )
+    add_logging_options(parser)
     bounds = parser.add_argument_group("bounds on connections")
     bounds.add_argument(
         "--max-connections", type=_at_least_one, default=MAX_CONNECTIONS, metavar="N",
@@ -142,6 +153,7 @@ def listening_addresses(host: str, port: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    configure_logging(args.log_level)  # first: importing the solvers may log
     import uvicorn
 
     from ...solvers.sheet.warmup import compile_sheet_kernels
@@ -166,26 +178,19 @@ def run(args: argparse.Namespace) -> int:
         rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
     )
     urls = listening_addresses(args.host, args.port)
+    proxies = believed_proxies(args.forwarded_allow_ips, args.public_url)
+    log = logging.getLogger(__name__)
+    log.info(startup_summary(args.database, args.broker, args.public_url, proxies))
+    log.debug("bounds: %s, %s", limits, sockets)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
-    print(data_locations(args.database))
-    if args.public_url:
-        print(f"Invite links point to {args.public_url}")
     print("Press Ctrl+C to stop.", flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(urls[0],)).start()
     allow_descriptors(limits.max_connections + DESCRIPTOR_RESERVE)
     tune_collector()
-    settings = server_settings(behind_proxy=args.public_url is not None, limits=limits, max_message=sockets.max_message)
-    uvicorn.run(app, host=args.host, port=args.port, **settings)
+    settings = server_settings(limits, sockets.max_message, proxies)
+    uvicorn.run(app, host=args.host, port=args.port, **settings, **uvicorn_logging(args.log_level, args.access_log))
     return 0
-
-
-def data_locations(database: str | None) -> str:
-    """Where the games and the solved tables are, for the host's backups (the password hidden)."""
-    from ...solvers.cache_dir import cache_dir
-    from ...storage.connections import database_url, shown_url
-
-    return f"Games are stored in {shown_url(database_url(database))}; solved tables in {cache_dir()}"
 
 
 def allow_descriptors(wanted: int) -> None:
@@ -223,19 +228,19 @@ DEFAULT_LIMITS = ConnectionLimits()
 
 
 def server_settings(
-    behind_proxy: bool, limits: ConnectionLimits = DEFAULT_LIMITS, max_message: int | None = None
+    limits: ConnectionLimits = DEFAULT_LIMITS, max_message: int | None = None, proxies: str | None = None
 ) -> dict[str, Any]:
     """uvicorn's settings for the app (benchmarks/web_load.py runs its baseline under the same);
-    `max_message`: the WebSockets' bound on a message, in bytes (default: uvicorn's 16 MiB)."""
+    `max_message`: the WebSockets' bound on a message, in bytes (default: uvicorn's 16 MiB); `proxies`:
+    those whose forwarded headers are read (default: none). Logging has settings of its own (serve_logging)."""
     from ..bounded_http import BoundedH11Protocol
 
     websockets = {} if max_message is None else {"ws_max_size": max_message}  # larger: refused unread (1009)
     return {
         **websockets,
-        "log_level": "warning",
         "timeout_keep_alive": limits.idle_timeout,  # idle connections are closed soon
         # h11 rather than httptools, which would be faster but bounds no request head
         "http": BoundedH11Protocol.with_limits(limits),
         "h11_max_incomplete_event_size": 16 * 1024,  # request line and headers are bounded
-        "proxy_headers": behind_proxy,  # X-Forwarded-* are read only behind a proxy (--public-url)
+        **proxy_settings(proxies),
     }

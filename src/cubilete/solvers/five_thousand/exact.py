@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ...engine.five_thousand import FiveThousandRules
+from ..kernel_cache import njit
 from .tables import (
     RollTable,
     UnsupportedRules,

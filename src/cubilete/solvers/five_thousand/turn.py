@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ...engine.actions import Action, Bank, Roll
 from ...engine.dice import DICE_COUNT
 from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
+from ..kernel_cache import njit
 from .tables import RollTable, slot_of
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ..kernel_cache import njit
 from .solver import SheetSolution, layers
 from .tables import SheetShape, SheetTables, computed_states
 from .turn import (

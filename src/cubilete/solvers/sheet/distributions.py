@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ...engine.actions import Action, Keep
 from ...engine.errors import IllegalAction
@@ -30,6 +30,7 @@ from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import Sheet, sheet_total
 from ..dice_lattice import keep_indices
+from ..kernel_cache import njit
 from .advice import position, turn_arrays
 from .cache import solution
 from .classes import TurnOutcomes, turn_outcomes, write_outcomes

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import numpy as np
-from numba import njit
 
 from ...engine.errors import IllegalAction
 from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import Sheet, sheet_total
 from ..dice_lattice import keep_indices
+from ..kernel_cache import njit
 from ..table_cache import Progress
 from .cache import solution
 from .distributions import DistributionTable, ScoreDistribution, distribution_table, remaining_distribution

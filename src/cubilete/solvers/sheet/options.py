@@ -22,7 +22,6 @@ from itertools import combinations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction
@@ -30,6 +29,7 @@ from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import Sheet, sheet_total
 from ..dice_lattice import dice_lattice, keep_indices
+from ..kernel_cache import njit
 from .cache import solution
 from .solver import SheetSolution
 from .tables import SheetArrays, sheet_tables, state_count, state_key

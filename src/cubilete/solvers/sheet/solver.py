@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from numba import njit
 
 from ...engine.sheet_rules import SheetRules
 from ..dice_lattice import DiceLattice, dice_lattice
+from ..kernel_cache import njit
 from .tables import SheetTables, computed_states, sheet_tables, state_count
 from .turn import state_index, turn_expectations, turn_scratch
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ...engine.dice import DICE_COUNT
 from ...engine.sheet_rules import Pattern, SheetRules
+from ..kernel_cache import njit
 from .cache import solution
 from .classes import state_classes, turn_outcomes
 

@@ -21,11 +21,11 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ...engine.dice import DICE_COUNT, roll_outcomes
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import Sheet, possible_points, score_options, upper_total
+from ..kernel_cache import njit
 
 # Joker box state in a scoring context.
 JOKER_OPEN = 0  # open, or the rule set has no joker box

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ...engine.errors import IllegalAction
 from ...engine.sheet import SheetState
 from ...engine.sheet_scoring import sheet_total
 from ..dice_lattice import keep_indices
+from ..kernel_cache import njit
 from ..table_cache import Progress
 from .advice import RankedOption, advise
 from .cache import solution

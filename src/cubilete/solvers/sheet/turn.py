@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ...engine.dice import DICE_COUNT, FACES
 from ..dice_lattice import DiceLattice
+from ..kernel_cache import njit
 from .tables import JOKER_OPEN, JOKER_ZERO, SheetArrays, SheetShape, SheetTables, context_of
 
 FACE_COUNT = len(FACES)

@@ -1,0 +1,74 @@
+"""Where Numba keeps the compiled kernels, so that a process loads them rather than compiling them again
+(a minute and more): the first writable of the directory the host names ($NUMBA_CACHE_DIR), beside the
+sources (Numba's own choice, for a checkout or a user's install) and the cache directory (`cache_dir`,
+a service's $CACHE_DIRECTORY). Numba refuses to compile a cached kernel when it finds no writable
+place, failing the import: when no directory is writable, the kernels compile in each process instead
+(`njit` drops caching), and a warning says so.
+
+Every kernel module imports `njit` from here, so that the choice is made before the first kernel is
+decorated."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba.core import config
+
+from .cache_dir import cache_dir
+
+NUMBA_CACHE_ENV = "NUMBA_CACHE_DIR"
+BESIDE_SOURCES = Path(__file__).resolve().parent / "__pycache__"  # as Numba's own, beside each module
+
+
+def kernel_cache_candidates() -> list[Path]:
+    """Where the kernels may be cached, in order of preference."""
+    named = os.environ.get(NUMBA_CACHE_ENV)
+    return [*([Path(named)] if named else []), BESIDE_SOURCES, cache_dir() / "numba"]
+
+
+def first_writable(directories: list[Path]) -> Path | None:
+    """The first directory that can be made and written to (as Numba checks it), else None."""
+    for directory in directories:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=directory):
+                return directory
+        except OSError:
+            continue
+    return None
+
+
+def _choose() -> Path | None:
+    chosen = first_writable(kernel_cache_candidates())
+    if chosen is None:
+        logging.getLogger(__name__).warning(
+            "compiled kernels are not cached (no writable directory: set NUMBA_CACHE_DIR or CUBILETE_CACHE_DIR);"
+            " each process compiles them again, taking a minute and more"
+        )
+    elif chosen != BESIDE_SOURCES:
+        os.environ[NUMBA_CACHE_ENV] = str(chosen)  # the compiler reads its configuration again from here
+        config.reload_config()
+    return chosen
+
+
+KERNEL_CACHE = _choose()
+
+
+def kernel_cache_description() -> str:
+    if KERNEL_CACHE is None:
+        return "not cached"
+    if KERNEL_CACHE == BESIDE_SOURCES:
+        return f"beside the sources in {BESIDE_SOURCES.parent}"
+    return str(KERNEL_CACHE)
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """numba.njit, caching the kernel only where a directory takes it."""
+    if KERNEL_CACHE is None:
+        options["cache"] = False
+    return numba.njit(*args, **options)
