@@ -135,7 +135,7 @@ def test_the_seeds_strings_are_the_catalogs_strings():
 def test_refusals_show_names_translated_and_lists_as_the_language_writes_them():
     assert refusal_message("es", "box_used", {"game": "penta", "box": "fours"}) == "la casilla Cuatros ya está usada"
     assert refusal_message("es", "joker_forces", {"game": "generala", "boxes": ["fours", "libre"]}) == (
-        "la regla del comodín obliga a anotar esta tirada en: Jugada de 4 y Libre"
+        "la regla del comodín obliga a anotar este lanzamiento en: Jugada de 4 y Libre"
     )
     assert refusal_message("es", "must_roll_points", {"rest": 50}) == (
         "tienes que seguir lanzando: los puntos del turno terminan en 50"

@@ -83,7 +83,7 @@ REFUSALS: dict[str, str] = {
     "no_turn_clock": "this game has no turn clock",
     "clock_running": "the turn clock still has {seconds} s left",
     "game_not_open": "this game is not open to join: ask its players for an invite link",
-    "seat_taken": "seat {seat} was taken by someone else",
+    "seat_taken": "seat {number} was taken by someone else",
     "review_no_decision": "event {index} is not a decision made so far (the game has {events} events)",
     "record_too_many_seats": "a player's record is built from at most {most} seats at once, not {count}",
     "hints_off": "hints and win chances are off in this game: a game with friends has them only if its creator allowed them",

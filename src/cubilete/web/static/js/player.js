@@ -32,7 +32,10 @@ function showSummary(record) {
     ? tn("{n} finished game", "{n} finished games", games)
     : t("No finished game under this name on this device yet.");
   if (withOthers) {
-    headline += ` · ${tn("{n} win in {games} games with others", "{n} wins in {games} games with others", wins, { games: withOthers })}`;
+    // two counts, each with its own plural form ("1 win in 3 games", "2 wins in 1 game")
+    const winsText = tn("{n} win", "{n} wins", wins);
+    const gamesText = tn("{n} game", "{n} games", withOthers);
+    headline += ` · ${t("{wins} in {games} with others", { wins: winsText, games: gamesText })}`;
   }
   document.querySelector("[data-headline]").textContent = headline;
   const inProgress = document.querySelector("[data-in-progress]");
