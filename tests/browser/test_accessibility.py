@@ -30,9 +30,9 @@ def no_violations(page, what: str) -> None:
 def test_the_home_rules_and_missing_pages(server, new_page):
     page = new_page()
     page.goto(f"{server.url}/")
-    expect(page.locator("[data-rules-help]")).to_have_text((
+    expect(page.locator("[data-rules-help]")).to_have_text(
         "Si la casilla Penta tiene 50 puntos, cada nuevo Penta da 100 puntos de bonus y hace de comodín: primero en la casilla de arriba de su valor."
-    ))
+    )
     no_violations(page, "home")
     page.click("[data-game='5000']")
     page.select_option("[data-rules-select]", "free-set-aside")

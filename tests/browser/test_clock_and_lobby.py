@@ -80,6 +80,8 @@ def test_a_public_game_is_joined_from_the_open_tables(topology, new_page):
     expect(ana.locator("[data-notice]")).to_have_text("Carla se unió a la partida")
     ana.click("[data-action='roll']")
     ready(ana)
+    generala_prompt = "Toca los dados para guardarlos; después vuelve a lanzar o elige una combinación"  # seed 003's word
+    expect(ana.locator("[data-message]")).to_have_text(generala_prompt)
     score_first_open_box(ana)
     ready(carla)  # Carla plays the seat that was Beto's
     assert carla.evaluate("localStorage.getItem('cubilete.name')") == "Carla"

@@ -71,9 +71,12 @@ def test_generala_words_its_sheet_with_combinations_crossed_out():
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [
-        ("es-ES", ["Jugada de 1: 1 punto", "Jugada de 1: 2 puntos", "Ana vuelve a cero", "Ana y Beto vuelven a cero"]),
-        ("id-ID", ["Angka 1: 1 poin", "Angka 1: 2 poin", "Ana kembali ke nol", "Ana dan Beto kembali ke nol"]),
-        ("en-US", ["Ones: 1 point", "Ones: 2 points", "Ana is knocked back to zero", "Ana and Beto are knocked back to zero"]),
+        ("es-ES", ["Jugada de 1: 1 punto", "Jugada de 1: 2 puntos", "Ana vuelve a cero", "Ana y Beto vuelven a cero",
+                   "1 victoria en 1 partida con otros", "0 victorias en 3 partidas con otros"]),
+        ("id-ID", ["Angka 1: 1 poin", "Angka 1: 2 poin", "Ana kembali ke nol", "Ana dan Beto kembali ke nol",
+                   "1 kemenangan dalam 1 permainan dengan pemain lain", "0 kemenangan dalam 3 permainan dengan pemain lain"]),
+        ("en-US", ["Ones: 1 point", "Ones: 2 points", "Ana is knocked back to zero", "Ana and Beto are knocked back to zero",
+                   "1 win in 1 game with others", "0 wins in 3 games with others"]),
     ],
 )
 def test_the_page_picks_the_plural_form_and_lists_names_in_its_language(server, new_page, locale, expected):
@@ -81,11 +84,14 @@ def test_the_page_picks_the_plural_form_and_lists_names_in_its_language(server, 
     page.goto(f"{server.url}/")
     shown = page.evaluate(
         """async () => {
-          const { boxName, listText, tn } = await import("/static/js/i18n.js");
+          const { boxName, listText, t, tn } = await import("/static/js/i18n.js");
           const box = (points) => tn("{box}: {points} point", "{box}: {points} points", points, { box: boxName("generala", "ones"), points });
           const knocked = (names) =>
             tn("{names} is knocked back to zero", "{names} are knocked back to zero", names.length, { names: listText(names) });
-          return [box(1), box(2), knocked(["Ana"]), knocked(["Ana", "Beto"])];
+          // the record's headline (player.js): wins and games each take their own plural form
+          const record = (wins, games) =>
+            t("{wins} in {games} with others", { wins: tn("{n} win", "{n} wins", wins), games: tn("{n} game", "{n} games", games) });
+          return [box(1), box(2), knocked(["Ana"]), knocked(["Ana", "Beto"]), record(1, 1), record(0, 3)];
         }"""
     )
     assert shown == expected

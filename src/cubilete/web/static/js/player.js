@@ -5,6 +5,7 @@
 import { ApiError, postJson } from "./api.js";
 import { element, svg } from "./dom.js";
 import { gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
+import { sentence } from "./messages.js";
 import { heldSeats, playerUrl } from "./my_player.js";
 
 const CHART = { width: 340, height: 180, left: 44, right: 14, top: 12, bottom: 28 };
@@ -179,7 +180,7 @@ function showRefused(refused) {
     "{n} seats kept on this device could not be counted",
     refused.length,
   );
-  document.querySelector("[data-refused]").replaceChildren(...refused.map((refusal) => element("li", null, refusal.message)));
+  document.querySelector("[data-refused]").replaceChildren(...refused.map((refusal) => element("li", null, sentence(refusal.message))));
   document.querySelector("[data-refused-card]").hidden = refused.length === 0;
 }
 
