@@ -108,6 +108,29 @@ REFUSALS: dict[str, str] = {
 }
 
 
+# Refusals a game words its own way, by game and code, with the same {placeholders} as REFUSALS:
+# Generala's sheet has combinations (seed 003). A refusal whose `game` parameter names the game
+# uses its template, translated under the context "refusal:GAME".
+GAME_REFUSALS: dict[str, dict[str, str]] = {
+    "generala": {
+        "unknown_box": "{game} has no combination '{box}'; its combinations are {boxes}",
+        "box_used": "the combination {box} is already used",
+    },
+}
+
+
+def game_worded(code: str, params: Mapping[str, Any]) -> str | None:
+    """The game whose own template this refusal takes, if any."""
+    game = params.get("game")
+    return game if isinstance(game, str) and code in GAME_REFUSALS.get(game, {}) else None
+
+
+def template(code: str, params: Mapping[str, Any]) -> str:
+    """The refusal's English template: its game's own, else the common one."""
+    game = game_worded(code, params)
+    return REFUSALS[code] if game is None else GAME_REFUSALS[game][code]
+
+
 def plain(value: Any) -> str:
     """A parameter as text: a list shows its items separated by commas."""
     if isinstance(value, (list, tuple)):
@@ -117,7 +140,7 @@ def plain(value: Any) -> str:
 
 def english(code: str, params: Mapping[str, Any]) -> str:
     """The English text of a refusal; an unknown code is a programming error (KeyError)."""
-    return REFUSALS[code].format(**{name: plain(value) for name, value in params.items()})
+    return template(code, params).format(**{name: plain(value) for name, value in params.items()})
 
 
 @dataclass(frozen=True)
