@@ -4,7 +4,8 @@ This module imports nothing of the web app (only the engine and players, for the
 
 `extract_html`: the data-i18n and data-i18n-label attributes of the static pages.
 `extract_refusals`: every refusal code of engine/refusals.py, as the message id of the
-context "refusal", with its English template as the translators' comment.
+context "refusal", with its English template as the translators' comment; a code a game words its
+own way (GAME_REFUSALS) again under the context "refusal:GAME".
 `extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level"),
 and the one-line descriptions of each rule set and bot level (contexts "rules-help:penta", "level-help:penta").
 """
@@ -44,16 +45,25 @@ def extract_html(
 def extract_refusals(
     fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
 ) -> Iterator[Extracted]:
-    """The keys of the REFUSALS dict literal, read from the source (nothing is imported)."""
+    """The keys of the REFUSALS dict literal, and of each game's dict in GAME_REFUSALS, read from the
+    source (nothing is imported)."""
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
         if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
             continue
-        if node.target.id != "REFUSALS" or not isinstance(node.value, ast.Dict):
-            continue
-        for key, value in zip(node.value.keys, node.value.values):
-            if isinstance(key, ast.Constant) and isinstance(value, ast.Constant) and isinstance(value.value, str):
-                yield key.lineno, "pgettext", (REFUSAL_CONTEXT, key.value), [f"English: {value.value}"]
+        if node.target.id == "REFUSALS" and isinstance(node.value, ast.Dict):
+            yield from _templates(node.value, REFUSAL_CONTEXT)
+        if node.target.id == "GAME_REFUSALS" and isinstance(node.value, ast.Dict):
+            for game, templates in zip(node.value.keys, node.value.values):
+                if isinstance(game, ast.Constant) and isinstance(game.value, str) and isinstance(templates, ast.Dict):
+                    yield from _templates(templates, f"{REFUSAL_CONTEXT}:{game.value}")
+
+
+def _templates(templates: ast.Dict, context: str) -> Iterator[Extracted]:
+    """Each code of a dict literal of refusal templates, with its English template as the comment."""
+    for key, value in zip(templates.keys, templates.values):
+        if isinstance(key, ast.Constant) and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            yield key.lineno, "pgettext", (context, key.value), [f"English: {value.value}"]
 
 
 def extract_names(

@@ -7,7 +7,8 @@ them, and are read here as package data (without importing the web app).
 Message ids are the English texts. Names that depend on the game (boxes, rule sets,
 bot levels) use a context such as "box:penta" with the stable id as message id.
 Refusals use the context "refusal" with the refusal's code as message id; the message is
-the template of REFUSALS in that language, with the same {placeholders}.
+the template of REFUSALS in that language, with the same {placeholders}; a refusal a game words its
+own way (GAME_REFUSALS) uses the context "refusal:GAME".
 A language's messages are one dict whose keys are the message ids, or "context\\x04id" for
 messages with a context (gettext's convention). A message with plural forms (ngettext) is
 keyed by its singular id and maps each CLDR plural category of the language (Babel's plural
@@ -31,7 +32,7 @@ from babel import Locale
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 
-from .engine.refusals import REFUSALS
+from .engine.refusals import game_worded, template
 
 LANGUAGES = ("es", "id", "en")
 DEFAULT_LANGUAGE = "en"
@@ -92,11 +93,12 @@ def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
 
 def refusal_message(lang: str, code: str, params: Mapping[str, Any]) -> str:
     """A refusal in this language: its code's template, names translated, lists as the language writes them."""
-    template = gettext(lang, code, REFUSAL_CONTEXT)
-    if template == code:  # no translation: the English template
-        template = REFUSALS[code]
+    game = game_worded(code, params)
+    text = gettext(lang, code, REFUSAL_CONTEXT if game is None else f"{REFUSAL_CONTEXT}:{game}")
+    if text == code:  # no translation: the English template
+        text = template(code, params)
     shown = {name: _shown(lang, name, value, params) for name, value in params.items()}
-    return template.format(**shown)
+    return text.format(**shown)
 
 
 def _shown(lang: str, name: str, value: Any, params: Mapping[str, Any]) -> str:

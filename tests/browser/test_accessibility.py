@@ -30,12 +30,14 @@ def no_violations(page, what: str) -> None:
 def test_the_home_rules_and_missing_pages(server, new_page):
     page = new_page()
     page.goto(f"{server.url}/")
-    expect(page.locator("[data-rules-help]")).to_have_text("Con 50 en Penta, otro penta gana 100 y es comodín, que se coloca en un orden fijo.")
+    expect(page.locator("[data-rules-help]")).to_have_text(
+        "Si la casilla Penta tiene 50 puntos, cada nuevo Penta da 100 puntos de bonus y hace de comodín: primero en la casilla de arriba de su valor."
+    )
     no_violations(page, "home")
     page.click("[data-game='5000']")
     page.select_option("[data-rules-select]", "free-set-aside")
     expect(page.locator("[data-rules-help]")).to_have_text(
-        "Tras una tirada que anota, eliges qué dados que anotan apartas, al menos uno."
+        "Después de cada lanzamiento eliges qué dados apartar: al menos uno, y todos deben puntuar."
     )
     expect(page.locator("[data-rules-select]")).to_have_attribute("aria-describedby", "rules-help")
     page.click("[data-action='add-player']")

@@ -155,7 +155,7 @@ def test_a_5000_game_against_a_bot_to_the_end(server, new_page, motion):
     assert 5000 in totals
     expect(page.locator("[data-ranking] li")).to_have_count(2)
     expect(page.locator("[data-ranking] li[data-place='1']")).to_have_count(1)
-    assert reasons and all(reason.startswith(("you must roll again", "you are not in the game")) for reason in reasons)
+    assert reasons and all(reason.startswith(("You must roll again", "You are not in the game")) for reason in reasons)
     assert any(re.search(r"banks \d+", message) for message in messages)
 
 

@@ -4,6 +4,7 @@ mistakes on the chart and a tap shows the position with its options ranked; the 
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import expect
 from test_browser import ready, start_from_home
@@ -42,6 +43,7 @@ def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_option
     expect(page).to_have_url(f"{server.url}/game/{page.url.rsplit('/', 2)[1]}/review")
     summary = page.locator("[data-seat-review='0']")
     expect(summary.locator("[data-luck]")).to_contain_text("Los dados te dieron")
+    expect(summary.locator("[data-luck]")).to_have_text(re.compile(r"; tus decisiones costaron \d+,\d$"))  # a cost, no sign
     expect(summary.locator("[data-mean-loss]")).to_contain_text("decisiones, pérdida media")
     expect(summary.locator(".costliest li")).to_have_count(3)
     mistakes = page.locator(MARKED)

@@ -38,7 +38,7 @@ def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(topology, new
 
     # Beto never comes: after 9 s the computer plays his whole turn, and both pages say so.
     expect(ana.locator("[data-notice]")).to_have_text(
-        "Se acabó el tiempo de Beto: el ordenador jugó su turno", timeout=CLOCK_RUNS_OUT_MS
+        "Se acabó el tiempo de Beto: la computadora jugó su turno", timeout=CLOCK_RUNS_OUT_MS
     )
     expect(spectator.locator("[data-notice]")).to_have_text(
         "Time ran out for Beto: the computer played their turn", timeout=CLOCK_RUNS_OUT_MS
@@ -56,7 +56,7 @@ def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(topology, new
     ana.click("[data-action='settings']")
     ana.click("[data-action='hand-to-bot'][data-seat='0']")
     expect(spectator.locator("[data-notice]")).to_have_text("Ana handed their seat to the computer")
-    expect(ana.locator("[data-notice]")).to_have_text("Ana dejó su puesto al ordenador")
+    expect(ana.locator("[data-notice]")).to_have_text("Ana dejó su puesto a la computadora")
     assert ana.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')") is None
     for server in {topology.host, topology.friend}:
         assert server.api("GET", f"/api/games/{game_id}")["seats"][0]["kind"] == "bot"
@@ -80,6 +80,8 @@ def test_a_public_game_is_joined_from_the_open_tables(topology, new_page):
     expect(ana.locator("[data-notice]")).to_have_text("Carla se unió a la partida")
     ana.click("[data-action='roll']")
     ready(ana)
+    generala_prompt = "Toca los dados para guardarlos; después vuelve a lanzar o elige una combinación"  # seed 003's word
+    expect(ana.locator("[data-message]")).to_have_text(generala_prompt)
     score_first_open_box(ana)
     ready(carla)  # Carla plays the seat that was Beto's
     assert carla.evaluate("localStorage.getItem('cubilete.name')") == "Carla"

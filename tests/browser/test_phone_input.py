@@ -168,7 +168,7 @@ def test_the_log_lists_the_bots_moves_and_the_computers_choice_for_a_player(serv
         page.click(ROLL)
         ready(page)
     # nobody chooses: the computer scores for Ana, and says so before Luis is asked to roll
-    expect(page.locator(MESSAGE)).to_have_text(re.compile(r"^El ordenador anota \d+ en .+ por Ana$"))
+    expect(page.locator(MESSAGE)).to_have_text(re.compile(r"^La computadora anota \d+ en .+ por Ana$"))
     expect(page.locator("[data-current-player]")).to_have_attribute("data-current-player", "1")
     expect(page.locator(MESSAGE)).to_have_text("Luis, lanza los dados")
     page.click(ROLL)
@@ -182,7 +182,7 @@ def test_the_log_lists_the_bots_moves_and_the_computers_choice_for_a_player(serv
     log = page.locator(LOG)
     expect(log.first).to_be_visible()
     texts = log.all_inner_texts()  # newest first
-    assert any(re.fullmatch(r"El ordenador anota \d+ en .+ por Ana", text) for text in texts), texts
+    assert any(re.fullmatch(r"La computadora anota \d+ en .+ por Ana", text) for text in texts), texts
     assert any(re.fullmatch(r"Luis anota \d+ en .+", text) for text in texts), texts
     assert any(re.fullmatch(r"Robot anota \d+ en .+", text) for text in texts), texts
     assert "Robot lanza" in texts, texts
@@ -210,7 +210,7 @@ def test_the_auto_score_comes_back_after_a_box_is_selected_and_deselected(server
     expect(box).to_have_attribute("aria-pressed", "false")
     expect(countdown).to_be_visible()
     expect(page.locator("[data-player='0'][data-score]")).to_have_count(1)
-    expect(page.locator(LOG).first).to_have_text(re.compile(r"^El ordenador anota \d+ en .+ por Ana$"))
+    expect(page.locator(LOG).first).to_have_text(re.compile(r"^La computadora anota \d+ en .+ por Ana$"))
 
 
 def test_the_5000_hot_dice_message_says_what_the_player_may_do(server, new_page, motion):

@@ -6,7 +6,9 @@ import io
 
 import pytest
 
+from cubilete.cli.families.sheet_words import sheet_words
 from cubilete.cli.main import main
+from cubilete.cli.texts import Texts
 from cubilete.engine.games import rules_for
 
 BOXES = rules_for("penta").box_ids
@@ -59,7 +61,7 @@ def test_the_line_mode_refuses_in_the_players_language(monkeypatch, capsys):
     assert "Ana mencatat 0 di Straight kecil" in out
     assert "Penta tidak punya kotak «Unos»; kotaknya adalah As, Dua, Tiga" in out  # a Spanish name, in Indonesian
     assert "dadu diberi nomor 1 sampai 5, bukan «7»" in out
-    assert "perintah tidak dikenal «fly»: keep 1 3 5 (tahan dadu itu, lempar sisanya)" in out
+    assert "perintah tidak dikenal «fly»: keep 1 3 5 (simpan dadu itu, lempar sisanya)" in out
 
 
 @pytest.mark.parametrize(
@@ -76,3 +78,13 @@ def test_a_blank_player_name_is_refused_clearly(monkeypatch, capsys, players, la
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert err == f"cubilete: error: {message}" + err.split(message)[1] and err.endswith("\n")
+
+
+def test_the_terminal_words_generalas_sheet_with_combinations_and_pentas_with_boxes():
+    """Seed 003: Generala's lines are «combinaciones» that players «tachan»; Penta's are «casillas»."""
+    generala, penta = sheet_words(Texts("es"), "generala"), sheet_words(Texts("es"), "penta")
+    assert generala.must_sacrifice == "Ninguna combinación abierta puntúa: hay que tachar una"
+    assert penta.must_sacrifice == "Ninguna casilla abierta puntúa: hay que sacrificar una"
+    assert generala.box == "Combinación" and penta.box == "Casilla"
+    assert sheet_words(Texts("id"), "generala").last_roll == "Lemparan terakhir: pilih satu kombinasi"
+    assert "Enter" in generala.hold_or_choose and "Intro" not in penta.choose_box_first

@@ -12,7 +12,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 
 from cubilete.engine.games import GAMES
-from cubilete.engine.refusals import REFUSALS
+from cubilete.engine.refusals import GAME_REFUSALS, REFUSALS
 from cubilete.players import player_levels
 from cubilete.web.i18n import (
     CONTEXT_SEPARATOR,
@@ -67,6 +67,9 @@ def test_babel_extracts_the_client_strings_plurals_and_refusals():
     assert {"Validate turn", "No open box scores: one must be sacrificed", "Roll", "Game over", "Thinking…"} <= keys
     assert ("{n} left", "{n} left") in [message for _, message in EXTRACTED]
     assert {f"{REFUSAL_CONTEXT}{CONTEXT_SEPARATOR}{code}" for code in REFUSALS} <= keys
+    assert {
+        f"{REFUSAL_CONTEXT}:{game}{CONTEXT_SEPARATOR}{code}" for game, codes in GAME_REFUSALS.items() for code in codes
+    } <= keys
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -81,6 +84,9 @@ def test_every_extracted_message_is_translated_with_the_same_placeholders(lang):
             assert all(set(placeholders(form)) <= set(placeholders(message[1])) for form in translated.values())
         elif context == REFUSAL_CONTEXT:
             assert placeholders(translated) == placeholders(REFUSALS[message]), (lang, message)
+        elif context and context.startswith(f"{REFUSAL_CONTEXT}:"):  # a refusal a game words its own way
+            game = context.partition(":")[2]
+            assert placeholders(translated) == placeholders(GAME_REFUSALS[game][message]), (lang, context, message)
         else:
             assert placeholders(translated) == placeholders(message), (lang, message)
 
@@ -134,8 +140,14 @@ def test_the_seeds_strings_are_the_catalogs_strings():
 
 def test_refusals_show_names_translated_and_lists_as_the_language_writes_them():
     assert refusal_message("es", "box_used", {"game": "penta", "box": "fours"}) == "la casilla Cuatros ya está usada"
+    assert refusal_message("es", "box_used", {"game": "generala", "box": "fours"}) == (
+        "la combinación Jugada de 4 ya está usada"  # seed 003's word for Generala
+    )
+    assert refusal_message("id", "unknown_box", {"game": "generala", "box": "x", "boxes": ["trio", "libre"]}) == (
+        "Generala tidak punya kombinasi «x»; kombinasinya adalah Trio dan Bebas"
+    )
     assert refusal_message("es", "joker_forces", {"game": "generala", "boxes": ["fours", "libre"]}) == (
-        "la regla del comodín obliga a anotar esta tirada en: Jugada de 4 y Libre"
+        "la regla del comodín obliga a anotar este lanzamiento en: Jugada de 4 y Libre"
     )
     assert refusal_message("es", "must_roll_points", {"rest": 50}) == (
         "tienes que seguir lanzando: los puntos del turno terminan en 50"

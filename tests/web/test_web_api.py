@@ -770,7 +770,7 @@ def test_a_bot_level_refusal_names_the_levels_in_the_new_games_language(client):
     assert response.status_code == 400
     assert response.json()["params"] == {"game": "penta", "levels": list(player_levels("penta")), "level": "genius"}
     assert response.json()["message"] == (
-        "un bot de Penta juega en uno de los niveles Principiante, Casual, Óptimo y Duelo, no «genius»"
+        "un bot de Penta juega en uno de los niveles Principiante, Intermedio, Óptimo y Duelo, no «genius»"
     )
 
 

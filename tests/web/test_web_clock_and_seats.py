@@ -214,6 +214,7 @@ def test_a_joiner_gets_a_fresh_token_for_the_open_seat_and_it_is_listed_no_more(
     assert read(client, created)["seats"][1]["name"] == "Carla"
     again = client.post(url, json={"name": "Dani"})
     assert again.status_code == 409 and again.json()["code"] == "seat_taken"
+    assert again.json()["params"]["seat"] == 1 and again.json()["detail"] == "seat 2 was taken by someone else"  # counted from 1
     play_a_turn(client, created, 0)
     assert act(client, created, {"type": "roll"}, seat=1, token=token).status_code == 200
     old_link = act(client, created, {"type": "keep", "held": []}, seat=1)  # the invite link's token is void

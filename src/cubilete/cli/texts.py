@@ -25,6 +25,10 @@ class Texts:
     def t(self, message: str, **params: Any) -> str:
         return gettext(self.lang, message).format(**params)
 
+    def pgettext(self, context: str, message: str, **params: Any) -> str:
+        """A message in a catalog context, such as the same English text worded for one game."""
+        return gettext(self.lang, message, context).format(**params)
+
     def tn(self, singular: str, plural: str, n: int, **params: Any) -> str:
         return ngettext(self.lang, singular, plural, n).format(n=n, **params)
 

@@ -83,7 +83,7 @@ REFUSALS: dict[str, str] = {
     "no_turn_clock": "this game has no turn clock",
     "clock_running": "the turn clock still has {seconds} s left",
     "game_not_open": "this game is not open to join: ask its players for an invite link",
-    "seat_taken": "seat {seat} was taken by someone else",
+    "seat_taken": "seat {number} was taken by someone else",
     "review_no_decision": "event {index} is not a decision made so far (the game has {events} events)",
     "record_too_many_seats": "a player's record is built from at most {most} seats at once, not {count}",
     "hints_off": "hints and win chances are off in this game: a game with friends has them only if its creator allowed them",
@@ -120,6 +120,29 @@ REFUSALS: dict[str, str] = {
 }
 
 
+# Refusals a game words its own way, by game and code, with the same {placeholders} as REFUSALS:
+# Generala's sheet has combinations (seed 003). A refusal whose `game` parameter names the game
+# uses its template, translated under the context "refusal:GAME".
+GAME_REFUSALS: dict[str, dict[str, str]] = {
+    "generala": {
+        "unknown_box": "{game} has no combination '{box}'; its combinations are {boxes}",
+        "box_used": "the combination {box} is already used",
+    },
+}
+
+
+def game_worded(code: str, params: Mapping[str, Any]) -> str | None:
+    """The game whose own template this refusal takes, if any."""
+    game = params.get("game")
+    return game if isinstance(game, str) and code in GAME_REFUSALS.get(game, {}) else None
+
+
+def template(code: str, params: Mapping[str, Any]) -> str:
+    """The refusal's English template: its game's own, else the common one."""
+    game = game_worded(code, params)
+    return REFUSALS[code] if game is None else GAME_REFUSALS[game][code]
+
+
 def plain(value: Any) -> str:
     """A parameter as text: a list shows its items separated by commas."""
     if isinstance(value, (list, tuple)):
@@ -129,7 +152,7 @@ def plain(value: Any) -> str:
 
 def english(code: str, params: Mapping[str, Any]) -> str:
     """The English text of a refusal; an unknown code is a programming error (KeyError)."""
-    return REFUSALS[code].format(**{name: plain(value) for name, value in params.items()})
+    return template(code, params).format(**{name: plain(value) for name, value in params.items()})
 
 
 @dataclass(frozen=True)

@@ -264,7 +264,7 @@ class Games:
             if live.state.is_over:
                 raise IllegalAction("game_over")
             if not seats[seat].open:
-                raise SeatTaken("seat_taken", seat=seat)
+                raise SeatTaken("seat_taken", seat=seat, number=seat + 1)  # players count seats from 1
             return with_seat(seats, seat, replace(seats[seat], name=name, token_sha256=digest_token(token), open=False))
 
         await self._change(live, _no_events, partial(self._change_seats, live, claim), in_thread=True)

@@ -22,6 +22,7 @@ from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
 from ..output import CommandError, Report, parse_json
 from .hints import HINT_OPTIONS, Hint, HintOption
+from .sheet_words import sheet_words
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -218,7 +219,7 @@ def table_text(match: Match, texts: Texts) -> str:
     boxes = ", ".join(f"{texts.box(state.game, o.box)} {_points(o.points, o.bonus)}" for o in state.score_options())
     lines = [f"  {texts.t('Dice')}: {dice}   {rolls}", f"  {texts.t('Boxes: {boxes}', boxes=boxes)}"]
     if state.no_open_box_scores():
-        lines.append("  " + texts.t("No open box scores: one must be sacrificed"))
+        lines.append("  " + sheet_words(texts, state.game).must_sacrifice)
     return "\n".join(lines)
 
 

@@ -25,6 +25,7 @@ from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import upper_bonus, upper_total
 from ..families.hints import HintOption
+from ..families.sheet_words import sheet_words
 from ..texts import Texts
 from .keys import Key
 from .widgets import DiceRow, action_button, relabel
@@ -136,6 +137,7 @@ class FamilyTable:
         self.session = session
         self.app = app
         self.texts: Texts = session.texts
+        self.words = sheet_words(self.texts, session.state.game)
         t = self.texts.t
         self.holding: set[int] = set()
         self.selected: str | None = None
@@ -164,7 +166,7 @@ class FamilyTable:
         return [
             *dice,
             Key("r", "roll", None, t("Roll")),
-            Key("down", "move", 1, t("Box"), "↑↓"),
+            Key("down", "move", 1, self.words.box, "↑↓"),
             Key("up", "move", -1),
             Key("enter", "score", None, t("Score")),
         ]
@@ -198,11 +200,11 @@ class FamilyTable:
         if state.is_chance:
             self.app.say(t("{name}, roll the dice", name=name) if session.humans > 1 else t("Roll the dice"))
         elif state.no_open_box_scores():
-            self.app.say(t("No open box scores: one must be sacrificed"), warning=True)
+            self.app.say(self.words.must_sacrifice, warning=True)
         elif session.must_score:
-            self.app.say(t("Last roll: choose a box"))
+            self.app.say(self.words.last_roll)
         else:
-            self.app.say(t("Hold dice (1-5 or a click), then roll again (r) or choose a box (↑↓ or a click, Enter)"))
+            self.app.say(self.words.hold_or_choose)
         self._start_countdown()
 
     def idle(self) -> None:
@@ -243,7 +245,7 @@ class FamilyTable:
         box = self.selected
         if box is None:
             self._legal_boxes()  # refuses before the roll
-            self.app.say(self.texts.t("Choose a box first (↑↓ or a click), then press Enter"), warning=True)
+            self.app.say(self.words.choose_box_first, warning=True)
             return
         self.app.perform(lambda: self.session.act(Score(box)))
 

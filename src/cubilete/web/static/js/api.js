@@ -1,8 +1,10 @@
 // Talking to the server: JSON requests, errors as exceptions, and "thinking…" while a request is slow.
 
 import { lang, t } from "./i18n.js";
+import { sentence } from "./messages.js";
 
-// A refusal: the HTTP status, the refusal's code and parameters, and its text in the game's language.
+// A refusal: the HTTP status, the refusal's code and parameters, and its text in the game's language
+// (written for the middle of a sentence, so shown as a sentence: with a capital letter).
 export class ApiError extends Error {
   constructor(status, message, code = null, params = {}) {
     super(message);
@@ -33,7 +35,7 @@ async function request(method, path, body) {
     const data = await response.json().catch(() => null);
     if (!response.ok) {
       const refusal = data?.code ? data : { message: t("The server did not answer."), code: null, params: {} };
-      throw new ApiError(response.status, refusal.message, refusal.code, refusal.params);
+      throw new ApiError(response.status, sentence(refusal.message), refusal.code, refusal.params);
     }
     return data;
   } catch (error) {

@@ -158,7 +158,7 @@ export class FiveThousandTable {
       choosing && this.chosenPoints() !== null,
       this.controller.reasonFor(this.choosing.size === 0 ? t("Tap the scoring dice to set aside") : t("These dice do not score together")),
     );
-    this.reason.textContent = this.mine && table.must_roll_reason ? table.must_roll_reason.message : "";
+    this.reason.textContent = this.mine && table.must_roll_reason ? sentence(table.must_roll_reason.message) : "";
     this.describe(view, step);
   }
 

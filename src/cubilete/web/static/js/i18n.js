@@ -29,6 +29,9 @@ export function tn(singular, plural, n, params = {}) {
 const lists = new Intl.ListFormat(lang, { style: "long", type: "conjunction" });
 export const listText = (items) => lists.format(items);
 
+// A message in a catalog context (gettext's pgettext, which Babel extracts with its context).
+export const pgettext = (context, message, params = {}) => t(message, params, context);
+
 export const gameName = (game) => t(game, {}, "game");
 export const rulesName = (game, rules) => t(rules, {}, `rules:${game}`);
 export const rulesHelp = (game, rules) => t(rules, {}, `rules-help:${game}`); // one line on what the rule set does

@@ -5,6 +5,7 @@
 import { ApiError, postJson } from "./api.js";
 import { element, svg } from "./dom.js";
 import { gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
+import { sentence } from "./messages.js";
 import { heldSeats, playerUrl } from "./my_player.js";
 
 const CHART = { width: 340, height: 180, left: 44, right: 14, top: 12, bottom: 28 };
@@ -32,7 +33,10 @@ function showSummary(record) {
     ? tn("{n} finished game", "{n} finished games", games)
     : t("No finished game under this name on this device yet.");
   if (withOthers) {
-    headline += ` · ${tn("{n} win in {games} games with others", "{n} wins in {games} games with others", wins, { games: withOthers })}`;
+    // two counts, each with its own plural form ("1 win in 3 games", "2 wins in 1 game")
+    const winsText = tn("{n} win", "{n} wins", wins);
+    const gamesText = tn("{n} game", "{n} games", withOthers);
+    headline += ` · ${t("{wins} in {games} with others", { wins: winsText, games: gamesText })}`;
   }
   document.querySelector("[data-headline]").textContent = headline;
   const inProgress = document.querySelector("[data-in-progress]");
@@ -176,7 +180,7 @@ function showRefused(refused) {
     "{n} seats kept on this device could not be counted",
     refused.length,
   );
-  document.querySelector("[data-refused]").replaceChildren(...refused.map((refusal) => element("li", null, refusal.message)));
+  document.querySelector("[data-refused]").replaceChildren(...refused.map((refusal) => element("li", null, sentence(refusal.message))));
   document.querySelector("[data-refused-card]").hidden = refused.length === 0;
 }
 

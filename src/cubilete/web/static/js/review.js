@@ -93,7 +93,8 @@ class ReviewPage {
     total.dataset.totalLoss = "";
     losses.append(" · ", total);
     const you = this.mine[player.seat] !== undefined;
-    const params = { name: player.name, luck: units.signed(player.luck), skill: units.signed(player.skill) };
+    // skill is what the decisions lost (at most 0): "cost" already says it is a loss, so it shows without its sign
+    const params = { name: player.name, luck: units.signed(player.luck), skill: units.amount(Math.abs(player.skill)) };
     if (this.review.estimate) {
       line("luck", you
         ? t("The dice and the other players gave you {luck}; your decisions cost {skill}", params)

@@ -6,11 +6,13 @@ import { DICE, landed, makeTray, showDie } from "./dice.js";
 import { rememberHeld, recallHeld } from "./held_dice.js";
 import { boxName, t, tn } from "./i18n.js";
 import { SeatColumns } from "./seat_columns.js";
+import { sheetWords } from "./sheet_words.js";
 
 export class SheetTable {
   constructor(root, controller, view) {
     this.controller = controller;
     this.game = view.game;
+    this.words = sheetWords(view.game);
     this.view = view;
     this.interactive = false;
     this.holding = new Set();
@@ -43,7 +45,7 @@ export class SheetTable {
     const corner = document.createElement("th");
     corner.scope = "col";
     corner.className = "corner";
-    corner.append(Object.assign(document.createElement("span"), { className: "visually-hidden", textContent: t("Box") }));
+    corner.append(Object.assign(document.createElement("span"), { className: "visually-hidden", textContent: this.words.box }));
     head.append(corner);
     const cells = { box: {}, upper: [], bonus: [], fiveEqual: [], total: [], heads: [] };
     view.seats.forEach((seat, index) => {
@@ -133,7 +135,7 @@ export class SheetTable {
     this.hideHints();
     this.drawSheet(view);
     const rolled = step?.event.roll !== undefined;
-    const diceReason = this.controller.reasonFor(table.dice.length === 0 ? t("Roll the dice first") : t("No rolls left: choose a box"));
+    const diceReason = this.controller.reasonFor(table.dice.length === 0 ? t("Roll the dice first") : this.words.noRollsLeft);
     this.dice.forEach((die, index) => {
       const value = table.dice[index] ?? null;
       const held = view.to_roll ? table.held.includes(index) : this.mine && this.holding.has(index);
@@ -228,14 +230,14 @@ export class SheetTable {
         rollable
           ? null
           : table.can_reroll
-            ? t("All five dice are held: release one to roll again, or choose a box")
-            : t("No rolls left: choose a box"),
+            ? this.words.allHeld
+            : this.words.noRollsLeft,
       ),
     );
     setUsable(
       this.validateButton,
       this.interactive && this.selected !== null,
-      this.controller.reasonFor(table.dice.length === 0 ? t("Roll the dice first") : t("Choose a box first")),
+      this.controller.reasonFor(table.dice.length === 0 ? t("Roll the dice first") : this.words.chooseBoxFirst),
     );
     setUsable(
       this.hintButton,
@@ -288,11 +290,11 @@ export class SheetTable {
     if (view.to_roll) {
       say(this.controller.hotSeat ? t("{name}, roll the dice", { name }) : t("Roll the dice"));
     } else if (view.table.must_sacrifice) {
-      say(t("No open box scores: one must be sacrificed"), "warning");
+      say(this.words.mustSacrifice, "warning");
     } else if (view.must_score) {
-      say(t("Last roll: choose a box"));
+      say(this.words.lastRoll);
     } else {
-      say(t("Tap dice to hold them, then roll again or choose a box"));
+      say(this.words.holdOrChoose);
     }
   }
 
