@@ -2,7 +2,7 @@
 acknowledged move: restarted on the same database and port, it shows every event each client saw
 acknowledged, with the same dice, and the games play on.
 
-Each game has its own client thread (httpx, one kept-alive connection each) playing random legal moves
+Each game has its own client thread (httpx2, one kept-alive connection each) playing random legal moves
 for both hot-seat seats; half the games roll secret dice (a key kept on the server), half a client's seed.
 """
 
@@ -12,7 +12,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 
-import httpx
+import httpx2
 import pytest
 from test_server_processes import act, eventually
 
@@ -48,7 +48,7 @@ def play(base_url: str, client: Client, choose: random.Random) -> None:
     """Random legal play until the game ends, the server refuses, or it is gone."""
     game = client.created
     tokens = [seat["token"] for seat in game["seats"]]
-    with httpx.Client(base_url=base_url, timeout=60) as http:
+    with httpx2.Client(base_url=base_url, timeout=60) as http:
         try:
             view = http.get(f"/api/games/{game['id']}").json()
             while not view["is_over"]:
@@ -62,7 +62,7 @@ def play(base_url: str, client: Client, choose: random.Random) -> None:
                 view = answer.json()  # read whole: acknowledged
                 client.steps.update((step["index"], step) for step in view["steps"])
                 client.events = view["events"]
-        except httpx.TransportError:  # killed: this request's answer never came
+        except httpx2.TransportError:  # killed: this request's answer never came
             client.ending = "cut off"
             return
         except Exception as error:  # a test bug: shown by the test's assertion, not lost in a thread
