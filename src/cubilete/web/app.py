@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from ..storage import Storage
+from .access import Access
 from .addresses import LinkBase
 from .broker import BrokerUnreachable
 from .chances import chances_router
@@ -45,12 +46,14 @@ def create_app(
     listen_host: str = "127.0.0.1",
     clock_scale: float | None = None,
     socket_limits: SocketLimits | None = None,
+    access: Access | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
     proxy) or the address it listens on decide where links point. `clock_scale` (default: the
     CUBILETE_CLOCK_SCALE variable, else 1) shortens the turn clocks for tests. `socket_limits` bound the
-    WebSockets (web/socket_limits.py)."""
+    WebSockets (web/socket_limits.py); `access` (default: open to all) keeps creating games to those
+    who know a password, and may hide the open tables (web/access.py)."""
     storage = Storage(database_url)
     try:
         broker = open_broker(broker_url)
@@ -72,6 +75,7 @@ def create_app(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
     app.state.services = Services(games, broker, LinkBase(public_url, listen_host))
+    app.state.access = access or Access()
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)

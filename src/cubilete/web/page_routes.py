@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ..engine.games import game_info
+from .access import access_of
 from .api_models import Language
 from .games import GameNotFound
 from .i18n import messages, request_language
@@ -23,7 +24,7 @@ page_router = APIRouter()
 
 @page_router.api_route("/", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> str:
-    return render_page("index", request_language(request), {})
+    return render_page("index", request_language(request), access_of(request).page_data())
 
 
 @page_router.api_route("/game/{game_id}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)

@@ -21,7 +21,7 @@ DESCRIPTOR_RESERVE = 64
 
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
-        "serve", help="play Penta, Generala and 5000 in the browser", description=__doc__
+        "serve", help="play Penta, Generala and 5000 in the browser", description=__doc__, environment=True
     )
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the whole network)"
@@ -41,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--public-url", metavar="URL", help="the address players reach behind a proxy, used in invite links"
     )
+    add_access_options(parser)
     bounds = parser.add_argument_group("bounds on connections")
     bounds.add_argument(
         "--max-connections", type=_at_least_one, default=MAX_CONNECTIONS, metavar="N",
@@ -66,6 +67,26 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         help="live sockets from one address (IPv6: one /64); beyond, closed with code 4429 (default: 30)",
     )
     parser.set_defaults(run=run)
+
+
+def add_access_options(parser: Parser) -> None:
+    """Who may use the server (web/access.py)."""
+    access = parser.add_argument_group("who may use the server")
+    access.add_argument(
+        "--creation-password", metavar="PASSWORD", type=_not_blank,
+        help="creating a game asks this password (joining by an invite link, watching and playing do not);"
+        " give it in the environment rather than here, where `ps` shows it (default: none, anyone creates games)",
+    )
+    access.add_argument(
+        "--no-open-tables", dest="open_tables", action="store_false",
+        help="list no open tables, and create no public games (default: listed)",
+    )
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a password that is not blank")
+    return text
 
 
 def _at_least_one(text: str) -> int:
@@ -99,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ...solvers.sheet.warmup import compile_sheet_kernels
-    from ...web import SocketLimits, create_app
+    from ...web import Access, SocketLimits, create_app
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
@@ -108,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     sockets = SocketLimits(**{name: value for name, value in chosen.items() if value is not None})
     limits = ConnectionLimits(args.max_connections, args.idle_timeout, args.header_timeout)
     app = create_app(
-        args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets
+        args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
+        access=Access(args.creation_password, args.open_tables),
     )
     urls = listening_addresses(args.host, args.port)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
