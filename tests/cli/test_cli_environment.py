@@ -5,8 +5,15 @@ The command line wins; a bad value is refused in one line, exit status 2, naming
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from harness import free_port
 
 from cubilete.cli.environment import variable_of
 from cubilete.cli.main import build_parser
@@ -88,3 +95,50 @@ def test_every_serve_option_has_a_variable_named_in_its_help():
 def test_commands_that_are_not_services_read_no_variables(monkeypatch):
     monkeypatch.setenv("CUBILETE_JSON", "1")
     assert parse("rules", "penta").json is False
+
+
+@pytest.fixture
+def password_postgres():
+    """A PostgreSQL cluster of this test's own that asks a password (the shared one trusts everyone)."""
+    if shutil.which("initdb") is None or shutil.which("pg_ctl") is None:
+        pytest.skip("initdb and pg_ctl are not installed: a PostgreSQL with a password needs a cluster of its own")
+    as_owner = [] if os.geteuid() != 0 else ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    # outside pytest's folders, which only their owner may enter: PostgreSQL refuses to run as root
+    folder = Path(tempfile.mkdtemp(prefix="cubilete-postgres-"))
+    (folder / "password").write_text("s3cret\n")
+    if as_owner:
+        for path in (folder, folder / "password"):
+            shutil.chown(path, "nobody", "nogroup")
+    port = free_port()
+    initdb = ["initdb", "-D", str(folder / "data"), "-U", "cubilete", "--auth=scram-sha-256"]
+    subprocess.run([*as_owner, *initdb, f"--pwfile={folder / 'password'}"], check=True, capture_output=True)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
+    pg_ctl = [*as_owner, "pg_ctl", "-D", str(folder / "data")]
+    subprocess.run([*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"], check=True, capture_output=True)
+    try:
+        yield f"postgresql://cubilete@127.0.0.1:{port}/postgres", port
+    finally:
+        subprocess.run([*pg_ctl, "-m", "fast", "-w", "stop"], check=True, capture_output=True)
+        shutil.rmtree(folder)
+
+
+def test_the_database_password_comes_from_libpqs_places_never_the_command_line(password_postgres, tmp_path):
+    """A URL without a password: libpq finds it in PGPASSWORD, in PGPASSFILE or in ~/.pgpass."""
+    url, port = password_postgres
+    pgpass = tmp_path / "pgpass"
+    pgpass.write_text(f"127.0.0.1:{port}:postgres:cubilete:s3cret\n")
+    pgpass.chmod(0o600)
+    (tmp_path / ".pgpass").write_bytes(pgpass.read_bytes())
+    (tmp_path / ".pgpass").chmod(0o600)
+    clean = {name: value for name, value in os.environ.items() if not name.startswith("PG")}
+    command = [sys.executable, "-m", "cubilete.cli.main", "admin", "stats"]
+
+    def stats(**env: str) -> subprocess.CompletedProcess[str]:
+        environment = {**clean, "HOME": str(tmp_path / "nohome"), "CUBILETE_DATABASE_URL": url, **env}
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment)
+
+    refused = stats()
+    assert refused.returncode == 2 and "no password supplied" in refused.stderr
+    for found in (stats(PGPASSWORD="s3cret"), stats(PGPASSFILE=str(pgpass)), stats(HOME=str(tmp_path))):
+        assert found.returncode == 0, found.stderr
+        assert "0 games" in found.stdout and "s3cret" not in found.stdout
