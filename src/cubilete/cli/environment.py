@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 PREFIX = "CUBILETE_"
@@ -75,13 +75,10 @@ def parse_with_environment(
     finally:
         for action, default in defaults.items():
             action.default = default
-    for action, text in _left_out(parsed, from_environment):
-        setattr(parsed, action.dest, _value(parser, action, text))
+    for action, text in from_environment.items():
+        if getattr(parsed, action.dest, None) is _UNSET:
+            setattr(parsed, action.dest, _value(parser, action, text))
     return parsed, rest
-
-
-def _left_out(parsed: argparse.Namespace, values: dict[argparse.Action, str]) -> Iterable[tuple[argparse.Action, str]]:
-    return ((action, text) for action, text in values.items() if getattr(parsed, action.dest, None) is _UNSET)
 
 
 def _value(parser: argparse.ArgumentParser, action: argparse.Action, text: str) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -48,7 +48,7 @@ class GameSummary:
 
     def as_json(self) -> dict[str, Any]:
         times = {"created": self.created.isoformat(), "last_move": self.last_move and self.last_move.isoformat()}
-        return {**self.__dict__, **times}
+        return {**asdict(self), **times}
 
 
 @dataclass(frozen=True)

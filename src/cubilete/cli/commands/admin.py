@@ -11,6 +11,7 @@ import argparse
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -175,5 +176,5 @@ def run_stats(args: argparse.Namespace) -> int:
     text = (
         f"{shown_url(storage.url)}: {held.games} games ({held.finished} finished), {held.events} events, {size} on disk"
     )
-    emit(Report({"database": shown_url(storage.url), **held.__dict__}, text), args.json)
+    emit(Report({"database": shown_url(storage.url), **asdict(held)}, text), args.json)
     return 0
