@@ -86,6 +86,10 @@ def _when(moment: datetime | None) -> str:
     return "-" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
 
 
+def _size(octets: int) -> str:
+    return f"{octets / 1e6:.1f} MB" if octets >= 1e6 else f"{octets / 1e3:.0f} KB"
+
+
 def _table(rows: list[list[str]]) -> str:
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows)
@@ -172,7 +176,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
     with _storage(args) as storage:
         held = holdings(storage)
-    size = "unknown" if held.size is None else f"{held.size / 1e6:.1f} MB"
+    size = "unknown" if held.size is None else _size(held.size)
     text = (
         f"{shown_url(storage.url)}: {held.games} games ({held.finished} finished), {held.events} events, {size} on disk"
     )
