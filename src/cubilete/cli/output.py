@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ..engine.errors import CubileteError
+from .environment import EPILOG as ENVIRONMENT_EPILOG
+from .environment import BadVariable, EnvironmentHelp, parse_with_environment
 
 USAGE_ERROR = 2
 
@@ -39,7 +42,29 @@ def fail(message: str) -> int:
 
 
 class Parser(argparse.ArgumentParser):
-    """The parser of `cubilete` and of each command: a usage error is a clean error."""
+    """The parser of `cubilete` and of each command: a usage error is a clean error. With
+    `environment=True` (a command a host runs as a service), each option may also come from an
+    environment variable (cli/environment.py)."""
+
+    def __init__(self, *args: Any, environment: bool = False, **kwargs: Any) -> None:
+        if environment:
+            kwargs.setdefault("formatter_class", EnvironmentHelp)
+            kwargs.setdefault("epilog", ENVIRONMENT_EPILOG)
+        super().__init__(*args, **kwargs)
+        self.environment = environment
+
+    def parse_known_args(  # type: ignore[override]  # typeshed's overloads: one signature serves them all
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        def parse() -> tuple[argparse.Namespace, list[str]]:
+            return super(Parser, self).parse_known_args(args, namespace)
+
+        if not self.environment:
+            return parse()
+        try:
+            return parse_with_environment(self, parse)
+        except BadVariable as error:  # one line: the usage says nothing of the environment
+            raise SystemExit(fail(str(error))) from None
 
     def error(self, message: str) -> NoReturn:  # argparse's own exit code is 2 as well
         self.print_usage(sys.stderr)

@@ -117,6 +117,9 @@ REFUSALS: dict[str, str] = {
     "backup_needs_sqlite": "cubilete backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/hosting.md)",
     "backup_exists": "{path} already exists: give the backup a new file name",
     "backup_failed": "cannot back up {url} to {path}: {reason}",
+    # -- who may use a server (its host's choice) -------------------------------------------
+    "creation_password_needed": "This server asks its password to create a game: ask its host for it",
+    "open_tables_off": "This server lists no open tables: invite your friends with their links instead",
 }
 
 

@@ -74,6 +74,9 @@ class NewGame(BaseModel):
         description="with friends' seats: hints and win chances on for everyone (a friend sees it before taking"
         " the seat); without, they are off. Games without friends always have them",
     )
+    creation_password: str | None = Field(
+        None, max_length=256, description="the server's password for creating games, when its host set one"
+    )
 
 
 class ActionIn(BaseModel):

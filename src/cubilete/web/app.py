@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..storage import Storage
 from ..storage.connections import DATABASE_TIMEOUT
+from .access import Access
 from .addresses import LinkBase
 from .broker import BrokerUnreachable
 from .chances import chances_router
@@ -54,6 +55,7 @@ def create_app(
     unplayed_max_age: timedelta | None = UNPLAYED_MAX_AGE,
     database_timeout: float = DATABASE_TIMEOUT,
     tables: TableGate | None = None,
+    access: Access | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
@@ -62,7 +64,9 @@ def create_app(
     WebSockets (web/socket_limits.py), `rate_limits` the costly requests per client (web/rate_limits.py;
     default: RateLimits()); games that never got a move are deleted once `unplayed_max_age` old (None: never).
     `database_timeout`: the longest wait for the database, in seconds (storage/connections.py); beyond,
-    a request is refused 503. `tables` prepares the solver's tables (default: within web/tables.py's budget)."""
+    a request is refused 503. `tables` prepares the solver's tables (default: within web/tables.py's budget);
+    `access` (default: open to all) keeps creating games to those who know a password, and may hide the
+    open tables (web/access.py)."""
     storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url)
@@ -86,7 +90,9 @@ def create_app(
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
-    app.state.services = Services(games, broker, LinkBase(public_url, listen_host), RequestRates(rate_limits))
+    app.state.services = Services(
+        games, broker, LinkBase(public_url, listen_host), RequestRates(rate_limits), access or Access()
+    )
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)

@@ -85,6 +85,7 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     an action for a seat must carry that seat's token."""
     lang = body.lang or request_language(request)
     request.state.game_lang = lang  # refusals of this request speak the new game's language
+    services(request).access.check_creation(body.creation_password, body.public)
     seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
     table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
     live, tokens = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)

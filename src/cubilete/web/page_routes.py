@@ -15,7 +15,7 @@ from .games import GameNotFound
 from .i18n import messages, request_language
 from .pages import PAGE_METHODS, render_page, rules_html
 from .rate_limits import RouteClass, limited
-from .services import games_of
+from .services import games_of, services
 
 QR_MAX_TEXT = 512
 
@@ -24,7 +24,7 @@ page_router = APIRouter()
 
 @page_router.api_route("/", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> str:
-    return render_page("index", request_language(request), {})
+    return render_page("index", request_language(request), services(request).access.page_data())
 
 
 @page_router.api_route("/game/{game_id}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)

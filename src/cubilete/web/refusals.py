@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..storage import DATABASE_FAILURES, SaveFailed
+from .access import CreationRefused
 from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
@@ -35,6 +36,7 @@ _STATUS = (
     (TablesOverBudget, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
+    (CreationRefused, 403),
     (StaleRequest, 409),
     (SeatTaken, 409),
     (NotYourTurn, 409),

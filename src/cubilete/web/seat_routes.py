@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 
 from .api_models import JoinIn, TokenIn
 from .i18n import request_language
-from .services import games_of
+from .services import games_of, services
 from .views import locked_view
 
 seat_router = APIRouter()
@@ -43,7 +43,10 @@ async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[
 
 @seat_router.get("/api/open-tables", summary="Public games with seats anyone may join")
 def open_tables(request: Request) -> list[dict[str, Any]]:
-    """Never a token: each game's seated players' names and the numbers of its open seats."""
+    """Never a token: each game's seated players' names and the numbers of its open seats. None when the
+    host switched the open tables off."""
+    if not services(request).access.open_tables:
+        return []
     return [
         {
             "id": table.id,

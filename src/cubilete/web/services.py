@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection
 
+from .access import Access
 from .addresses import LinkBase
 from .broker import Broker
 from .games import Games
@@ -19,6 +20,7 @@ class Services:
     broker: Broker
     links: LinkBase
     rates: RequestRates
+    access: Access  # who may create games, whether open tables are listed
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

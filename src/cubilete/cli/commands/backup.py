@@ -14,7 +14,10 @@ from ..output import Parser
 
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
-        "backup", help="copy the games' database to a file, while the server runs", description=__doc__
+        "backup",
+        help="copy the games' database to a file, while the server runs",
+        description=__doc__,
+        environment=True,
     )
     parser.add_argument("destination", metavar="DEST", type=Path, help="the backup's file, which must not exist yet")
     parser.add_argument(

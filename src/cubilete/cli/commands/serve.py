@@ -28,7 +28,7 @@ DESCRIPTOR_RESERVE = 64
 
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
-        "serve", help="play Penta, Generala and 5000 in the browser", description=__doc__
+        "serve", help="play Penta, Generala and 5000 in the browser", description=__doc__, environment=True
     )
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the whole network)"
@@ -61,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         " separated by commas, * for any (default: none; with --public-url, 127.0.0.1,::1)",
     )
     add_logging_options(parser)
+    add_access_options(parser)
     bounds = parser.add_argument_group("bounds on connections")
     bounds.add_argument(
         "--max-connections", type=_at_least_one, default=MAX_CONNECTIONS, metavar="N",
@@ -115,6 +116,26 @@ def add_rate_options(parser: Parser) -> None:
     )
 
 
+def add_access_options(parser: Parser) -> None:
+    """Who may use the server (web/access.py)."""
+    access = parser.add_argument_group("who may use the server")
+    access.add_argument(
+        "--creation-password", metavar="PASSWORD", type=_not_blank,
+        help="creating a game asks this password (joining by an invite link, watching and playing do not);"
+        " give it in the environment rather than here, where `ps` shows it (default: none, anyone creates games)",
+    )
+    access.add_argument(
+        "--no-open-tables", dest="open_tables", action="store_false",
+        help="list no open tables, and create no public games (default: listed)",
+    )
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a password that is not blank")
+    return text
+
+
 def _at_least_one(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a whole number from 1, not {text!r}")
@@ -157,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ...solvers.sheet.warmup import compile_sheet_kernels
-    from ...web import NO_RATE_LIMITS, RateLimits, SocketLimits, TableGate, create_app
+    from ...web import NO_RATE_LIMITS, Access, RateLimits, SocketLimits, TableGate, create_app
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
@@ -176,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
         rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
+        access=Access(args.creation_password, args.open_tables),
     )
     urls = listening_addresses(args.host, args.port)
     proxies = believed_proxies(args.forwarded_allow_ips, args.public_url)

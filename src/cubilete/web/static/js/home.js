@@ -3,7 +3,8 @@
 // player's name on this device and the link to their record.
 
 import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
-import { gameName, lang, levelHelp, levelName, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
+import { askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
+import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 import { withConnection } from "./shell.js";
 
@@ -181,6 +182,7 @@ function drawGameChoices() {
 async function start(event) {
   event.preventDefault();
   errorBox.hidden = true;
+  const password = creationPassword();
   try {
     const created = await postJson("/api/games", {
       game: game.id,
@@ -192,7 +194,9 @@ async function start(event) {
       public: isPublic.checked,
       hints_allowed: hintsAllowed.checked,
       lang,
+      creation_password: password,
     });
+    keepPassword(password);
     const onThisDevice = created.seats.filter((seat) => seats[seat.seat].kind === "here");
     rememberTokens(created.id, Object.fromEntries(onThisDevice.map((seat) => [seat.seat, seat.token])));
     rememberSeatNames(created.seats.map((seat) => (seat.kind === "bot" ? null : seat.name)));
@@ -204,6 +208,7 @@ async function start(event) {
     if (!(error instanceof ApiError)) throw error;
     errorBox.textContent = error.message;
     errorBox.hidden = false;
+    if (error.code === "creation_password_needed") askPasswordIfNeeded(true);
   }
 }
 
@@ -308,6 +313,7 @@ async function drawUnfinished() {
 
 // Public games of this server with a free seat; Join takes the seat under the name written above.
 async function drawOpenTables() {
+  if (!page.open_tables) return; // the host switched them off
   const tables = await getJson("/api/open-tables").catch(() => []);
   const mine = new Set(knownGames());
   const shown = tables.filter((table) => !mine.has(table.id));
@@ -407,6 +413,8 @@ addSeat.addEventListener("click", () => {
   drawSeats();
 });
 rulesSelect.addEventListener("change", explainRules);
+document.querySelector("[data-public-row]").hidden = !page.open_tables;
+askPasswordIfNeeded();
 form.addEventListener("submit", start);
 
 games = (await withConnection(() => getJson("/api/games/options"))).games;

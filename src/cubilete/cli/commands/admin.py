@@ -1,0 +1,184 @@
+"""`cubilete admin list|show|delete|expire|stats [--database URL]`: what a server holds, for its host:
+its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a while
+(expire --older-than 30d [--unplayed-only]), and the totals with the database's size (stats).
+
+Give the database `cubilete serve` uses (or CUBILETE_DATABASE_URL). A running server keeps the games
+it holds in memory until it restarts: delete and expire the games nobody is playing."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from ..output import CommandError, Parser, Report, emit
+
+if TYPE_CHECKING:
+    from ...storage import Storage
+
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+_DURATION = re.compile(r"(\d+)([smhdw])")
+
+
+def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
+    parser = subparsers.add_parser("admin", help="list, delete and expire a server's games", description=__doc__)
+    common = Parser(add_help=False)
+    common.add_argument(
+        "--database",
+        metavar="URL",
+        help="the database `cubilete serve` uses (default: the SQLite file in your user data directory)",
+    )
+    common.add_argument("--json", action="store_true", help="print JSON")
+    actions = parser.add_subparsers(dest="action", required=True, parser_class=Parser)
+
+    def add(name: str, help_text: str) -> Parser:
+        added: Parser = actions.add_parser(
+            name, help=help_text, description=help_text, parents=[common], environment=True
+        )
+        return added
+
+    add("list", "every game: id, game, rules, created, last move, events, finished, players").set_defaults(run=run_list)
+    show = add("show", "one game: its seats, table options and progress")
+    show.add_argument("game_id", metavar="ID")
+    show.set_defaults(run=run_show)
+    remove = add("delete", "delete games and their moves")
+    remove.add_argument("game_ids", metavar="ID", nargs="+")
+    remove.set_defaults(run=run_delete)
+    expire = add("expire", "delete the games with no move, no change of seats and no end for a while")
+    expire.add_argument(
+        "--older-than",
+        metavar="DURATION",
+        type=duration,
+        required=True,
+        help="idle for longer than this: a number and s, m, h, d or w, e.g. 30d or 1d12h",
+    )
+    expire.add_argument(
+        "--unplayed-only", action="store_true", help="only games nobody moved in since they were created"
+    )
+    expire.set_defaults(run=run_expire)
+    add("stats", "how many games, finished games and events, and the database's size").set_defaults(run=run_stats)
+
+
+def duration(text: str) -> timedelta:
+    """30d, 12h, 1d12h...: a sum of numbers with units."""
+    parts = _DURATION.findall(text)
+    if not parts or "".join(number + unit for number, unit in parts) != text:
+        raise argparse.ArgumentTypeError(f"a number and s, m, h, d or w (e.g. 30d, 1d12h), not {text!r}")
+    return sum((timedelta(**{_UNITS[unit]: int(number)}) for number, unit in parts), timedelta())
+
+
+@contextmanager
+def _storage(args: argparse.Namespace) -> Iterator[Storage]:
+    from ...storage import Storage  # SQLAlchemy only for this command
+
+    storage = Storage(args.database)
+    try:
+        yield storage
+    finally:
+        storage.close()
+
+
+def _when(moment: datetime | None) -> str:
+    return "-" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
+
+
+def _size(octets: int) -> str:
+    return f"{octets / 1e6:.1f} MB" if octets >= 1e6 else f"{octets / 1e3:.0f} KB"
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from ...storage.admin import list_games
+
+    with _storage(args) as storage:
+        games = list_games(storage)
+    header = ["ID", "GAME", "RULES", "CREATED", "LAST MOVE", "EVENTS", "FINISHED", "PLAYERS"]
+    rows = [
+        [
+            game.id,
+            game.game,
+            game.rules,
+            _when(game.created),
+            _when(game.last_move),
+            str(game.events),
+            "yes" if game.finished else "no",
+            ", ".join(game.players),
+        ]
+        for game in games
+    ]
+    text = _table([header, *rows]) if rows else "No games."
+    emit(Report({"games": [game.as_json() for game in games]}, text), args.json)
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from ...storage.admin import list_games
+
+    with _storage(args) as storage:
+        found, stored = list_games(storage, [args.game_id]), storage.load(args.game_id)
+    if not found or stored is None:
+        raise CommandError(f"no game {args.game_id} in this database")
+    game = found[0]
+    seats = [
+        {"name": seat.get("name"), "kind": seat.get("kind"), "open": bool(seat.get("open"))} for seat in stored.seats
+    ]
+    data = {
+        **game.as_json(),
+        "lang": stored.lang,
+        "seats": seats,
+        "table_options": stored.table_options,
+        "rematch": stored.rematch,
+    }
+    lines = [
+        f"{game.id}: {game.game} ({game.rules}), {'finished' if game.finished else 'not finished'}",
+        f"created {_when(game.created)}, last move {_when(game.last_move)}, {game.events} events",
+        *(
+            f"  seat {index}: {seat['name']} ({seat['kind']}{', open' if seat['open'] else ''})"
+            for index, seat in enumerate(seats)
+        ),
+        f"table options: {stored.table_options}",
+    ]
+    emit(Report(data, "\n".join(lines)), args.json)
+    return 0
+
+
+def run_delete(args: argparse.Namespace) -> int:
+    from ...storage.admin import delete_games
+
+    with _storage(args) as storage:
+        deleted = delete_games(storage, args.game_ids)
+    missing = [game_id for game_id in args.game_ids if game_id not in deleted]
+    text = f"Deleted {len(deleted)} game(s)" + (f"; not found: {', '.join(missing)}" if missing else "")
+    emit(Report({"deleted": deleted, "not_found": missing}, text), args.json)
+    return 1 if missing else 0
+
+
+def run_expire(args: argparse.Namespace) -> int:
+    from ...storage.admin import delete_games, idle_games
+
+    with _storage(args) as storage:
+        deleted = delete_games(storage, idle_games(storage, args.older_than, args.unplayed_only))
+    emit(Report({"deleted": deleted}, f"Expired {len(deleted)} game(s)"), args.json)
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from ...storage.admin import holdings
+    from ...storage.connections import shown_url
+
+    with _storage(args) as storage:
+        held = holdings(storage)
+    size = "unknown" if held.size is None else _size(held.size)
+    text = (
+        f"{shown_url(storage.url)}: {held.games} games ({held.finished} finished), {held.events} events, {size} on disk"
+    )
+    emit(Report({"database": shown_url(storage.url), **asdict(held)}, text), args.json)
+    return 0

@@ -1,0 +1,37 @@
+"""Who may use a server, as its host chose (`cubilete serve --creation-password`, `--no-open-tables`):
+a friends' server asks a password to create a game, and may list no open tables. Joining by an invite
+link, watching and playing stay open to whoever holds the link.
+
+The password lives only in this process's memory: never stored, logged nor answered. It is compared in
+constant time, so an answer's timing tells nothing of how much of a guess was right."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.errors import CubileteError
+
+
+class CreationRefused(CubileteError):
+    """This server's host keeps game creation to those who know its password, or lists no open tables."""
+
+
+@dataclass(frozen=True)
+class Access:
+    creation_password: str | None = field(default=None, repr=False)  # None: anyone may create games
+    open_tables: bool = True  # whether public games are listed, and may be created
+
+    def check_creation(self, password: str | None, public: bool) -> None:
+        """Raises CreationRefused unless a game may be created with this password (None: none given)."""
+        if self.creation_password is not None and not hmac.compare_digest(
+            (password or "").encode(), self.creation_password.encode()
+        ):
+            raise CreationRefused("creation_password_needed")
+        if public and not self.open_tables:
+            raise CreationRefused("open_tables_off")
+
+    def page_data(self) -> dict[str, Any]:
+        """What the home page shows of this: the password field, the open tables."""
+        return {"creation_password": self.creation_password is not None, "open_tables": self.open_tables}
