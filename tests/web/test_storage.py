@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
+from harness import chosen_seed
 from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, event, inspect, text
 from sqlalchemy.exc import StatementError
 
@@ -47,7 +48,7 @@ def act_now(games: Games, game_id: str, token: str, action: dict, at: int | None
 
 
 def create(client, players=(ANA,), **extra) -> dict:
-    response = client.post("/api/games", json={"game": "penta", "players": list(players), "seed": 7, **extra})
+    response = client.post("/api/games", json={"game": "penta", "players": list(players), **chosen_seed(players, 7), **extra})
     assert response.status_code == 201, response.text
     return response.json()
 

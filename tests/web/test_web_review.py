@@ -4,6 +4,8 @@ bad choice shows with the solver's loss, any reader sees it, and 5000 hints rank
 from __future__ import annotations
 
 import pytest
+from harness import chosen_seed
+from test_web_clock_and_seats import claim_invites
 
 from cubilete.engine.actions import Bank, Roll, SetAside
 from cubilete.engine.games import rules_for
@@ -18,13 +20,12 @@ SEED = 7
 
 
 def create(client, game="penta", players=(ANA,), **extra) -> dict:
-    """A new game, its dice from SEED unless a friend plays on another device (no seed is accepted then)."""
-    body = {"game": game, "players": list(players), **extra}
-    if not any(player.get("invited") for player in players):
-        body.setdefault("seed", SEED)
+    """A new game, its dice from SEED unless it has more than one human seat (no seed is accepted then); its
+    friends open their invite links at once, unless it is public (their seats stay open)."""
+    body = {"game": game, "players": list(players), **chosen_seed(players, SEED), **extra}
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
-    return response.json()
+    return response.json() if extra.get("public") else claim_invites(client, response.json())
 
 
 def act(client, created, action, seat=0) -> dict:

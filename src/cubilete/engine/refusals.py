@@ -84,6 +84,9 @@ REFUSALS: dict[str, str] = {
     "clock_running": "the turn clock still has {seconds} s left",
     "game_not_open": "this game is not open to join: ask its players for an invite link",
     "seat_taken": "seat {seat} was taken by someone else",
+    "seat_unclaimed": "nobody has taken seat {seat} ({name}) yet: its invite link gives it",
+    "wrong_invite": "this is not the invite link of seat {seat}",
+    "invite_claimed": "seat {seat} ({name}) has been taken: this invite link was already used",
     "review_no_decision": "event {index} is not a decision made so far (the game has {events} events)",
     "record_too_many_seats": "a player's record is built from at most {most} seats at once, not {count}",
     "hints_off": "hints and win chances are off in this game: a game with friends has them only if its creator allowed them",
@@ -104,7 +107,7 @@ REFUSALS: dict[str, str] = {
     "body_unreadable": "the request body cannot be read: it is not UTF-8 text, or is nested too deeply",
     "save_failed": "could not save the move, try again",
     "stale": "another move was made at the same moment: reload the game",
-    "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",
+    "seed_one_human": "a dice seed can be chosen only in a game with one human seat (alone, or against bots)",
 }
 
 

@@ -3,7 +3,16 @@
 // tokens this browser holds are played here; the others are followed live. With a turn clock, every
 // page counts down to the deadline the server sends, and asks the server to play the turn when it passes.
 
-import { ApiError, forgetSeat, getJson, postJson, rememberTokens, seatTokens } from "./api.js";
+import {
+  ApiError,
+  forgetSeat,
+  getJson,
+  postJson,
+  rememberInvites,
+  rememberTokens,
+  seatInvites,
+  seatTokens,
+} from "./api.js";
 import { gameName, page, rulesName, startPage, t } from "./i18n.js";
 import { followGame } from "./live.js";
 import { MessageLine } from "./messages.js";
@@ -22,17 +31,33 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CLOCK_TICK_MS = 250;
 const NOTICE_MS = 20_000;
 
-// A seat link (#seat=1&token=…) gives this browser that seat; the token leaves the address bar. In a
-// public game the seat is then claimed: nobody else can take it from the open tables. At a table that
-// plays with hints the friend is told so first: taking the seat is agreeing, declining is watching.
+// A seat link gives this browser a seat, and its secret leaves the address bar. A friend's invite
+// (#seat=1&invite=…) is claimed once: the claimant gets the seat's token, which nobody else ever sees, and
+// a later opener watches and is told so. A seat's own link (#seat=1&token=…) moves a seat of the creating
+// device here. At a table that plays with hints the friend is told so first: taking the seat is agreeing,
+// declining is watching (the link stays, to ask again). Answers the notice to show, if any.
 async function takeSeatFromLink() {
   const fragment = new URLSearchParams(location.hash.slice(1));
-  if (fragment.has("seat") && fragment.has("token")) {
-    const [seat, token] = [fragment.get("seat"), fragment.get("token")];
-    if (seatTokens(gameId)[seat] !== token && !(await agreesToTable(gameId))) return;
-    rememberTokens(gameId, { [seat]: token });
-    history.replaceState(null, "", location.pathname + location.search);
-    postJson(`/api/games/${gameId}/seats/${seat}/claim`, { token }).catch(() => {});
+  const [seat, token, invite] = ["seat", "token", "invite"].map((name) => fragment.get(name));
+  if (seat === null || (token === null && invite === null)) return null;
+  const held = seatTokens(gameId)[seat];
+  const known = token === null ? held !== undefined : held === token; // opened again on this browser
+  if (!known && !(await agreesToTable(gameId))) return null;
+  const dropSecret = () => history.replaceState(null, "", location.pathname + location.search);
+  if (known || token !== null) {
+    rememberTokens(gameId, { [seat]: token ?? held });
+    dropSecret();
+    return null;
+  }
+  try {
+    const claimed = await postJson(`/api/games/${gameId}/seats/${seat}/claim`, { invite });
+    rememberTokens(gameId, { [seat]: claimed.token });
+    dropSecret();
+    return null;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status !== 0 && error.status < 500) dropSecret(); // else reloading the link tries again
+    return error.code === "invite_claimed" ? t("This seat has been taken: you are watching") : error.message;
   }
 }
 
@@ -437,6 +462,7 @@ class GameController {
         token,
       });
       rememberTokens(next.id, tokens);
+      rememberInvites(next.id, seatInvites(gameId)); // the rematch's friends' seats take the same invites
       location.assign(next.url);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -488,8 +514,9 @@ function showMySeats(container, dialog) {
 }
 
 startPage();
-await takeSeatFromLink();
+const seatNotice = await takeSeatFromLink();
 const controller = new GameController();
+if (seatNotice) controller.notify(seatNotice);
 const openSettings = settingsDialog(document.querySelector("#settings"), () => {
   controller.table?.settingsChanged?.();
   controller.liveBar.settingsChanged();
