@@ -41,7 +41,7 @@ def rss_mb() -> float:
 
 async def play_one(games: Games, seed: int, timings: list[float]) -> None:
     choose = random.Random(seed)
-    live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en")
+    live, secrets = games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en")
     while not live.state.is_over:
         state = live.state
         if state.is_chance:
@@ -51,7 +51,7 @@ async def play_one(games: Games, seed: int, timings: list[float]) -> None:
             scores = legal[-len(state.score_options()) :]
             intention = action_to_json(choose.choice(scores if choose.random() < 0.4 else legal))
         start = time.perf_counter()
-        live = await games.act(live.id, 0, tokens[0], intention, len(live.match.events))
+        live = await games.act(live.id, 0, secrets[0].token, intention, len(live.match.events))
         timings.append(time.perf_counter() - start)
 
 
