@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from harness import chosen_seed
 from playwright.sync_api import expect
 
 from cubilete.engine.games import rules_for
@@ -32,7 +31,7 @@ def start_from_home(page, server, game: str) -> None:
 
 
 def create_by_api(server, game="penta", players=({"name": "Ana", "kind": "human"},), seed=7, lang="es"):
-    return server.api("POST", "/api/games", {"game": game, "players": list(players), **chosen_seed(players, seed), "lang": lang})
+    return server.api("POST", "/api/games", {"game": game, "players": list(players), "seed": seed, "lang": lang})
 
 
 def open_seat(page, server, created, seat=0) -> None:
