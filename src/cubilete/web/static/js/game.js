@@ -20,7 +20,7 @@ import { loadSettings, settingsDialog } from "./settings.js";
 import { FiveThousandTable } from "./five_thousand_table.js";
 import { SheetTable } from "./sheet_table.js";
 import { showGameOver } from "./game_over.js";
-import { agreesToTable } from "./hints_agreement.js";
+import { takeSeatFromLink } from "./seat_link.js";
 import { LiveBar } from "./live_bar.js";
 import { Feel } from "./feel.js";
 
@@ -30,36 +30,6 @@ const gameId = page.id;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CLOCK_TICK_MS = 250;
 const NOTICE_MS = 20_000;
-
-// A seat link gives this browser a seat, and its secret leaves the address bar. A friend's invite
-// (#seat=1&invite=…) is claimed once: the claimant gets the seat's token, which nobody else ever sees, and
-// a later opener watches and is told so. A seat's own link (#seat=1&token=…) moves a seat of the creating
-// device here. At a table that plays with hints the friend is told so first: taking the seat is agreeing,
-// declining is watching (the link stays, to ask again). Answers the notice to show, if any.
-async function takeSeatFromLink() {
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  const [seat, token, invite] = ["seat", "token", "invite"].map((name) => fragment.get(name));
-  if (seat === null || (token === null && invite === null)) return null;
-  const held = seatTokens(gameId)[seat];
-  const known = token === null ? held !== undefined : held === token; // opened again on this browser
-  if (!known && !(await agreesToTable(gameId))) return null;
-  const dropSecret = () => history.replaceState(null, "", location.pathname + location.search);
-  if (known || token !== null) {
-    rememberTokens(gameId, { [seat]: token ?? held });
-    dropSecret();
-    return null;
-  }
-  try {
-    const claimed = await postJson(`/api/games/${gameId}/seats/${seat}/claim`, { invite });
-    rememberTokens(gameId, { [seat]: claimed.token });
-    dropSecret();
-    return null;
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.status !== 0 && error.status < 500) dropSecret(); // else reloading the link tries again
-    return error.code === "invite_claimed" ? t("This seat has been taken: you are watching") : error.message;
-  }
-}
 
 // The turn clock: a countdown to the deadline of the latest view, by the server's time (the view
 // says what time it was there); at 0, this page asks the server to play the turn. Every page of the
@@ -514,7 +484,7 @@ function showMySeats(container, dialog) {
 }
 
 startPage();
-const seatNotice = await takeSeatFromLink();
+const seatNotice = await takeSeatFromLink(gameId);
 const controller = new GameController();
 if (seatNotice) controller.notify(seatNotice);
 const openSettings = settingsDialog(document.querySelector("#settings"), () => {
