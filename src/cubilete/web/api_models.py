@@ -68,7 +68,7 @@ class NewGame(BaseModel):
     rules: str | None = Field(None, description="a rule set of the game; default: the seed rules")
     players: list[PlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS)
     seed: int | None = Field(
-        None, ge=0, le=MAX_SEED, description="the dice seed, only for a game with one human seat; default: random",
+        None, ge=0, le=MAX_SEED, description="the dice seed, only for a game with one human seat; default: random"
     )
     lang: Language | None = None
     turn_clock: Literal[0, 30, 60, 300] = Field(0, description="seconds per turn, 0 for no clock")
