@@ -34,13 +34,14 @@ def play_games(client: TestClient, count: int) -> list[dict]:
     chooser = make_player("casual", rules_for("penta"))
     proofs = []
     for seed in range(count):
-        live, tokens = games.create("penta", None, SEATS, seed, "en")
-        asyncio.run(games.act(live.id, 0, tokens[0], {"type": "roll"}, None))  # the human starts; the bot answers each turn
+        live, secrets = games.create("penta", None, SEATS, seed, "en")
+        token = secrets[0].token
+        asyncio.run(games.act(live.id, 0, token, {"type": "roll"}, None))  # the human starts; the bot answers each turn
         while not live.state.is_over:
             state = live.state
             action = {"type": "roll"} if state.is_chance else action_to_json(chooser.choose(state))
-            asyncio.run(games.act(live.id, 0, tokens[0], action, None))
-        proofs.append({"game": live.id, "seat": 0, "token": tokens[0]})
+            asyncio.run(games.act(live.id, 0, token, action, None))
+        proofs.append({"game": live.id, "seat": 0, "token": token})
     return proofs
 
 

@@ -26,14 +26,7 @@ from cubilete.storage import Storage
 from cubilete.web.broker import LocalBroker
 from cubilete.web.games import Games
 from cubilete.web.seats import SeatRequest
-
-
-class NoWarmer:
-    def start(self, rules: object, level: object = None) -> None:
-        pass
-
-    def wait(self, rules: object, levels: object = ()) -> None:
-        pass
+from cubilete.web.tables import TableGate
 
 
 def rss_mb() -> float:
@@ -43,7 +36,7 @@ def rss_mb() -> float:
 
 async def play_one(games: Games, seed: int, timings: list[float]) -> None:
     choose = random.Random(seed)
-    live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en")
+    live, secrets = games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en")
     while not live.state.is_over:
         state = live.state
         if state.is_chance:
@@ -53,7 +46,7 @@ async def play_one(games: Games, seed: int, timings: list[float]) -> None:
             scores = legal[-len(state.score_options()) :]
             intention = action_to_json(choose.choice(scores if choose.random() < 0.4 else legal))
         start = time.perf_counter()
-        live = await games.act(live.id, 0, tokens[0], intention, len(live.match.events))
+        live = await games.act(live.id, 0, secrets[0].token, intention, len(live.match.events))
         timings.append(time.perf_counter() - start)
 
 
@@ -72,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = args.database or f"sqlite:///{Path(folder) / 'games.sqlite3'}"
-        games = Games(Storage(url), NoWarmer(), LocalBroker(), cached_games=args.cached)
+        games = Games(Storage(url), TableGate(), LocalBroker(), cached_games=args.cached)
         timings: list[float] = []
         print(f"RSS at start: {rss_mb():.0f} MB")
         asyncio.run(play(games, args.games, timings))

@@ -64,9 +64,10 @@ def penta(api: Api) -> tuple[str, dict]:
 
 
 def generala(api: Api) -> tuple[str, dict]:
-    players = [{"name": "Sari", "kind": "human"}, {"name": "Budi", "kind": "human"}]
+    # Budi is a bot: a chosen seed (reproducible pictures) is only for a game with one human seat
+    players = [{"name": "Sari", "kind": "human"}, {"name": "Budi", "kind": "bot", "level": "casual"}]
     created = api("POST", "/api/games", {"game": "generala", "players": players, "seed": 5, "lang": LANGS["generala"]})
-    sheet_turns(api, created, 8)
+    sheet_turns(api, created, 4)  # each of Sari's turns is followed by Budi's
     api.play(created, {"type": "roll"})
     return "generala", created
 

@@ -37,6 +37,13 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+def chosen_seed(players, seed: int | None) -> dict:
+    """A new game's body's dice seed, where a client may choose one: a game with one human seat at most
+    (the server refuses it otherwise: whoever chose it could foresee every roll); else none, the server's dice."""
+    humans = sum(player["kind"] == "human" for player in players)
+    return {} if seed is None or humans > 1 else {"seed": seed}
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

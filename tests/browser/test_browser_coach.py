@@ -196,7 +196,7 @@ def test_a_friend_is_told_the_table_plays_with_hints_before_taking_the_seat(serv
     beto.click("[data-action='agree-hints']")
     expect(beto.locator("[data-message]")).to_have_text("Esperando a Ana, que juega en otro dispositivo")
     assert held_seats(beto) == ["1"]
-    assert "#" not in beto.url  # the token left the address bar
+    assert "#" not in beto.url  # the invite left the address bar
 
     ana.click(ROLL)
     ready(ana)

@@ -65,8 +65,9 @@ def create_with_a_friend(
 
 
 def held_tokens(page) -> dict:
+    """The seats' tokens the page's browser holds for its game (none: {})."""
     game_id = page.url.rsplit("/", 1)[1].split("#")[0]
-    return json.loads(page.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')"))
+    return json.loads(page.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')") or "{}")
 
 
 def mark_unreloaded(page) -> None:
@@ -86,10 +87,12 @@ def game_id_of(page) -> str:
 def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectator_follows(topology, new_page, motion):
     ana = new_page(locale="es-ES", reduced_motion=motion)
     links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto")
-    assert links["invite"].startswith(f"{topology.host.url}/game/") and "#seat=1&token=" in links["invite"]
+    assert links["invite"].startswith(f"{topology.host.url}/game/") and "#seat=1&invite=" in links["invite"]
     assert links["watch"] == links["invite"].split("#")[0]
     ready(ana)
-    assert list(held_tokens(ana)) == ["0"]  # Ana's phone never holds Beto's seat
+    assert list(held_tokens(ana)) == ["0"]  # Ana's phone never holds Beto's seat, only his invite to share again
+    invites = ana.evaluate(f"localStorage.getItem('cubilete.invites.{game_id_of(ana)}')")
+    assert json.loads(invites) == {"1": links["invite"].split("&invite=")[1]}
 
     beto = new_page(locale="id-ID", reduced_motion=motion)
     beto.goto(topology.for_friend(links["invite"]))
@@ -97,7 +100,7 @@ def test_two_phones_play_a_whole_penta_game_from_an_invite_link_while_a_spectato
     expect(beto.locator("html")).to_have_attribute("lang", "id")  # his language, not Ana's
     expect(beto.locator("[data-current-player]")).to_have_text("Giliran Ana")
     expect(beto.locator(ROLL)).to_be_disabled()
-    assert "token" not in beto.url and list(held_tokens(beto)) == ["1"]
+    assert "#" not in beto.url and list(held_tokens(beto)) == ["1"]
     spectator = new_page(locale="en-US", reduced_motion=motion)
     spectator.goto(topology.for_friend(links["watch"]))
     expect(spectator.locator("[data-current-player]")).to_have_text("Ana's turn")
@@ -202,6 +205,29 @@ def test_two_phones_play_a_whole_5000_game(topology, new_page, motion):
     assert all(still_unreloaded(phone) for phone in phones.values())
     for server in {topology.host, topology.friend}:
         assert server.api("GET", f"/api/games/{game_id_of(ana)}")["scores"] == totals[0]
+
+
+def test_a_second_opener_of_an_invite_link_is_told_the_seat_is_taken_and_watches(topology, new_page):
+    ana = new_page(locale="en-US")
+    links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto", clock="0")
+    ready(ana)
+    beto = new_page(locale="en-US")
+    beto.goto(topology.for_friend(links["invite"]))
+    expect(beto.locator("[data-message]")).to_have_text("Waiting for Ana, who plays on another device")
+    assert list(held_tokens(beto)) == ["1"]
+
+    carla = new_page(locale="es-ES")  # Beto's link, forwarded: the seat is his already
+    carla.goto(topology.for_friend(links["invite"]))
+    expect(carla.locator("[data-notice]")).to_have_text("Este puesto ya está ocupado: estás mirando la partida")
+    expect(carla.locator("[data-current-player]")).to_have_text("Turno de Ana")
+    assert "#" not in carla.url and held_tokens(carla) == {}  # the invite left the address bar, no seat taken
+    ana.click(ROLL)
+    ready(ana)
+    box = score_first_open_box(ana)
+    for follower in (beto, carla):  # she watches the game live, as Beto plays it
+        expect(follower.locator(f"[data-box='{box}'][data-player='0'][data-score]")).to_have_count(1)
+    expect(carla.locator(ROLL)).to_be_disabled()
+    expect(beto.locator(ROLL)).to_be_enabled()
 
 
 def test_a_page_reconnects_by_itself_after_its_server_restarts(topology, new_page):

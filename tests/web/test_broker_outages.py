@@ -14,7 +14,6 @@ import time
 import pytest
 from sqlalchemy.exc import OperationalError
 from test_server_processes import act, eventually
-from test_storage import NoWarmer
 
 from cubilete.engine.actions import action_to_json
 from cubilete.storage import Storage
@@ -22,6 +21,7 @@ from cubilete.web.broker import SEATS_CHANGED, EventsStored, LocalBroker
 from cubilete.web.broker_watch import BrokerWatch
 from cubilete.web.games import Games
 from cubilete.web.seats import SeatRequest
+from cubilete.web.tables import TableGate
 
 ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
 
@@ -61,7 +61,7 @@ def test_a_process_that_cannot_hear_redis_still_follows_what_another_stores(
         (own_redis.stop, own_redis.start) if outage == "restart" else (own_redis.freeze, own_redis.thaw)
     )
     first, second = start_server(postgres_url, own_redis.url), start_server(postgres_url, own_redis.url)
-    created = first.api("POST", "/api/games", {"game": "penta", "players": [ANA, LUIS], "seed": 7})
+    created = first.api("POST", "/api/games", {"game": "penta", "players": [ANA, LUIS]})
     path = f"/api/games/{created['id']}"
     with connect(f"ws://127.0.0.1:{second.port}{path}/live?since=0") as follower:
         assert follow(follower, 0)["events"] == 0  # the second process holds the game, Luis follows it there
@@ -162,15 +162,15 @@ def test_a_watch_stays_deaf_until_a_read_succeeds_after_the_broker_is_back():
 
 def test_the_stored_news_are_what_the_database_holds_beyond_the_copies_in_memory(database):
     first, second = (
-        Games(Storage(database), NoWarmer(), LocalBroker()),
-        Games(Storage(database), NoWarmer(), LocalBroker()),
+        Games(Storage(database), TableGate(), LocalBroker()),
+        Games(Storage(database), TableGate(), LocalBroker()),
     )
-    live, tokens = first.create("penta", None, [SeatRequest("Ana", "human"), SeatRequest("Luis", "human")], 5, "en")
+    live, secrets = first.create("penta", None, [SeatRequest("Ana", "human"), SeatRequest("Luis", "human")], None, "en")
     behind, level = second.get(live.id), first.create("penta", None, [SeatRequest("Bea", "human")], 6, "en")[0]
     second.get(level.id)
     assert second.stored_news() == []
-    asyncio.run(first.act(live.id, 0, tokens[0], {"type": "roll"}, 0))
-    asyncio.run(first.hand_to_bot(live.id, 1, tokens[1], leave=True))
+    asyncio.run(first.act(live.id, 0, secrets[0].token, {"type": "roll"}, 0))
+    asyncio.run(first.hand_to_bot(live.id, 1, secrets[1].token, leave=True))
     assert sorted(second.stored_news(), key=repr) == sorted(
         [(live.id, SEATS_CHANGED), (live.id, EventsStored(1))], key=repr
     )
@@ -182,8 +182,8 @@ def test_the_stored_news_are_what_the_database_holds_beyond_the_copies_in_memory
 
 def test_a_copy_read_during_a_database_outage_is_caught_up_after_it(database):
     broker = LocalBroker()  # one broker for both, as Redis is for two processes
-    first, second = Games(Storage(database), NoWarmer(), broker), Games(Storage(database), NoWarmer(), broker)
-    live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
+    first, second = Games(Storage(database), TableGate(), broker), Games(Storage(database), TableGate(), broker)
+    live, secrets = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
     copy = second.get(live.id)
     read_events, down = second.storage.events_since, [True]
 
@@ -195,7 +195,7 @@ def test_a_copy_read_during_a_database_outage_is_caught_up_after_it(database):
     second.storage.events_since = events_since  # type: ignore[method-assign]
     while not live.state.is_over:  # the other process plays the game to its end, and says so
         action = {"type": "roll"} if live.state.is_chance else action_to_json(live.state.legal_actions()[-1])
-        asyncio.run(first.act(live.id, 0, tokens[0], action, len(live.match.events)))
+        asyncio.run(first.act(live.id, 0, secrets[0].token, action, len(live.match.events)))
     for _read in range(2):  # each read during the outage fails, none is answered from the stale copy
         with pytest.raises(OperationalError):
             second.get(live.id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from harness import chosen_seed
 from sqlalchemy import create_engine, text
 
 from cubilete.engine.actions import action_to_json
@@ -32,7 +33,7 @@ def client(database_url):
 
 
 def create(client, game="penta", players=(ANA, CASUAL), seed=1, **extra) -> dict:
-    response = client.post("/api/games", json={"game": game, "players": list(players), "seed": seed, **extra})
+    response = client.post("/api/games", json={"game": game, "players": list(players), **chosen_seed(players, seed), **extra})
     assert response.status_code == 201, response.text
     return response.json()
 

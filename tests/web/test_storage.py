@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
+from harness import chosen_seed
 from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, event, inspect, text
 from sqlalchemy.exc import StatementError
 
@@ -39,7 +40,7 @@ def act_now(games: Games, game_id: str, token: str, action: dict, at: int | None
 
 
 def create(client, players=(ANA,), **extra) -> dict:
-    response = client.post("/api/games", json={"game": "penta", "players": list(players), "seed": 7, **extra})
+    response = client.post("/api/games", json={"game": "penta", "players": list(players), **chosen_seed(players, 7), **extra})
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -121,7 +122,7 @@ def test_the_event_loop_writes_on_after_a_refused_and_a_failed_write(database):
 
 def test_a_move_that_cannot_be_saved_is_refused_translated_and_forgotten(database, tmp_path):
     with TestClient(create_app(database)) as writer:
-        created = create(writer, players=(ANA, LUIS), lang="es")
+        created = create(writer, players=(ANA,), lang="es")
         act(writer, created, {"type": "roll"}, at=0)
         path = tmp_path / "games.sqlite3"
         with TestClient(create_app(f"sqlite:///file:{path}?mode=ro&uri=true")) as read_only:
@@ -133,7 +134,7 @@ def test_a_move_that_cannot_be_saved_is_refused_translated_and_forgotten(databas
             assert read_only.get(f"/api/games/{created['id']}").json() == before
         # The refused keep rolled no dice: the same keep now rolls what an uninterrupted game rolls.
         accepted = act(writer, created, {"type": "keep", "held": [0]}, at=1).json()
-    match = Match(rules_for("penta"), ["Ana", "Luis"], seed=7)
+    match = Match(rules_for("penta"), ["Ana"], seed=7)
     match.roll()
     match.act(match.state.keep_values([match.state.dice[0]]))
     match.roll()
@@ -144,8 +145,8 @@ def test_a_move_that_cannot_be_saved_is_refused_translated_and_forgotten(databas
 def test_a_failed_save_after_several_steps_puts_every_step_back(database):
     storage = Storage(database)
     games = Games(storage, TableGate(), LocalBroker())
-    live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
-    act_now(games, live.id, tokens[0], {"type": "roll"}, None)
+    live, secrets = games.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
+    act_now(games, live.id, secrets[0].token, {"type": "roll"}, None)
     state, events, history = live.state, list(live.match.events), len(live.history)
 
     def full_disk(*_args, **_kwargs):
@@ -153,7 +154,7 @@ def test_a_failed_save_after_several_steps_puts_every_step_back(database):
 
     storage.append_together = full_disk
     with pytest.raises(SaveFailed):
-        act_now(games, live.id, tokens[0], {"type": "keep", "held": [1, 2]}, None)
+        act_now(games, live.id, secrets[0].token, {"type": "keep", "held": [1, 2]}, None)
     assert (live.state, live.match.events, live.match.rolls, len(live.history)) == (state, events, 1, history)
     assert live.history[len(live.history) - 1] == state
     storage.close()
@@ -161,13 +162,13 @@ def test_a_failed_save_after_several_steps_puts_every_step_back(database):
 
 def test_another_process_that_stored_first_makes_the_move_stale(database):
     first = Games(Storage(database), TableGate(), LocalBroker())
-    live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
+    live, secrets = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
     second = Games(Storage(database), TableGate(), LocalBroker())
     copy = second.get(live.id)
-    act_now(first, live.id, tokens[0], {"type": "roll"}, 0)
+    act_now(first, live.id, secrets[0].token, {"type": "roll"}, 0)
     second._catch_up = lambda _live: None  # as if the other process had stored it during the catch-up
     with pytest.raises(StaleRequest) as refused:
-        act_now(second, live.id, tokens[0], {"type": "roll"}, 0)
+        act_now(second, live.id, secrets[0].token, {"type": "roll"}, 0)
     assert refused.value.code == "stale"
     assert copy.match.events == [] and copy.state.is_chance
 
@@ -175,12 +176,12 @@ def test_another_process_that_stored_first_makes_the_move_stale(database):
 def test_a_process_catches_up_on_what_another_stored(database):
     broker = LocalBroker()  # one broker for both, as Redis is for two processes
     first, second = Games(Storage(database), TableGate(), broker), Games(Storage(database), TableGate(), broker)
-    live, tokens = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
+    live, secrets = first.create("penta", None, [SeatRequest("Ana", "human")], 5, "en")
     copy = second.get(live.id)
-    act_now(first, live.id, tokens[0], {"type": "roll"}, 0)
+    act_now(first, live.id, secrets[0].token, {"type": "roll"}, 0)
     assert second.get(live.id).state == live.state  # heard of it, read it on the next look
-    act_now(second, live.id, tokens[0], {"type": "keep", "held": []}, 1)
-    act_now(first, live.id, tokens[0], {"type": "keep", "held": [0]}, 3)  # caught up before acting
+    act_now(second, live.id, secrets[0].token, {"type": "keep", "held": []}, 1)
+    act_now(first, live.id, secrets[0].token, {"type": "keep", "held": [0]}, 3)  # caught up before acting
     assert copy.match.events[:3] == live.match.events[:3] and len(live.match.events) == 5
 
 
@@ -196,18 +197,18 @@ def any_database(request, database) -> str:
 
 
 def games_of(database: str, count: int = 2) -> tuple[Storage, Games, list]:
-    """A process's games (one human seat each), and their tokens."""
+    """A process's games (one human seat each), and their seats' secrets."""
     storage = Storage(database)
     games = Games(storage, TableGate(), LocalBroker())
     return storage, games, [games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en") for seed in range(count)]
 
 
 def grouped(games: Games, *moves: tuple) -> list:
-    """The moves (game, token, action, at), made at once on an event loop: each answer, or its refusal."""
+    """The moves (game, its seats' secrets, action, at), made at once on an event loop: each answer, or its refusal."""
 
     async def together() -> list:
         return await asyncio.gather(
-            *(games.act(live.id, 0, tokens[0], action, at) for live, tokens, action, at in moves),
+            *(games.act(live.id, 0, secrets[0].token, action, at) for live, secrets, action, at in moves),
             return_exceptions=True,
         )
 
@@ -225,19 +226,19 @@ def spy_on_groups(storage: Storage) -> list[int]:
 def test_the_moves_of_one_turn_of_the_loop_are_stored_in_one_transaction(any_database):
     storage, games, made = games_of(any_database, 3)
     groups = spy_on_groups(storage)
-    answers = grouped(games, *((live, tokens, ROLL, 0) for live, tokens in made))
-    assert answers == [live for live, _tokens in made]
+    answers = grouped(games, *((live, secrets, ROLL, 0) for live, secrets in made))
+    assert answers == [live for live, _secrets in made]
     assert groups == [3]
-    for live, _tokens in made:
+    for live, _secrets in made:
         assert live.changing is None and len(live.match.events) == 1
         assert stored_events(any_database, live.id) == [(0, live.match.events[0].to_json())]
     storage.close()
 
 
 def test_a_second_move_of_a_game_waits_until_its_first_is_stored(any_database):
-    storage, games, [(live, tokens)] = games_of(any_database, 1)
+    storage, games, [(live, secrets)] = games_of(any_database, 1)
     groups = spy_on_groups(storage)
-    answers = grouped(games, (live, tokens, ROLL, 0), (live, tokens, {"type": "keep", "held": [0]}, 1))
+    answers = grouped(games, (live, secrets, ROLL, 0), (live, secrets, {"type": "keep", "held": [0]}, 1))
     assert answers == [live, live]
     assert groups == [1, 1]
     assert [index for index, _event in stored_events(any_database, live.id)] == [0, 1, 2]
@@ -247,8 +248,8 @@ def test_a_second_move_of_a_game_waits_until_its_first_is_stored(any_database):
 def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tmp_path):
     storage, _games, made = games_of(database)
     read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), TableGate(), LocalBroker())
-    copies = [read_only.get(live.id) for live, _tokens in made]
-    refusals = grouped(read_only, *((copy, tokens, ROLL, 0) for copy, (_live, tokens) in zip(copies, made)))
+    copies = [read_only.get(live.id) for live, _secrets in made]
+    refusals = grouped(read_only, *((copy, secrets, ROLL, 0) for copy, (_live, secrets) in zip(copies, made)))
     assert [type(refusal) for refusal in refusals] == [SaveFailed, SaveFailed]
     for copy in copies:
         assert copy.changing is None and copy.match.events == [] and copy.match.rolls == 0 and len(copy.history) == 1
@@ -258,12 +259,12 @@ def test_a_group_that_cannot_be_saved_refuses_and_undoes_every_move(database, tm
 
 
 def test_a_move_whose_request_is_cancelled_once_made_is_still_undone_when_it_cannot_be_saved(database, tmp_path):
-    storage, _games, [(live, tokens)] = games_of(database, 1)
+    storage, _games, [(live, secrets)] = games_of(database, 1)
     read_only = Games(Storage(f"sqlite:///file:{tmp_path / 'games.sqlite3'}?mode=ro&uri=true"), TableGate(), LocalBroker())
     copy = read_only.get(live.id)
 
     async def move_then_leave() -> None:
-        move = asyncio.create_task(read_only.act(live.id, 0, tokens[0], ROLL, 0))
+        move = asyncio.create_task(read_only.act(live.id, 0, secrets[0].token, ROLL, 0))
         while not copy.match.events:  # until the move is made in memory, then the client goes away
             await asyncio.sleep(0)
         move.cancel()
@@ -281,10 +282,10 @@ def test_a_move_whose_request_is_cancelled_once_made_is_still_undone_when_it_can
 def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_database):
     storage, first, made = games_of(any_database)
     second = Games(Storage(any_database), TableGate(), LocalBroker())  # hears nothing of the first's moves
-    copies = [second.get(live.id) for live, _tokens in made]
-    (taken, taken_tokens), (_free, free_tokens) = made
-    act_now(first, taken.id, taken_tokens[0], ROLL, 0)
-    stale, stored = grouped(second, (copies[0], taken_tokens, ROLL, 0), (copies[1], free_tokens, ROLL, 0))
+    copies = [second.get(live.id) for live, _secrets in made]
+    (taken, taken_secrets), (_free, free_secrets) = made
+    act_now(first, taken.id, taken_secrets[0].token, ROLL, 0)
+    stale, stored = grouped(second, (copies[0], taken_secrets, ROLL, 0), (copies[1], free_secrets, ROLL, 0))
     assert isinstance(stale, StaleRequest) and stale.code == "stale"
     assert stored is copies[1] and stored_events(any_database, copies[1].id) == [(0, copies[1].match.events[0].to_json())]
     assert copies[0].match.events == taken.match.events  # caught up with what the other process stored
@@ -294,14 +295,14 @@ def test_a_move_another_process_stored_first_is_refused_alone_in_its_group(any_d
 
 
 def test_a_change_made_in_a_worker_thread_waits_until_the_games_change_under_way_is_stored(any_database):
-    storage, games, [(live, tokens)] = games_of(any_database, 1)
+    storage, games, [(live, secrets)] = games_of(any_database, 1)
     seen: list = []
 
     def look() -> None:
         seen.append(stored_events(any_database, live.id))
 
     async def move_then_worker() -> None:
-        move = asyncio.create_task(games.act(live.id, 0, tokens[0], ROLL, 0))
+        move = asyncio.create_task(games.act(live.id, 0, secrets[0].token, ROLL, 0))
         while not live.match.events:  # until the move is made in memory; it is then stored by the group commit
             await asyncio.sleep(0)
         assert live.changing is not None and stored_events(any_database, live.id) == []
@@ -420,21 +421,21 @@ def test_games_beyond_the_bound_are_reloaded_from_the_database(database):
     broker = LocalBroker()
     games = Games(Storage(database), TableGate(), broker, cached_games=3)
     created = [games.create("penta", None, [SeatRequest("Ana", "human")], seed, "en") for seed in range(8)]
-    rolled = [act_now(games, live.id, tokens[0], {"type": "roll"}, 0) for live, tokens in created]
+    rolled = [act_now(games, live.id, secrets[0].token, {"type": "roll"}, 0) for live, secrets in created]
     assert len(games._live) == 3
     assert len(broker._listeners._by_game) == 3  # evicted games are no longer followed
-    (first, tokens), first_rolled = created[0], rolled[0]
+    (first, secrets), first_rolled = created[0], rolled[0]
     reloaded = games.get(first.id)
     assert reloaded is not first_rolled and reloaded.state == first_rolled.state
     assert reloaded.match.events == first_rolled.match.events and len(reloaded.match.events) == 1
-    act_now(games, first.id, tokens[0], {"type": "keep", "held": [0]}, 1)
+    act_now(games, first.id, secrets[0].token, {"type": "keep", "held": [0]}, 1)
     assert len(games.get(first.id).match.events) == 3
 
 
 def test_a_game_leaving_the_cache_is_freed_without_waiting_for_the_collector(database):
     games = Games(Storage(database), TableGate(), LocalBroker(), cached_games=1)
-    live, tokens = games.create("penta", None, [SeatRequest("Ana", "human")], 1, "en")
-    act_now(games, live.id, tokens[0], {"type": "roll"}, 0)
+    live, secrets = games.create("penta", None, [SeatRequest("Ana", "human")], 1, "en")
+    act_now(games, live.id, secrets[0].token, {"type": "roll"}, 0)
     left = weakref.ref(live)
     del live
     gc.disable()  # what a long-running server's collector has not reached yet

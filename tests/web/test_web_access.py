@@ -48,7 +48,7 @@ def test_with_the_password_a_game_is_created_and_the_invited_friend_needs_none(g
     created = guarded.post("/api/games", json=new_game(creation_password=PASSWORD, public=True))
     assert created.status_code == 201
     game = created.json()
-    claimed = guarded.post(f"/api/games/{game['id']}/seats/1/claim", json={"token": game["seats"][1]["token"]})
+    claimed = guarded.post(f"/api/games/{game['id']}/seats/1/claim", json={"invite": game["seats"][1]["invite"]})
     assert claimed.status_code == 200  # the invite link's holder takes the seat without the password
     view = guarded.get(f"/api/games/{game['id']}").json()  # watching: no password either
     assert view["seats"][1]["name"] == "Luis"
@@ -74,7 +74,7 @@ def test_with_open_tables_off_none_are_listed_and_no_public_game_is_made(databas
         assert refused.status_code == 403 and refused.json()["code"] == "open_tables_off"
         assert refused.json()["message"].startswith("Server ini tidak menampilkan meja terbuka")
         assert client.post("/api/games", json=new_game()).status_code == 201  # private games with invite links
-        claimed = client.post(f"/api/games/{public['id']}/seats/1/claim", json={"token": public["seats"][1]["token"]})
+        claimed = client.post(f"/api/games/{public['id']}/seats/1/claim", json={"invite": public["seats"][1]["invite"]})
         assert claimed.status_code == 200  # its invite link still works
 
 

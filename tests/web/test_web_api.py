@@ -6,6 +6,7 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
+from harness import chosen_seed
 from sqlalchemy import create_engine, text
 
 from cubilete.engine.games import rules_for
@@ -34,7 +35,7 @@ def stored_ids(database) -> list[str]:
 
 
 def create(client, game="penta", players=(ANA,), **extra) -> dict:
-    response = client.post("/api/games", json={"game": game, "players": list(players), "seed": 7, **extra})
+    response = client.post("/api/games", json={"game": game, "players": list(players), **chosen_seed(players, 7), **extra})
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -515,14 +516,16 @@ def test_the_api_is_documented(client):
 
 
 def test_create_answers_invite_links_and_a_watch_link_from_the_address_asked(client):
-    created = create(client, players=(ANA, LUIS, bot("penta")), turn_clock=60, public=True)
+    created = create(client, players=(ANA, {**LUIS, "invited": True}, bot("penta")), turn_clock=60, public=True)
     ana, luis, robot = created["seats"]
     base = f"http://testserver/game/{created['id']}"
     assert created["watch"] == base
-    assert luis["link"] == f"{base}#seat=1&token={luis['token']}"
-    assert ana["link"].endswith(ana["token"]) and robot["link"] is None
+    assert luis["link"] == f"{base}#seat=1&invite={luis['invite']}" and luis["token"] is None  # never the friend's
+    assert ana["link"] == f"{base}#seat=0&token={ana['token']}" and ana["invite"] is None
+    assert robot["link"] is robot["token"] is robot["invite"] is None
     view = read(client, created)
     assert "token" not in str(view) and ana["token"] not in str(view) and "sha256" not in str(view)
+    assert luis["invite"] not in str(view)
     refused = client.post("/api/games", json={"game": "penta", "players": [ANA], "turn_clock": 45})
     assert refused.status_code == 422
 
@@ -774,13 +777,16 @@ def test_a_bot_level_refusal_names_the_levels_in_the_new_games_language(client):
     )
 
 
-def test_a_client_chosen_seed_is_refused_when_a_friend_plays_on_another_device(client, database):
+def test_a_client_chosen_seed_is_refused_with_more_than_one_human_seat_invited_or_not(client, database):
     friend = {"name": "Beto", "kind": "human", "invited": True}
-    refused = client.post("/api/games", json={"game": "penta", "players": [ANA, friend], "seed": 243})
-    assert refused.status_code == 400 and refused.json()["code"] == "seed_one_device"
+    for players in ([ANA, friend], [ANA, LUIS], [ANA, bot("penta"), LUIS]):  # a plain seat's link plays elsewhere too
+        refused = client.post("/api/games", json={"game": "penta", "players": players, "seed": 243, "lang": "es"})
+        assert refused.status_code == 400 and refused.json()["code"] == "seed_one_human"
+        assert refused.json()["message"].startswith("solo se puede elegir la semilla de los dados en una partida")
     assert stored_ids(database) == []
     assert client.post("/api/games", json={"game": "penta", "players": [ANA, friend]}).status_code == 201
-    assert client.post("/api/games", json={"game": "penta", "players": [ANA], "seed": 243}).status_code == 201
+    for players in ([ANA], [ANA, bot("penta")], [bot("penta")]):
+        assert client.post("/api/games", json={"game": "penta", "players": players, "seed": 243}).status_code == 201
 
 
 def test_a_server_chosen_secret_keys_the_dice_and_never_leaves_the_server(client, database):

@@ -12,11 +12,9 @@ allowed them; solo, hot-seat and bot games always have them.
 from __future__ import annotations
 
 import pytest
-from test_web_review import ANA, LUIS, OPTIMAL, SEED, act, create, roll
+from test_web_review import ANA, LUIS, OPTIMAL, act, create, roll
 
-from cubilete.engine.actions import Keep, Score
 from cubilete.engine.games import rules_for
-from cubilete.engine.runner import Match
 from cubilete.engine.sheet_scoring import sheet_total
 from cubilete.solvers.five_thousand.advice import rank_five_thousand
 from cubilete.solvers.sheet.advice import advise
@@ -24,6 +22,7 @@ from cubilete.solvers.sheet.cache import solution
 from cubilete.solvers.sheet.duel import duel_chance, final_laws, first_place_chances
 from cubilete.solvers.sheet.tables import state_key
 from cubilete.solvers.sheet.turn import state_index
+from cubilete.web.live_game import LiveGame
 
 BETO = {"name": "Beto", "kind": "human", "invited": True}
 FIRST_PLAYER_WINS = 0.5151204677228313  # cubilete solve 5000 (README)
@@ -34,6 +33,11 @@ def chances(client, created, **params) -> dict:
     response = client.get(f"/api/games/{created['id']}/chances", params=params)
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def served(client, created) -> LiveGame:
+    """The server's game: two human seats take no chosen seed, so the figures are checked against its states."""
+    return client.app.state.services.games.get(created["id"])
 
 
 def values(answer) -> list[float]:
@@ -64,20 +68,18 @@ def test_a_solo_penta_game_starts_at_the_optimal_expected_score(client):
 def test_each_seat_expects_its_total_now_plus_the_solvers_remaining_score(client):
     created = create(client, game="generala", players=(ANA, LUIS))
     rules = rules_for("generala")
-    replay = Match(rules, ["Ana", "Luis"], seed=SEED)
+    match = served(client, created).match
     act(client, created, {"type": "roll"})
-    replay.roll()
     mid_turn = chances(client, created)
-    assert expected(mid_turn)[0] == pytest.approx(advise(replay.state)[0].value)  # with the dice on the table
-    assert expected(mid_turn)[1] == pytest.approx(remaining(rules, replay.state.sheets[1]))
+    assert expected(mid_turn)[0] == pytest.approx(advise(match.state)[0].value)  # with the dice on the table
+    assert expected(mid_turn)[1] == pytest.approx(remaining(rules, match.state.sheets[1]))
 
-    box = next(option.box for option in reversed(advise(replay.state)) if option.box is not None)  # the worst box
+    box = next(option.box for option in reversed(advise(match.state)) if option.box is not None)  # the worst box
     act(client, created, {"type": "score", "box": box})
-    replay.act(Score(box))
     answer = chances(client, created)
     assert answer["events"] == 2
     ana, luis = answer["seats"]
-    sheet = replay.state.sheets[0]
+    sheet = match.state.sheets[0]
     assert ana["score"] == sheet_total(rules, sheet)
     assert ana["expected"] == pytest.approx(ana["score"] + remaining(rules, sheet), abs=1e-9)
     assert luis["score"] == 0 and luis["expected"] == pytest.approx(solution(rules).start_value, abs=1e-9)
@@ -85,17 +87,14 @@ def test_each_seat_expects_its_total_now_plus_the_solvers_remaining_score(client
 
 def test_two_generala_seats_have_the_duels_chance_to_finish_first_and_the_rest(client):
     created = create(client, game="generala", players=(ANA, LUIS))
-    replay = Match(rules_for("generala"), ["Ana", "Luis"], seed=SEED)
-    states = [replay.state]
+    game = served(client, created)
     act(client, created, {"type": "roll"})  # Ana: a roll, a keep (and its roll), a box; Luis: a roll
-    states.append(replay.roll())
     act(client, created, {"type": "keep", "held": [0, 1]})
-    states += [replay.act(Keep((0, 1))), replay.roll()]
-    box = next(option.box for option in advise(replay.state) if option.box is not None)
+    box = next(option.box for option in advise(game.state) if option.box is not None)
     act(client, created, {"type": "score", "box": box})
-    states.append(replay.act(Score(box)))
     act(client, created, {"type": "roll"}, seat=1)
-    states.append(replay.roll())
+    states = game.history
+    assert len(states) == 6
     for at, state in enumerate(states):  # every moment of a turn, the bar played back
         answer = chances(client, created, at=at)
         assert answer["unit"] == "win_probability" and not answer["estimate"]
@@ -106,16 +105,15 @@ def test_two_generala_seats_have_the_duels_chance_to_finish_first_and_the_rest(c
 
 def test_three_generala_seats_share_what_the_duel_leaves_by_their_chances_to_finish_first(client):
     created = create(client, game="generala", players=(ANA, LUIS, OPTIMAL))
-    replay = Match(rules_for("generala"), ["Ana", "Luis", "Bot"], seed=SEED)
+    match = served(client, created).match
     act(client, created, {"type": "roll"})
-    replay.roll()
     answer = chances(client, created)
     assert answer["unit"] == "win_probability" and answer["estimate"]
     ana, luis, bot = values(answer)
-    assert ana == pytest.approx(duel_chance(replay.state), abs=1e-12)
+    assert ana == pytest.approx(duel_chance(match.state), abs=1e-12)
     assert ana + luis + bot == pytest.approx(1, abs=1e-12)
     assert luis == pytest.approx(bot, abs=1e-12)  # the same empty sheet
-    independent = first_place_chances(final_laws(replay.state))
+    independent = first_place_chances(final_laws(match.state))
     assert luis > 0 and luis / bot == pytest.approx(independent[1] / independent[2])
 
 
@@ -131,19 +129,19 @@ def test_a_finished_duel_gives_the_win_to_the_higher_total(client):
 
 def test_two_player_5000_chances_are_the_exact_solvers_at_every_step(client):
     created = create(client, game="5000", players=(ANA, LUIS))
-    replay = Match(rules_for("5000"), ["Ana", "Luis"], seed=SEED)
+    match = served(client, created).match
     start = chances(client, created)
     assert start["unit"] == "win_probability" and not start["estimate"]
     assert values(start) == pytest.approx([FIRST_PLAYER_WINS, 1 - FIRST_PLAYER_WINS], abs=1e-12)
     for _ in range(6):  # rolls of whoever is to move: decisions, busts and new turns
-        roll(client, created, replay)
+        roll(client, created, match)
         answer = chances(client, created)
-        assert answer["events"] == len(replay.events)
-        mover = replay.state.current_player
-        exact = rank_five_thousand(replay.state).value
+        assert answer["events"] == len(match.events)
+        mover = match.state.current_player
+        exact = rank_five_thousand(match.state).value
         assert answer["seats"][mover]["value"] == pytest.approx(exact, abs=1e-12)
         assert sum(values(answer)) == pytest.approx(1, abs=1e-12)
-        assert [seat["score"] for seat in answer["seats"]] == list(replay.state.scores())
+        assert [seat["score"] for seat in answer["seats"]] == list(match.state.scores())
     assert chances(client, created, at=0) == start  # an earlier step, as the bar plays the steps back
 
 

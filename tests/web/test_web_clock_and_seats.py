@@ -6,15 +6,18 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 
 from cubilete.storage import Storage
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.games import Games
-from cubilete.web.seats import SeatRequest, SeatTaken
+from cubilete.web.live_game import LiveGame
+from cubilete.web.seats import SeatRequest, SeatSecret, SeatTaken
 from cubilete.web.table_options import TableOptions
 from cubilete.web.tables import TableGate
 
@@ -24,9 +27,24 @@ BOT = {"name": "Bot", "kind": "bot", "level": "optimal"}
 
 
 def create(client, players=(ANA, LUIS), **extra) -> dict:
+    """A new game whose friends open their invite links at once, unless it is public (their seats stay open)."""
     response = client.post("/api/games", json={"game": "penta", "players": list(players), **extra})
     assert response.status_code == 201, response.text
-    return response.json()
+    return response.json() if extra.get("public") else claim_invites(client, response.json())
+
+
+def claim(client, created, seat, invite):
+    return client.post(f"/api/games/{created['id']}/seats/{seat}/claim", json={"invite": invite})
+
+
+def claim_invites(client, created) -> dict:
+    """Each friend opens their invite link: the game's answer, with the token each claim gave in its seat."""
+    for seat in created["seats"]:
+        if seat["invite"] is not None:
+            claimed = claim(client, created, seat["seat"], seat["invite"])
+            assert claimed.status_code == 200, claimed.text
+            seat["token"] = claimed.json()["token"]
+    return created
 
 
 def act(client, created, action, seat=0, token=None):
@@ -143,7 +161,7 @@ def test_a_player_hands_their_seat_to_a_bot_that_then_plays_it(client):
     assert client.post(url, json={"token": created["seats"][0]["token"]}).status_code == 403
     view = client.post(url, json={"token": created["seats"][1]["token"]}).json()
     assert view["seats"][1] == {"name": "Luis", "kind": "bot", "level": "optimal", "open": False, "left": False}
-    assert view["seats_version"] == 1
+    assert view["seats_version"] == 2  # Luis claimed the seat, then handed it over
     after = play_a_turn(client, created, 0)
     assert after["current_player"] == 0 and len(after["table"]["sheets"][1]["boxes"]) == 1  # the bot played
     refused = act(client, created, {"type": "roll"}, seat=1)
@@ -163,11 +181,9 @@ def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot_at_once(client):
 def test_seat_changes_reach_another_process_on_the_same_database(database):
     storage, broker = Storage(database), LocalBroker()  # one broker: what Redis is to two processes
     first, second = Games(storage, TableGate(), broker), Games(Storage(database), TableGate(), broker)
-    live, tokens = first.create(
-        "penta", None, [SeatRequest("Ana", "human"), SeatRequest("Luis", "human")], 7, "es"
-    )
+    live, secrets = first.create("penta", None, [SeatRequest("Ana", "human"), SeatRequest("Luis", "human")], None, "es")
     assert second.get(live.id).seats[1].kind == "human"
-    asyncio.run(first.hand_to_bot(live.id, 1, tokens[1], leave=True))
+    asyncio.run(first.hand_to_bot(live.id, 1, secrets[1].token, leave=True))
     seen = second.get(live.id).seats[1]
     assert seen.kind == "bot" and seen.left and second.get(live.id).seats_version == 1
     lone = Games(Storage(database), TableGate(), LocalBroker())  # a process that heard nothing loads the seats
@@ -190,8 +206,9 @@ def test_public_games_with_open_seats_are_listed_without_tokens(client):
         "open_seats": [1],
     }
     text = listed.text
-    assert all(seat["token"] is None or seat["token"] not in text for seat in public["seats"] + private["seats"])
-    assert no_friend["id"] not in text and "token" not in text
+    secrets = [seat[key] for seat in public["seats"] + private["seats"] for key in ("token", "invite")]
+    assert all(secret is None or secret not in text for secret in secrets)
+    assert no_friend["id"] not in text and "token" not in text and "invite" not in text
 
 
 def test_open_tables_list_the_most_recently_played_first(client):
@@ -209,7 +226,7 @@ def test_a_joiner_gets_a_fresh_token_for_the_open_seat_and_it_is_listed_no_more(
     joined = client.post(url, json={"name": "Carla"})
     assert joined.status_code == 200, joined.text
     token = joined.json()["token"]
-    assert token != created["seats"][1]["token"] and joined.json()["url"] == f"/game/{created['id']}"
+    assert joined.json()["url"] == f"/game/{created['id']}"
     assert client.get("/api/open-tables").json() == []
     assert read(client, created)["seats"][1]["name"] == "Carla"
     again = client.post(url, json={"name": "Dani"})
@@ -217,8 +234,8 @@ def test_a_joiner_gets_a_fresh_token_for_the_open_seat_and_it_is_listed_no_more(
     assert again.json()["params"]["seat"] == 1 and again.json()["detail"] == "seat 2 was taken by someone else"  # counted from 1
     play_a_turn(client, created, 0)
     assert act(client, created, {"type": "roll"}, seat=1, token=token).status_code == 200
-    old_link = act(client, created, {"type": "keep", "held": []}, seat=1)  # the invite link's token is void
-    assert old_link.status_code == 403
+    invite = claim(client, created, 1, created["seats"][1]["invite"])  # the invited friend comes too late
+    assert invite.status_code == 409 and invite.json()["code"] == "invite_claimed"
 
 
 def test_private_games_and_taken_seats_cannot_be_joined(client):
@@ -235,46 +252,105 @@ def test_private_games_and_taken_seats_cannot_be_joined(client):
 
 def test_the_invited_friend_claims_the_seat_by_opening_the_link(client):
     created = create(client, public=True)
-    url = f"/api/games/{created['id']}/seats/1/claim"
-    assert client.post(url, json={"token": created["seats"][0]["token"]}).status_code == 403
-    assert client.post(url, json={"token": created["seats"][1]["token"]}).status_code == 200
+    luis = created["seats"][1]
+    assert luis["token"] is None and luis["link"].endswith(f"#seat=1&invite={luis['invite']}")
+    assert claim(client, created, 0, luis["invite"]).json()["code"] == "wrong_invite"
+    assert claim(client, created, 1, created["seats"][0]["token"]).json()["code"] == "wrong_invite"
+    claimed = claim(client, created, 1, luis["invite"])
+    assert claimed.status_code == 200 and claimed.json()["url"] == f"/game/{created['id']}"
     assert client.get("/api/open-tables").json() == []
     assert read(client, created)["seats"][1]["name"] == "Luis"
     taken = client.post(f"/api/games/{created['id']}/seats/1/join", json={"name": "Carla"})
     assert taken.status_code == 409
+    play_a_turn(client, created, 0)
+    assert act(client, created, {"type": "roll"}, seat=1, token=claimed.json()["token"]).status_code == 200
 
 
-def test_two_processes_joining_one_seat_at_once_give_it_to_one(database):
-    games = [Games(Storage(database), TableGate(), LocalBroker()) for _ in range(2)]  # they hear nothing of each other
-    live, _tokens = games[0].create(
+def test_an_invite_is_claimed_once_and_its_creator_cannot_act_for_the_friend(client):
+    body = {"game": "penta", "players": [ANA, LUIS], "lang": "es"}
+    created = client.post("/api/games", json=body).json()
+    ana, luis = created["seats"]
+    assert luis["token"] is None and luis["invite"] not in str(ana)  # the creator gets no token of Luis's
+    play_a_turn(client, created, 0)
+    unclaimed = act(client, created, {"type": "roll"}, seat=1, token=ana["token"])
+    assert unclaimed.status_code == 403 and unclaimed.json()["code"] == "seat_unclaimed"
+    first = claim(client, created, 1, luis["invite"])
+    second = claim(client, created, 1, luis["invite"])
+    assert first.status_code == 200 and second.status_code == 409
+    assert second.json()["code"] == "invite_claimed" and "token" not in second.text
+    assert second.json()["message"] == "el puesto 2 (Luis) ya está ocupado: este enlace de invitación ya se usó"
+    token = first.json()["token"]
+    assert token not in json.dumps(created)
+    for creators in (ana["token"], luis["invite"]):  # nothing the creator holds acts for Luis
+        refused = act(client, created, {"type": "roll"}, seat=1, token=creators)
+        assert refused.status_code == 403 and refused.json()["code"] == "wrong_token"
+        leave = client.post(f"/api/games/{created['id']}/seats/1/leave", json={"token": creators})
+        assert leave.status_code == 403
+    assert act(client, created, {"type": "roll"}, seat=1, token=token).status_code == 200
+
+
+def two_processes(database: str, public: bool) -> tuple[list[Games], LiveGame, list[SeatSecret]]:
+    """Two processes on one database that hear nothing of each other, both holding a new game whose seat 1
+    is Beto's (a friend's: open to anyone if `public`); and the game's seat secrets."""
+    games = [Games(Storage(database), TableGate(), LocalBroker()) for _ in range(2)]
+    live, secrets = games[0].create(
         "penta", None, [SeatRequest("Ana", "human"), SeatRequest("Beto", "human", invited=True)], None, "es",
-        TableOptions(public=True),
+        TableOptions(public=public),
     )
     for process in games:
-        process.get(live.id)  # both have the game in memory, seat 1 open
-    start, outcomes = threading.Barrier(2), []
+        process.get(live.id)
+    return games, live, secrets
 
-    def join(process: Games, name: str) -> None:
+
+def at_once(*attempts: Callable[[], str]) -> list[str | None]:
+    """Run the attempts in threads released together: each one's token, or None if the seat was taken."""
+    start, tokens = threading.Barrier(len(attempts)), [None] * len(attempts)
+
+    def run(position: int, attempt: Callable[[], str]) -> None:
         start.wait()
         try:
-            outcomes.append(("joined", name, asyncio.run(process.join(live.id, 1, name))[1]))
+            tokens[position] = attempt()
         except SeatTaken:
-            outcomes.append(("taken", name, None))
+            pass
 
-    threads = [
-        threading.Thread(target=join, args=(process, name))
-        for process, name in zip(games, ("Carla", "Dani"), strict=True)
-    ]
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(attempts)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(outcome[0] for outcome in outcomes) == ["joined", "taken"]
-    winner = next(outcome for outcome in outcomes if outcome[0] == "joined")
+    return tokens
+
+
+def test_two_processes_joining_one_seat_at_once_give_it_to_one(database):
+    games, live, _secrets = two_processes(database, public=True)
+    names = ("Carla", "Dani")
+    tokens = at_once(
+        *(lambda process=process, name=name: asyncio.run(process.join(live.id, 1, name))[1]
+          for process, name in zip(games, names, strict=True))
+    )
+    assert sorted(token is None for token in tokens) == [False, True]
+    winner = next(index for index, token in enumerate(tokens) if token)
     stored = Storage(database).load(live.id)
-    assert stored.seats[1]["name"] == winner[1] and not stored.seats[1]["open"]
+    assert stored.seats[1]["name"] == names[winner] and not stored.seats[1]["open"]
     fresh = Games(Storage(database), TableGate(), LocalBroker()).get(live.id)
-    fresh.check_seat(1, winner[2])  # the winner's token is the one stored
+    fresh.check_seat(1, tokens[winner])  # the winner's token is the one stored
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_processes_claiming_one_invite_at_once_give_the_seat_to_one(kind, database, request):
+    url = database if kind == "sqlite" else request.getfixturevalue("postgres_url")
+    games, live, secrets = two_processes(url, public=False)
+    invite = secrets[1].invite
+    assert invite is not None and secrets[1].token is None
+    tokens = at_once(*(lambda process=process: asyncio.run(process.claim(live.id, 1, invite))[1] for process in games))
+    assert sorted(token is None for token in tokens) == [False, True]
+    winner = next(token for token in tokens if token)
+    fresh = Games(Storage(url), TableGate(), LocalBroker())
+    fresh.get(live.id).check_seat(1, winner)  # the winner's token is the one stored
+    with pytest.raises(SeatTaken):
+        asyncio.run(fresh.claim(live.id, 1, invite))
+    for process in (*games, fresh):
+        process.close()
 
 
 def test_the_api_answers_json_for_the_seats_paths(client):

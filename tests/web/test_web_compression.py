@@ -4,13 +4,14 @@ that ask; small answers, images, sounds, a move's own answer and the live socket
 from __future__ import annotations
 
 import pytest
+from harness import chosen_seed
 
 from cubilete.web.compression import ACTION_MINIMUM_SIZE
 
 
 def start_game(client, *others: dict) -> dict:
     players = [{"name": "Ana", "kind": "human"}, *others]
-    response = client.post("/api/games", json={"game": "penta", "players": players, "seed": 7})
+    response = client.post("/api/games", json={"game": "penta", "players": players, **chosen_seed(players, 7)})
     assert response.status_code == 201
     return response.json()
 

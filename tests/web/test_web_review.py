@@ -4,8 +4,10 @@ bad choice shows with the solver's loss, any reader sees it, and 5000 hints rank
 from __future__ import annotations
 
 import pytest
+from harness import chosen_seed
+from test_web_clock_and_seats import claim_invites
 
-from cubilete.engine.actions import Bank, Roll, SetAside
+from cubilete.engine.actions import Bank, SetAside
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.solvers.five_thousand.advice import rank_five_thousand
@@ -18,13 +20,12 @@ SEED = 7
 
 
 def create(client, game="penta", players=(ANA,), **extra) -> dict:
-    """A new game, its dice from SEED unless a friend plays on another device (no seed is accepted then)."""
-    body = {"game": game, "players": list(players), **extra}
-    if not any(player.get("invited") for player in players):
-        body.setdefault("seed", SEED)
+    """A new game, its dice from SEED unless it has more than one human seat (no seed is accepted then); its
+    friends open their invite links at once, unless it is public (their seats stay open)."""
+    body = {"game": game, "players": list(players), **chosen_seed(players, SEED), **extra}
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
-    return response.json()
+    return response.json() if extra.get("public") else claim_invites(client, response.json())
 
 
 def act(client, created, action, seat=0) -> dict:
@@ -114,48 +115,44 @@ def test_the_review_page_is_served_in_the_readers_language(client):
 
 
 def five_thousand_decision(client, rules="seed"):
-    """A two-player 5000 game whose first seat has rolled: the server's game and the same one replayed here."""
+    """A two-player 5000 game whose first seat has rolled, and the server's match of it (two human seats take
+    no chosen seed: the hints are checked against the state the server holds)."""
     created = create(client, game="5000", players=(ANA, LUIS), rules=rules)
     act(client, created, {"type": "roll"})
-    replay = Match(rules_for("5000", rules), ["Ana", "Luis"], seed=SEED)
-    replay.roll()
-    return created, replay
+    return created, client.app.state.services.games.get(created["id"]).match
 
 
-def roll(client, created, replay) -> None:
-    """The seat to move rolls, on the server and here."""
-    act(client, created, {"type": "roll"}, seat=replay.state.current_player)
-    if not replay.state.is_chance:
-        replay.act(Roll())
-    replay.roll()
+def roll(client, created, match) -> None:
+    """The seat to move rolls."""
+    act(client, created, {"type": "roll"}, seat=match.state.current_player)
 
 
 def test_a_5000_hint_ranks_roll_and_bank_by_chance_to_win_and_needs_the_seats_token(client):
-    created, replay = five_thousand_decision(client)
-    while not any(isinstance(action, Bank) for action in replay.state.legal_actions()):
-        roll(client, created, replay)
+    created, match = five_thousand_decision(client)
+    while not any(isinstance(action, Bank) for action in match.state.legal_actions()):
+        roll(client, created, match)
     url = f"/api/games/{created['id']}/hint"
-    seat = replay.state.current_player
+    seat = match.state.current_player
     assert client.post(url, json={"seat": seat}).status_code == 422
     assert client.post(url, json={"seat": seat, "token": created["seats"][1 - seat]["token"]}).status_code == 403
     hint = client.post(url, json={"seat": seat, "token": created["seats"][seat]["token"]}).json()
     assert hint["unit"] == "win_probability" and not hint["estimate"]
     assert {option["kind"] for option in hint["options"]} == {"roll", "bank"}
-    expected = rank_five_thousand(replay.state).options
+    expected = rank_five_thousand(match.state).options
     assert [option["value"] for option in hint["options"]] == pytest.approx([o.win_probability for o in expected])
     assert hint["options"][0]["value"] >= hint["options"][1]["value"]
     assert hint["options"][1]["loss"] == pytest.approx(hint["options"][0]["value"] - hint["options"][1]["value"])
 
 
 def test_a_5000_hint_with_free_set_aside_ranks_each_choice_of_dice(client):
-    created, replay = five_thousand_decision(client, rules="free-set-aside")
-    while not any(isinstance(action, SetAside) for action in replay.state.legal_actions()):  # a bust: the next seat
-        roll(client, created, replay)
-    seat = replay.state.current_player
+    created, match = five_thousand_decision(client, rules="free-set-aside")
+    while not any(isinstance(action, SetAside) for action in match.state.legal_actions()):  # a bust: the next seat
+        roll(client, created, match)
+    seat = match.state.current_player
     proof = {"seat": seat, "token": created["seats"][seat]["token"]}
     options = client.post(f"/api/games/{created['id']}/hint", json=proof).json()["options"]
     assert {option["kind"] for option in options} == {"set_aside"}
-    assert len(options) == len(replay.state.legal_actions())
+    assert len(options) == len(match.state.legal_actions())
     assert all(sorted(option["keep"]) == option["keep"] and option["points"] > 0 for option in options)
     values = [option["value"] for option in options]
     assert values == sorted(values, reverse=True)

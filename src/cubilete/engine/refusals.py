@@ -84,6 +84,9 @@ REFUSALS: dict[str, str] = {
     "clock_running": "the turn clock still has {seconds} s left",
     "game_not_open": "this game is not open to join: ask its players for an invite link",
     "seat_taken": "seat {number} was taken by someone else",
+    "seat_unclaimed": "nobody has taken seat {number} ({name}) yet: its invite link gives it",
+    "wrong_invite": "this is not the invite link of seat {number}",
+    "invite_claimed": "seat {number} ({name}) has been taken: this invite link was already used",
     "review_no_decision": "event {index} is not a decision made so far (the game has {events} events)",
     "record_too_many_seats": "a player's record is built from at most {most} seats at once, not {count}",
     "hints_off": "hints and win chances are off in this game: a game with friends has them only if its creator allowed them",
@@ -107,7 +110,7 @@ REFUSALS: dict[str, str] = {
     "tables_over_budget": "the server has no room now for the computer's tables these rules need: try again in {minutes} minutes",
     "stale": "another move was made at the same moment: reload the game",
     "too_many_requests": "too many requests of this kind from your address: try again in {seconds} s",
-    "seed_one_device": "a dice seed can be chosen only when every seat plays on this device (solo, hot-seat, bots)",
+    "seed_one_human": "a dice seed can be chosen only in a game with one human seat (alone, or against bots)",
     # -- a server that cannot start, or is not ready to serve ---------------------------
     "data_dir_unwritable": "cannot make the data directory {path}: {reason} (give --database a URL, or set STATE_DIRECTORY)",
     "database_unusable": "cannot use the database {url}: {reason}",

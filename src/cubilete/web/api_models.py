@@ -45,7 +45,9 @@ class PlayerIn(BaseModel):
     kind: Literal["human", "bot"]
     level: str | None = Field(None, description="a bot's level, see GET /api/games/options")
     invited: bool = Field(
-        False, description="a friend's seat, played from an invite link; in a public game, open to anyone to join"
+        False,
+        description="a friend's seat, claimed once from its invite link (its token goes only to the claimant);"
+        " in a public game, open to anyone to join until then",
     )
 
 
@@ -65,7 +67,9 @@ class NewGame(BaseModel):
     game: str = Field(description="penta, generala or 5000")
     rules: str | None = Field(None, description="a rule set of the game; default: the seed rules")
     players: list[PlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS)
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="the dice seed; default: random")
+    seed: int | None = Field(
+        None, ge=0, le=MAX_SEED, description="the dice seed, only for a game with one human seat; default: random"
+    )
     lang: Language | None = None
     turn_clock: Literal[0, 30, 60, 300] = Field(0, description="seconds per turn, 0 for no clock")
     public: bool = Field(False, description="listed for anyone on the server to join a free seat")
@@ -106,6 +110,13 @@ class TokenIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     token: Token
+
+
+class InviteIn(BaseModel):
+    """The invite code of the friend's seat named in the path."""
+
+    model_config = ConfigDict(extra="forbid")
+    invite: Token
 
 
 class JoinIn(BaseModel):

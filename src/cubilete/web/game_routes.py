@@ -26,7 +26,7 @@ from .live import follow_game
 from .live_game import LiveGame
 from .model_route import ModelBodyRoute
 from .rate_limits import RouteClass, limited
-from .seats import SeatRequest
+from .seats import SeatRequest, SeatSecret
 from .services import games_of, services
 from .table_options import TableOptions, table_hints
 from .views import locked_view
@@ -81,14 +81,15 @@ def options() -> dict[str, Any]:
 
 @game_router.post("/api/games", status_code=201, summary="Start a game", dependencies=[limited(RouteClass.GAMES)])
 def create(request: Request, body: NewGame) -> dict[str, Any]:
-    """Answers the game's id and URL, and a secret token for each human seat:
-    an action for a seat must carry that seat's token."""
+    """Answers the game's id and URL, a secret token for each human seat played on this device (an
+    action for a seat must carry that seat's token), and an invite code and link for each friend's seat:
+    the first to claim it (POST .../seats/{seat}/claim) gets the seat's token, which this answer never holds."""
     lang = body.lang or request_language(request)
     request.state.game_lang = lang  # refusals of this request speak the new game's language
     services(request).access.check_creation(body.creation_password, body.public)
     seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
     table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
-    live, tokens = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)
+    live, seat_secrets = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)
     game_url = f"{services(request).link_base(request)}/game/{live.id}"
     return {
         "id": live.id,
@@ -99,12 +100,21 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
                 "seat": index,
                 "name": seat.name,
                 "kind": seat.kind,
-                "token": token,
-                "link": None if token is None else f"{game_url}#seat={index}&token={token}",
+                "token": secret.token,
+                "invite": secret.invite,
+                "link": seat_link(game_url, index, secret),
             }
-            for index, (seat, token) in enumerate(zip(live.seats, tokens))
+            for index, (seat, secret) in enumerate(zip(live.seats, seat_secrets))
         ],
     }
+
+
+def seat_link(game_url: str, seat: int, secret: SeatSecret) -> str | None:
+    """The link that gives a seat to whoever opens it: the friend's invite, or a seat of this device's
+    to play on another one (the secret stays in the fragment, which browsers never send)."""
+    if secret.invite is not None:
+        return f"{game_url}#seat={seat}&invite={secret.invite}"
+    return None if secret.token is None else f"{game_url}#seat={seat}&token={secret.token}"
 
 
 @game_router.get(

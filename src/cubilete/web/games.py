@@ -35,16 +35,25 @@ from ..engine.errors import CubileteError, IllegalAction, InvalidRecord
 from ..engine.events import event_from_json
 from ..engine.games import rules_for
 from ..engine.runner import Match
-from ..engine.validation import describe
 from ..players import player_levels
-from ..storage import STORED_GAME, UNPLAYED_BATCH, Append, EventConflict, OpenTable, Storage, StoredGame
+from ..storage import UNPLAYED_BATCH, Append, EventConflict, OpenTable, Storage
 from .broker import SEATS_CHANGED, Broker, EventsStored, News
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
-from .i18n import LANGUAGES
 from .live_game import Checkpoint, LiveGame
-from .seats import BOT, HUMAN, Seat, SeatRefused, SeatRequest, SeatTaken, digest_token, with_seat
+from .seats import (
+    BOT,
+    HUMAN,
+    Seat,
+    SeatRefused,
+    SeatRequest,
+    SeatSecret,
+    SeatTaken,
+    check_invite,
+    check_seat_range,
+    with_seat,
+)
 from .table_options import PLAIN_TABLE, TableOptions
 from .tables import TableGate
 
@@ -91,28 +100,27 @@ class Games:
         seed: int | None,
         lang: str,
         table: TableOptions = PLAIN_TABLE,
-    ) -> tuple[LiveGame, list[str | None]]:
-        """A new game and each seat's token (None for bots); nothing is stored on error."""
+    ) -> tuple[LiveGame, list[SeatSecret]]:
+        """A new game and each seat's secret: a token for a seat played on the creating device, an invite
+        code for a friend's seat (whose token only its claimant gets), neither for bots. Nothing is stored
+        on error."""
         rules = rules_for(game, rules_name)
-        if seed is not None and any(request.invited for request in seats):
-            # dice a client can choose are dice a client can foresee: only for games on one device
-            raise InvalidRecord("seed_one_device")
+        if seed is not None and sum(request.kind == HUMAN for request in seats) > 1:
+            # dice a client can choose are dice a client can foresee: the server cannot tell a hot-seat
+            # game from one whose other human seats are played elsewhere, so only a lone human may choose
+            raise InvalidRecord("seed_one_human")
         levels = player_levels(game)
         for request in seats:
             if request.kind == BOT and request.level not in levels:
                 raise InvalidRecord("bot_level", game=game, levels=list(levels), level=str(request.level))
-        tokens = [secrets.token_urlsafe(18) if request.kind == HUMAN else None for request in seats]
-        stored_seats = tuple(
-            Seat(request.name, request.kind, request.level if request.kind == BOT else None,
-                 None if token is None else digest_token(token), open=table.public and request.invited)
-            for request, token in zip(seats, tokens)
-        )
+        seat_secrets = [SeatSecret.for_request(request) for request in seats]
+        stored_seats = tuple(secret.seat(request, table.public) for request, secret in zip(seats, seat_secrets))
         match = Match(rules, [seat.name for seat in stored_seats], seed)
         live = LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match, table=table)
         self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
         self._time_turn(live)
         self.broker.publish(live.id, EventsStored(0))
-        return self._remember(live), tokens
+        return self._remember(live), seat_secrets
 
     def get(self, game_id: str) -> LiveGame:
         """The game, caught up with what other processes stored if it heard of any."""
@@ -121,7 +129,7 @@ class Games:
             stored = self.storage.load(game_id)
             if stored is None:
                 raise GameNotFound("game_not_found", id=game_id)
-            live = self._remember(_from_storage(stored))
+            live = self._remember(LiveGame.from_stored(stored))
             with live.lock:  # a move stored between the load and the subscription was not heard
                 self._catch_up(live)
         elif live.changing is None and live.is_behind():  # else the change under way catches up if it must
@@ -258,30 +266,30 @@ class Games:
         if not live.table.public:
             raise SeatRefused("game_not_open")
 
-        def claim(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            if not 0 <= seat < len(seats):
-                raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
+        def joined(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+            check_seat_range(seats, seat)
             if live.state.is_over:
                 raise IllegalAction("game_over")
             if not seats[seat].open:
                 raise SeatTaken("seat_taken", seat=seat, number=seat + 1)  # players count seats from 1
-            return with_seat(seats, seat, replace(seats[seat], name=name, token_sha256=digest_token(token), open=False))
+            return with_seat(seats, seat, replace(seats[seat].claimed_with(token), name=name))
 
-        await self._change(live, _no_events, partial(self._change_seats, live, claim), in_thread=True)
+        await self._change(live, _no_events, partial(self._change_seats, live, joined), in_thread=True)
         return live, token
 
-    async def claim(self, game_id: str, seat: int, token: str) -> LiveGame:
-        """The holder of an invite link takes their seat: it is no longer open to others."""
+    async def claim(self, game_id: str, seat: int, invite: str) -> tuple[LiveGame, str]:
+        """The holder of a friend's invite code takes the seat, once: answers the seat's token, which
+        nobody else ever gets. A second claim is refused (SeatTaken), in this process or another."""
         live = await self.find(game_id)
-        live.check_seat(seat, token)
+        check_invite(live.seats, seat, invite)  # refused at once if this process knows it is taken
+        token = secrets.token_urlsafe(18)
 
         def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            live.check_seat(seat, token)
-            return with_seat(seats, seat, replace(seats[seat], open=False))
+            check_invite(seats, seat, invite)
+            return with_seat(seats, seat, seats[seat].claimed_with(token))
 
-        if live.seats[seat].open:
-            await self._change(live, _no_events, partial(self._change_seats, live, claimed), in_thread=True)
-        return live
+        await self._change(live, _no_events, partial(self._change_seats, live, claimed), in_thread=True)
+        return live, token
 
     def open_tables(self) -> list[OpenTable]:
         return self.storage.open_tables()
@@ -478,21 +486,3 @@ def _no_events() -> None:
 def _forget(live: LiveGame) -> None:
     """A game leaves the cache: stop following its news."""
     live.stop_hearing()
-
-
-def _from_storage(stored: StoredGame) -> LiveGame:
-    """The game as stored; a row the app could not have written is an InvalidRecord (refused alone)."""
-    try:
-        seats = tuple(Seat.from_json(seat) for seat in STORED_GAME.array(stored.seats, "seats", 1))
-        if stored.lang not in LANGUAGES:
-            raise STORED_GAME.refuse(f"no language {describe(stored.lang)}")
-        match = Match.from_json(stored.record)
-        if len(seats) != len(match.names):
-            raise STORED_GAME.refuse(f"{len(seats)} seats for {len(match.names)} players")
-        table = TableOptions.from_json(stored.table_options)
-    except CubileteError as error:  # an unknown game or rule set too, not only an InvalidRecord
-        log.warning("game %s cannot be read: %s", stored.id, error)
-        if isinstance(error, InvalidRecord):
-            raise
-        raise STORED_GAME.refuse(str(error)) from error
-    return LiveGame(stored.id, stored.lang, seats, match, stored.rematch, table, seats_version=stored.seats_version)

@@ -6,6 +6,7 @@ Human seats play by the table's rules (players/table.py); bot seats by their lev
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,15 +14,20 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..engine.actions import action_from_json
-from ..engine.errors import IllegalAction, NotYourTurn
+from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
 from ..engine.events import Event, replay
 from ..engine.protocol import GameState
 from ..engine.runner import Match, Player
+from ..engine.validation import describe
 from ..players import make_player
 from ..players.table import ADVICE_LEVEL, advisor, auto_score, play_human
+from ..storage import STORED_GAME, StoredGame
 from .broker import EventsStored, News
+from .i18n import LANGUAGES
 from .seats import BOT, Seat, check_seat_token
 from .table_options import TableOptions
+
+log = logging.getLogger(__name__)
 
 AUTO_SCORE = "auto"  # the intention sent when the countdown after the last roll runs out
 
@@ -97,6 +103,24 @@ class LiveGame:
     turn_started: tuple[int, datetime] | None = None  # clock games: the events at the turn's start, and when
     deadline: datetime | None = None  # clock games: when the seat to move's turn clock runs out
     changing: asyncio.Future[None] | None = None  # done once the change under way is settled (Games._change)
+
+    @classmethod
+    def from_stored(cls, stored: StoredGame) -> LiveGame:
+        """The game as stored; a row the app could not have written is an InvalidRecord (refused alone)."""
+        try:
+            seats = tuple(Seat.from_json(seat) for seat in STORED_GAME.array(stored.seats, "seats", 1))
+            if stored.lang not in LANGUAGES:
+                raise STORED_GAME.refuse(f"no language {describe(stored.lang)}")
+            match = Match.from_json(stored.record)
+            if len(seats) != len(match.names):
+                raise STORED_GAME.refuse(f"{len(seats)} seats for {len(match.names)} players")
+            table = TableOptions.from_json(stored.table_options)
+        except CubileteError as error:  # an unknown game or rule set too, not only an InvalidRecord
+            log.warning("game %s cannot be read: %s", stored.id, error)
+            if isinstance(error, InvalidRecord):
+                raise
+            raise STORED_GAME.refuse(str(error)) from error
+        return cls(stored.id, stored.lang, seats, match, stored.rematch, table, seats_version=stored.seats_version)
 
     def __post_init__(self) -> None:
         self.history = StateHistory(self.match)

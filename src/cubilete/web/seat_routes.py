@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from .api_models import JoinIn, TokenIn
+from .api_models import InviteIn, JoinIn, TokenIn
 from .i18n import request_language
 from .services import games_of, services
 from .views import locked_view
@@ -28,10 +28,10 @@ async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dic
 
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/claim", summary="The holder of an invite link takes the seat")
-async def claim(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
-    """A public game's invited seat is open to anyone until claimed: the page claims it on opening the link."""
-    await games_of(request).claim(game_id, seat, body.token)
-    return {"id": game_id, "seat": seat}
+async def claim(request: Request, game_id: str, seat: int, body: InviteIn) -> dict[str, Any]:
+    """Answers the seat's token (only this answer ever holds it); 409 `invite_claimed` to a second claim."""
+    _live, token = await games_of(request).claim(game_id, seat, body.invite)
+    return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/join", summary="Take an open seat of a public game")

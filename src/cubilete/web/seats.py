@@ -1,11 +1,17 @@
 """The seats of a game: who sits where (a human, a bot, a seat open to anyone), and the secret tokens
-that let a request act for a human seat. A token is given once, when the seat is made or joined; only
-its SHA-256 digest is stored, and requests are checked against it in constant time."""
+that let a request act for a human seat. A token is given once, when the seat is made, claimed or
+joined; only its SHA-256 digest is stored, and requests are checked against it in constant time.
+
+A friend's seat is made without a token: its creator gets an invite code (a separate secret, also
+stored as a digest) for the friend's link, and whoever claims the seat with it first gets the seat's
+token, which the creator never sees. The claim is a seat change, stored only if the seats are still
+the version it was made from, so of two claims (in any processes) one gets the seat."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -34,27 +40,38 @@ class Seat:
     token_sha256: str | None = None  # human seats only; the token itself is never stored
     open: bool = False  # a public game's friend seat nobody has claimed yet: anyone may join it
     left: bool = False  # the player left: a bot plays the seat
+    invite_sha256: str | None = None  # a friend's seat: the digest of its invite code, kept once claimed
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name, "kind": self.kind, "level": self.level, "token_sha256": self.token_sha256,
-            "open": self.open, "left": self.left,
+            "open": self.open, "left": self.left, "invite_sha256": self.invite_sha256,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Seat:
         """A seat as `to_json` stored it (seats stored before `open` and `left` lack them); anything
         else is an InvalidRecord."""
-        fields = STORED_SEAT.fields(data, ("name", "kind"), ("level", "token_sha256", "open", "left"))
+        fields = STORED_SEAT.fields(data, ("name", "kind"), ("level", "token_sha256", "open", "left", "invite_sha256"))
         if fields["kind"] not in (HUMAN, BOT):
             raise STORED_SEAT.refuse(f"a seat is {HUMAN} or {BOT}, not {describe(fields['kind'])}")
-        level, token = (
-            None if fields.get(name) is None else STORED_SEAT.text(fields[name], name) for name in ("level", "token_sha256")
+        level, token, invite = (
+            None if fields.get(name) is None else STORED_SEAT.text(fields[name], name)
+            for name in ("level", "token_sha256", "invite_sha256")
         )
         return cls(
             STORED_SEAT.text(fields["name"], "name"), fields["kind"], level, token,
-            STORED_SEAT.boolean(fields.get("open", False), "open"), STORED_SEAT.boolean(fields.get("left", False), "left"),
+            STORED_SEAT.boolean(fields.get("open", False), "open"), STORED_SEAT.boolean(fields.get("left", False), "left"), invite,
         )
+
+    @property
+    def unclaimed(self) -> bool:
+        """A human seat nobody holds yet (a friend's seat before its invite is claimed, or an open seat)."""
+        return self.kind == HUMAN and self.token_sha256 is None
+
+    def claimed_with(self, token: str) -> Seat:
+        """The seat held from now on by the holder of `token` (it is no longer open to others)."""
+        return replace(self, token_sha256=digest_token(token), open=False)
 
     def to_bot(self, left: bool) -> Seat:
         """The seat played by the computer from now on; its token no longer acts."""
@@ -71,6 +88,34 @@ class SeatRequest:
     invited: bool = False  # a friend's seat (invite link); open to anyone in a public game
 
 
+@dataclass(frozen=True)
+class SeatSecret:
+    """What the creator of a game is given for a seat: the token of a seat played on the creating device,
+    the invite code of a friend's seat (never its token), nothing for a bot."""
+
+    token: str | None = None
+    invite: str | None = None
+
+    @classmethod
+    def for_request(cls, request: SeatRequest) -> SeatSecret:
+        if request.kind != HUMAN:
+            return cls()
+        if request.invited:
+            return cls(invite=secrets.token_urlsafe(18))
+        return cls(token=secrets.token_urlsafe(18))
+
+    def seat(self, request: SeatRequest, public: bool) -> Seat:
+        """The seat as stored: digests only; a public game's friend's seat is open to anyone until claimed."""
+        return Seat(
+            request.name,
+            request.kind,
+            request.level if request.kind == BOT else None,
+            None if self.token is None else digest_token(self.token),
+            open=public and self.invite is not None,
+            invite_sha256=None if self.invite is None else digest_token(self.invite),
+        )
+
+
 def digest_token(token: str) -> str:
     """What is stored of a seat's token."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -78,13 +123,29 @@ def digest_token(token: str) -> str:
 
 def check_seat_token(seats: Sequence[Seat], seat: int, token: str) -> None:
     """Refuse (SeatRefused) unless `token` is the token of the human seat `seat`."""
-    if not 0 <= seat < len(seats):
-        raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
+    check_seat_range(seats, seat)
     expected = seats[seat].token_sha256
     if expected is None:
-        raise SeatRefused("bot_seat", seat=seat, name=seats[seat].name)
+        code = "seat_unclaimed" if seats[seat].unclaimed else "bot_seat"
+        raise SeatRefused(code, seat=seat, number=seat + 1, name=seats[seat].name)
     if not hmac.compare_digest(expected, digest_token(token)):
         raise SeatRefused("wrong_token", seat=seat, name=seats[seat].name)
+
+
+def check_invite(seats: Sequence[Seat], seat: int, invite: str) -> None:
+    """Refuse unless `invite` is the invite code of seat `seat` (SeatRefused) and nobody claimed the
+    seat yet (SeatTaken: by its invite, from the open tables, or handed to a bot)."""
+    check_seat_range(seats, seat)
+    expected = seats[seat].invite_sha256
+    if expected is None or not hmac.compare_digest(expected, digest_token(invite)):
+        raise SeatRefused("wrong_invite", seat=seat, number=seat + 1)
+    if not seats[seat].unclaimed:
+        raise SeatTaken("invite_claimed", seat=seat, number=seat + 1, name=seats[seat].name)
+
+
+def check_seat_range(seats: Sequence[Seat], seat: int) -> None:
+    if not 0 <= seat < len(seats):
+        raise SeatRefused("seat_range", last=len(seats) - 1, seat=seat)
 
 
 def with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:

@@ -55,9 +55,11 @@ export const getJson = (path) => request("GET", path);
 export const postJson = (path, body) => request("POST", path, body);
 
 // The seats this browser plays in a game: { seat: token }, kept in localStorage. Only the seats
-// played on this device: a friend's token goes into their invite link, never in here.
+// played on this device (or claimed here from an invite): a friend's token is never sent to the creator.
 const TOKENS_PREFIX = "cubilete.tokens.";
 const tokensKey = (gameId) => `${TOKENS_PREFIX}${gameId}`;
+// The invite codes of the friends' seats of a game this browser created: { seat: invite }, to share again.
+const invitesKey = (gameId) => `cubilete.invites.${gameId}`;
 
 // The games this browser holds a seat in (the server lists games to nobody).
 export function knownGames() {
@@ -71,15 +73,19 @@ export function knownGames() {
 
 export function forgetGame(gameId) {
   localStorage.removeItem(tokensKey(gameId));
+  localStorage.removeItem(invitesKey(gameId));
 }
 
-export function seatTokens(gameId) {
+function stored(key) {
   try {
-    return JSON.parse(localStorage.getItem(tokensKey(gameId))) ?? {};
+    return JSON.parse(localStorage.getItem(key)) ?? {};
   } catch {
     return {};
   }
 }
+
+export const seatTokens = (gameId) => stored(tokensKey(gameId));
+export const seatInvites = (gameId) => stored(invitesKey(gameId));
 
 export function forgetSeat(gameId, seat) {
   const tokens = seatTokens(gameId);
@@ -90,4 +96,8 @@ export function forgetSeat(gameId, seat) {
 
 export function rememberTokens(gameId, tokens) {
   localStorage.setItem(tokensKey(gameId), JSON.stringify({ ...seatTokens(gameId), ...tokens }));
+}
+
+export function rememberInvites(gameId, invites) {
+  if (Object.keys(invites).length) localStorage.setItem(invitesKey(gameId), JSON.stringify(invites));
 }

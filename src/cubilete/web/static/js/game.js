@@ -3,7 +3,16 @@
 // tokens this browser holds are played here; the others are followed live. With a turn clock, every
 // page counts down to the deadline the server sends, and asks the server to play the turn when it passes.
 
-import { ApiError, forgetSeat, getJson, postJson, rememberTokens, seatTokens } from "./api.js";
+import {
+  ApiError,
+  forgetSeat,
+  getJson,
+  postJson,
+  rememberInvites,
+  rememberTokens,
+  seatInvites,
+  seatTokens,
+} from "./api.js";
 import { gameName, page, rulesName, startPage, t } from "./i18n.js";
 import { followGame } from "./live.js";
 import { MessageLine } from "./messages.js";
@@ -11,7 +20,7 @@ import { loadSettings, settingsDialog } from "./settings.js";
 import { FiveThousandTable } from "./five_thousand_table.js";
 import { SheetTable } from "./sheet_table.js";
 import { showGameOver } from "./game_over.js";
-import { agreesToTable } from "./hints_agreement.js";
+import { takeSeatFromLink } from "./seat_link.js";
 import { LiveBar } from "./live_bar.js";
 import { Feel } from "./feel.js";
 
@@ -21,20 +30,6 @@ const gameId = page.id;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CLOCK_TICK_MS = 250;
 const NOTICE_MS = 20_000;
-
-// A seat link (#seat=1&token=…) gives this browser that seat; the token leaves the address bar. In a
-// public game the seat is then claimed: nobody else can take it from the open tables. At a table that
-// plays with hints the friend is told so first: taking the seat is agreeing, declining is watching.
-async function takeSeatFromLink() {
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  if (fragment.has("seat") && fragment.has("token")) {
-    const [seat, token] = [fragment.get("seat"), fragment.get("token")];
-    if (seatTokens(gameId)[seat] !== token && !(await agreesToTable(gameId))) return;
-    rememberTokens(gameId, { [seat]: token });
-    history.replaceState(null, "", location.pathname + location.search);
-    postJson(`/api/games/${gameId}/seats/${seat}/claim`, { token }).catch(() => {});
-  }
-}
 
 // The turn clock: a countdown to the deadline of the latest view, by the server's time (the view
 // says what time it was there); at 0, this page asks the server to play the turn. Every page of the
@@ -437,6 +432,7 @@ class GameController {
         token,
       });
       rememberTokens(next.id, tokens);
+      rememberInvites(next.id, seatInvites(gameId)); // the rematch's friends' seats take the same invites
       location.assign(next.url);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -488,8 +484,9 @@ function showMySeats(container, dialog) {
 }
 
 startPage();
-await takeSeatFromLink();
+const seatNotice = await takeSeatFromLink(gameId);
 const controller = new GameController();
+if (seatNotice) controller.notify(seatNotice);
 const openSettings = settingsDialog(document.querySelector("#settings"), () => {
   controller.table?.settingsChanged?.();
   controller.liveBar.settingsChanged();

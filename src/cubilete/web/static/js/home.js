@@ -2,7 +2,7 @@
 // and invite the friends; resume or forget the games this browser plays in; join an open table; the
 // player's name on this device and the link to their record.
 
-import { ApiError, forgetGame, getJson, knownGames, postJson, rememberTokens } from "./api.js";
+import { ApiError, forgetGame, getJson, knownGames, postJson, rememberInvites, rememberTokens } from "./api.js";
 import { askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
@@ -202,6 +202,7 @@ async function start(event) {
     rememberSeatNames(created.seats.map((seat) => (seat.kind === "bot" ? null : seat.name)));
     if (!myName() && onThisDevice.length) setMyName(onThisDevice[0].name);
     const friends = created.seats.filter((seat) => seats[seat.seat].kind === "friend");
+    rememberInvites(created.id, Object.fromEntries(friends.map((seat) => [seat.seat, seat.invite])));
     if (friends.length === 0) location.assign(created.url);
     else showInvites(created, friends);
   } catch (error) {

@@ -1,0 +1,35 @@
+// Opening a seat's link on the game page: the seat becomes this browser's, and its secret leaves the address bar.
+
+import { ApiError, postJson, rememberTokens, seatTokens } from "./api.js";
+import { agreesToTable } from "./hints_agreement.js";
+import { t } from "./i18n.js";
+
+// A seat link gives this browser a seat, and its secret leaves the address bar. A friend's invite
+// (#seat=1&invite=…) is claimed once: the claimant gets the seat's token, which nobody else ever sees, and
+// a later opener watches and is told so. A seat's own link (#seat=1&token=…) moves a seat of the creating
+// device here. At a table that plays with hints the friend is told so first: taking the seat is agreeing,
+// declining is watching (the link stays, to ask again). Answers the notice to show, if any.
+export async function takeSeatFromLink(gameId) {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const [seat, token, invite] = ["seat", "token", "invite"].map((name) => fragment.get(name));
+  if (seat === null || (token === null && invite === null)) return null;
+  const held = seatTokens(gameId)[seat];
+  const known = token === null ? held !== undefined : held === token; // opened again on this browser
+  if (!known && !(await agreesToTable(gameId))) return null;
+  const dropSecret = () => history.replaceState(null, "", location.pathname + location.search);
+  if (known || token !== null) {
+    rememberTokens(gameId, { [seat]: token ?? held });
+    dropSecret();
+    return null;
+  }
+  try {
+    const claimed = await postJson(`/api/games/${gameId}/seats/${seat}/claim`, { invite });
+    rememberTokens(gameId, { [seat]: claimed.token });
+    dropSecret();
+    return null;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status !== 0 && error.status < 500) dropSecret(); // else reloading the link tries again
+    return error.code === "invite_claimed" ? t("This seat has been taken: you are watching") : error.message;
+  }
+}
