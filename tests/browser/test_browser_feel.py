@@ -1,9 +1,16 @@
 """The game's feel in a phone-sized headless Chromium: the cup shakes and sounds when this phone rolls,
-a win is celebrated; all of it off with one remembered setting, and still with reduced motion."""
+a win is celebrated; all of it off with one remembered setting, and still with reduced motion.
+The quick suite plays the first turn of each game; the whole game, to its win, runs in the slow step."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
+
+WHOLE_GAME = 13
+TURNS = pytest.mark.parametrize(
+    "turns", [1, pytest.param(WHOLE_GAME, marks=pytest.mark.slow)], ids=["first-turn", "whole-game"]
+)
 
 # Counts the AudioContexts the page creates and records every celebration shown, with its animation.
 FEEL_PROBE = """
@@ -44,35 +51,39 @@ def first_roll_shakes(page, server) -> str:
     return animation
 
 
-def play_to_the_end(page, turns: int = 13) -> None:
-    """Roll once and score the first open box, each turn."""
+def play(page, turns: int) -> None:
+    """Roll once and score the first open box, each turn; then wait for the next turn or the game's end."""
     for _turn in range(turns):
         page.wait_for_selector("#table[data-ready]")
         page.click("[data-action='roll']")
         page.wait_for_selector("#table[data-ready]")
         page.locator("[data-player='0'][data-preview]").first.click()
         page.click("[data-action='validate']")
-    page.wait_for_selector("[data-game-over]:not([hidden])")
+    page.wait_for_selector("#table[data-ready]" if turns < WHOLE_GAME else "[data-game-over]:not([hidden])")
 
 
-def test_the_feel_shakes_the_cup_sounds_and_celebrates_the_win(server, new_page):
+@TURNS
+def test_the_feel_shakes_the_cup_sounds_and_celebrates_the_win(server, new_page, turns):
     page = new_page(locale="es-ES")
     page.context.add_init_script(FEEL_PROBE)
     sounds = []
     page.on("request", lambda request: "/static/sounds/" in request.url and sounds.append(request.url.rsplit("/", 1)[1]))
     assert first_roll_shakes(page, server) == "cup-shake"
 
-    play_to_the_end(page)
-    page.wait_for_function("() => window.feelProbe.celebrations.some((shown) => shown.kind === 'win')")
+    play(page, turns)
+    if turns == WHOLE_GAME:
+        page.wait_for_function("() => window.feelProbe.celebrations.some((shown) => shown.kind === 'win')")
     celebrations = page.evaluate("window.feelProbe.celebrations")
-    assert celebrations[-1] == {"kind": "win", "label": "¡Gana Jugador 1!", "animation": "celebration-pop"}
+    if turns == WHOLE_GAME:
+        assert celebrations.pop() == {"kind": "win", "label": "¡Gana Jugador 1!", "animation": "celebration-pop"}
     # and any five of a kind rolled on the way
-    assert all(shown == {"kind": "five", "label": "¡Penta!", "animation": "celebration-pop"} for shown in celebrations[:-1])
+    assert all(shown == {"kind": "five", "label": "¡Penta!", "animation": "celebration-pop"} for shown in celebrations)
     assert page.evaluate("window.feelProbe.audioContexts") == 1
     assert {"shake.wav", "dice.wav", "celebrate.wav"} <= set(sounds)
 
 
-def test_the_feel_setting_is_remembered_and_silences_and_stills_everything(server, new_page):
+@TURNS
+def test_the_feel_setting_is_remembered_and_silences_and_stills_everything(server, new_page, turns):
     page = new_page(locale="es-ES")
     page.context.add_init_script(FEEL_PROBE)
     start_a_solo_penta_game(page, server)
@@ -89,8 +100,9 @@ def test_the_feel_setting_is_remembered_and_silences_and_stills_everything(serve
 
     sounds = []
     page.on("request", lambda request: "/static/sounds/" in request.url and sounds.append(request.url))
-    play_to_the_end(page)
-    expect(page.locator("[data-winner]")).to_have_text("¡Gana Jugador 1!")
+    play(page, turns)
+    if turns == WHOLE_GAME:
+        expect(page.locator("[data-winner]")).to_have_text("¡Gana Jugador 1!")
     expect(page.locator("[data-dice]")).not_to_have_class("dice feel-shake")
     assert page.evaluate("window.feelProbe") == {"audioContexts": 0, "celebrations": []}
     assert sounds == []

@@ -6,14 +6,26 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
-from test_browser import ready, start_from_home
+from test_browser import ready, score_first_open_box, start_from_home
 
 QUICK_AUTO_SCORE = json.dumps({"autoScore": True, "autoScoreSeconds": 1, "botPaceMs": 0})
 MARKED = "[data-chart] .point[data-class='mistake'], [data-chart] .point[data-class='blunder']"
 
 
-def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_options(server, new_page, motion):
+# The quick suite finishes the game the quickest way a player has, a box tapped after each turn's first
+# roll; the slow step plays it as a hasty player does, three rolls a turn and the computer scoring after a
+# second, with reduced motion and animated.
+@pytest.mark.parametrize(
+    ("motion", "rolls"),
+    [
+        pytest.param("reduce", 1, id="one-roll-still"),
+        pytest.param("reduce", 3, id="three-rolls-still", marks=pytest.mark.slow),
+        pytest.param("no-preference", 3, id="three-rolls-animated", marks=pytest.mark.slow),
+    ],
+)
+def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_options(server, new_page, motion, rolls):
     page = new_page(reduced_motion=motion)
     page.goto(f"{server.url}/")
     page.evaluate(f"localStorage.setItem('cubilete.settings', '{QUICK_AUTO_SCORE}')")
@@ -24,10 +36,13 @@ def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_option
     ready(page)
     page.click("[data-box='chance'][data-player='0']")  # the chance box on the first roll: a deliberate mistake
     page.click("[data-action='validate']")
-    for _ in range(12):  # roll three times, and the computer scores after a second
-        for _ in range(3):
+    for _ in range(12):  # roll once and tap a box, or roll three times and the computer scores after a second
+        for _ in range(rolls):
             ready(page)
             page.click("[data-action='roll']")
+        if rolls == 1:
+            ready(page)
+            score_first_open_box(page)
 
     dialog = page.locator("[data-game-over]")
     expect(dialog).to_be_visible()
