@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from test_web_clock_and_seats import claim, create, read
 
 from cubilete.web import create_app
+from cubilete.web.seats import HUMAN, Seat
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human", "invited": True}
@@ -72,3 +73,10 @@ def test_an_open_seat_taken_from_the_open_tables_answers_its_invite_as_taken(cli
     late = claim(client, created, 1, created["seats"][1]["invite"])
     assert late.status_code == 409 and late.json()["code"] == "invite_claimed"
     assert not read(client, created)["seats"][1]["unclaimed"]
+
+
+def test_a_handed_seat_stores_when_the_computer_took_it_and_is_the_computers_from_the_start_of_a_rematch():
+    handed = Seat("Luis", HUMAN, token_sha256="0" * 64).to_bot(left=False, events=9)
+    assert Seat.from_json(handed.to_json()) == handed and handed.computer_from == 9
+    assert handed.in_rematch().computer_from == 0
+    assert Seat.from_json({"name": "Ana", "kind": HUMAN}).computer_from is None  # stored before hand-overs were
