@@ -7,9 +7,10 @@ import { t } from "./i18n.js";
 // A seat link gives this browser a seat, and its secret leaves the address bar. A friend's invite
 // (#seat=1&invite=…) is claimed once: the claimant gets the seat's token, which nobody else ever sees, and
 // a later opener watches and is told so. A seat's own link (#seat=1&token=…) moves a seat of the creating
-// device here, unless the computer plays that seat now (handed over, or left): then it watches, told so.
-// At a table that plays with hints the friend is told so first: taking the seat is agreeing,
-// declining is watching (the link stays, to ask again). Answers the notice to show, if any.
+// device here, unless the computer plays that seat now (handed over, or left). A seat already taken is
+// said so before anything is asked: its opener watches. At a table that plays with hints the friend is
+// told so first: taking the seat is agreeing, declining is watching (the link stays, to ask again).
+// Answers the notice to show, if any.
 export async function takeSeatFromLink(gameId) {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const [seat, token, invite] = ["seat", "token", "invite"].map((name) => fragment.get(name));
@@ -18,7 +19,7 @@ export async function takeSeatFromLink(gameId) {
   const known = token === null ? held !== undefined : held === token; // opened again on this browser
   const dropSecret = () => history.replaceState(null, "", location.pathname + location.search);
   const taken = t("This seat has been taken: you are watching");
-  if (!known && token !== null && (await playedByComputer(gameId, seat))) {
+  if (!known && (await alreadyTaken(gameId, seat, token !== null))) {
     dropSecret();
     return taken;
   }
@@ -40,8 +41,9 @@ export async function takeSeatFromLink(gameId) {
   }
 }
 
-// Whether the computer plays this seat now (its token acts no more); unknown (no answer) counts as not.
-async function playedByComputer(gameId, seat) {
-  const view = await getJson(`/api/games/${gameId}`).catch(() => null);
-  return view?.seats[seat]?.kind === "bot";
+// Whether the seat is no longer the link's to give: the computer plays it (a seat's own link: its token
+// acts no more), or someone holds it (an invite). Unknown (no answer) counts as not: the claim will tell.
+async function alreadyTaken(gameId, seat, ownLink) {
+  const held = (await getJson(`/api/games/${gameId}`).catch(() => null))?.seats[seat];
+  return ownLink ? held?.kind === "bot" : held?.unclaimed === false;
 }
