@@ -57,9 +57,9 @@ def test_with_the_password_a_game_is_created_and_the_invited_friend_needs_none(g
 
 
 def test_the_home_page_says_whether_it_must_ask_the_password_and_never_gives_it(guarded, client):
-    assert boot_page(guarded) == {"creation_password": True, "open_tables": True}
+    assert boot_page(guarded) == {"creation_password": True, "open_tables": True, "this_device_only": True}
     assert PASSWORD not in guarded.get("/").text
-    assert boot_page(client) == {"creation_password": False, "open_tables": True}
+    assert boot_page(client) == {"creation_password": False, "open_tables": True, "this_device_only": True}
     assert client.post("/api/games", json=new_game()).status_code == 201  # no password set: open to all
 
 

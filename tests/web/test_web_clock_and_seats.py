@@ -160,7 +160,9 @@ def test_a_player_hands_their_seat_to_a_bot_that_then_plays_it(client):
     url = f"/api/games/{created['id']}/seats/1/bot"
     assert client.post(url, json={"token": created["seats"][0]["token"]}).status_code == 403
     view = client.post(url, json={"token": created["seats"][1]["token"]}).json()
-    assert view["seats"][1] == {"name": "Luis", "kind": "bot", "level": "optimal", "open": False, "left": False}
+    assert view["seats"][1] == {
+        "name": "Luis", "kind": "bot", "level": "optimal", "open": False, "left": False, "unclaimed": False,
+    }
     assert view["seats_version"] == 2  # Luis claimed the seat, then handed it over
     after = play_a_turn(client, created, 0)
     assert after["current_player"] == 0 and len(after["table"]["sheets"][1]["boxes"]) == 1  # the bot played

@@ -21,6 +21,8 @@ CORRUPTIONS = {
     "seats that are not JSON": "UPDATE games SET seats = '[{\"name\": ' WHERE id = :id",
     "a seat of no kind": "UPDATE games SET seats = '[{\"name\": \"Ana\", \"kind\": \"ghost\"}, {\"name\": \"Beto\","
     " \"kind\": \"human\"}]' WHERE id = :id",
+    "a hand-over before the first event": "UPDATE games SET seats = '[{\"name\": \"Ana\", \"kind\": \"human\"},"
+    " {\"name\": \"Beto\", \"kind\": \"bot\", \"computer_from\": -1}]' WHERE id = :id",
     "rules without a name": "UPDATE games SET rules = '{\"nom\": 1}' WHERE id = :id",
     "an unknown game": "UPDATE games SET game = 'ludo' WHERE id = :id",
     "an event that is not JSON": "UPDATE events SET event = '{oops' WHERE game_id = :id",

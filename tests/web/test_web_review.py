@@ -47,7 +47,9 @@ def test_a_game_of_the_optimal_bot_reviews_with_no_loss_and_luck_and_skill_add_u
     assert played.json()["is_over"]
     result = review(client, created)
     assert result["finished"] and result["unit"] == "points" and not result["estimate"]
-    assert result["events"] == played.json()["events"] and result["seats"] == [{"name": "Bot", "kind": "bot"}]
+    assert result["events"] == played.json()["events"] and result["seats"] == [
+        {"name": "Bot", "kind": "bot", "computer_from_turn": None}
+    ]
     assert len(result["decisions"]) >= 13
     assert all(decision["loss"] == 0 and decision["class"] == "best" for decision in result["decisions"])
     assert {decision["turn"] for decision in result["decisions"]} <= set(range(1, 14))
@@ -105,6 +107,30 @@ def test_the_review_follows_the_game_as_it_moves_on(client):
     first = review(client, created)
     assert [decision["index"] for decision in first["decisions"]] == [1] and first["events"] == 3
     assert review(client, created) == first
+
+
+def play_a_turn(client, created, seat) -> None:
+    """Roll, roll again keeping nothing, then score the first box offered: two decisions of the seat's own."""
+    act(client, created, {"type": "roll"}, seat)
+    view = act(client, created, {"type": "keep", "held": []}, seat)
+    act(client, created, {"type": "score", "box": view["table"]["options"][0]["box"]}, seat)
+
+
+def test_a_seat_handed_to_the_computer_keeps_its_players_decisions_and_marks_the_computers(client):
+    created = create(client, players=(ANA, {**LUIS, "invited": True}), hints_allowed=True)  # reviewed mid-game
+    play_a_turn(client, created, 0)
+    play_a_turn(client, created, 1)
+    handed = client.post(f"/api/games/{created['id']}/seats/1/bot", json={"token": created["seats"][1]["token"]})
+    assert handed.status_code == 200, handed.text
+    before = review(client, created)
+    assert before["seats"][1] == {"name": "Luis", "kind": "bot", "computer_from_turn": None}  # nothing played yet
+    play_a_turn(client, created, 0)  # then the computer plays Luis's second turn
+    result = review(client, created)
+    assert [player["seat"] for player in result["players"]] == [0, 1]
+    luis = [decision for decision in result["decisions"] if decision["seat"] == 1]
+    assert [decision["turn"] for decision in luis] == [1, 1]  # his own; none of the computer's turn 2
+    assert result["players"][1]["decisions"] == 2 and result["players"][0]["decisions"] == 4
+    assert result["seats"][1] == {"name": "Luis", "kind": "bot", "computer_from_turn": 2}
 
 
 def test_the_review_page_is_served_in_the_readers_language(client):

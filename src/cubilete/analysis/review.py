@@ -6,7 +6,8 @@ score-sheet games its expected final total, in 5000 its chance to win. Each fami
 
 A decision is a moment where the seat to move had more than one legal action (a forced move
 costs nothing and would only dilute the mean) and chose itself: a step the computer played
-for the seat when its turn clock ran out (an event `by_clock`) is not its decision. Its
+for the seat when its turn clock ran out (an event `by_clock`), or after its player handed the
+seat to the computer (`computer_from`), is not its decision. Its
 loss is the best option's value minus the chosen one's, never negative, and 0 when below
 walk.LOSS_EPSILON (the same action, or one as good).
 
@@ -28,7 +29,7 @@ Classes: a decision is best, inaccuracy, mistake or blunder by its loss (walk.CL
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..engine.events import RollEvent, replay
@@ -42,8 +43,10 @@ def review_record(record: Any, seats: Iterable[int] | None = None) -> Review:
     return review(Match.from_json(record), seats)
 
 
-def review(match: Match, seats: Iterable[int] | None = None) -> Review:
-    """Review the decisions of these seats (all seats by default) of a match, finished or not."""
+def review(match: Match, seats: Iterable[int] | None = None, computer_from: Mapping[int, int] | None = None) -> Review:
+    """Review the decisions of these seats (all seats by default) of a match, finished or not;
+    `computer_from`: for a seat handed to the computer, the index of the first event it played."""
+    handed = computer_from or {}
     reviewed = sorted(set(range(match.initial.num_players) if seats is None else seats))
     walk = family_analysis(match.rules.game).walk(match.initial, reviewed)
     state = match.initial
@@ -51,6 +54,7 @@ def review(match: Match, seats: Iterable[int] | None = None) -> Review:
         if isinstance(event, RollEvent):
             walk.rolled(state, after)
         else:
-            walk.acted(index, state, event.action, after, chosen_by_seat=not event.by_clock)
+            by_computer = event.by_clock or index >= handed.get(event.seat, index + 1)
+            walk.acted(index, state, event.action, after, chosen_by_seat=not by_computer)
         state = after
     return walk.result(match, state)

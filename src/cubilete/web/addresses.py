@@ -50,6 +50,11 @@ class LinkBase:
     public_url: str | None = None
     listen_host: str = "127.0.0.1"
 
+    @property
+    def this_device_only(self) -> bool:
+        """Whether no other device can open the links: the server listens on loopback, with no public URL."""
+        return self.public_url is None and is_loopback(self.listen_host)
+
     def for_request(self, scheme: str, host_header: str | None, port: int | None) -> str:
         if self.public_url:
             return self.public_url.rstrip("/")

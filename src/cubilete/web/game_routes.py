@@ -90,7 +90,7 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
     table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
     live, seat_secrets = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)
-    game_url = f"{services(request).link_base(request)}/game/{live.id}"
+    game_url = services(request).game_url(request, live.id)
     return {
         "id": live.id,
         "url": f"/game/{live.id}",

@@ -211,7 +211,7 @@ class Games:
     def _start_rematch(self, live: LiveGame) -> str:
         """(Holding the game's lock.) Store the rematch, unless another process did first; answers its id."""
         match = Match(live.match.rules, live.match.names)
-        new = LiveGame(secrets.token_urlsafe(9), live.lang, live.seats, match, table=live.table)
+        new = LiveGame(secrets.token_urlsafe(9), live.lang, tuple(s.in_rematch() for s in live.seats), match, table=live.table)
         stored = self.storage.insert_rematch(
             live.id, new.id, new.lang, [s.to_json() for s in new.seats], match.to_json(), new.table.to_json()
         )
@@ -254,7 +254,7 @@ class Games:
             live.check_seat(seat, token)
             if live.state.is_over:
                 raise IllegalAction("game_over")
-            return with_seat(seats, seat, seats[seat].to_bot(leave))
+            return with_seat(seats, seat, seats[seat].to_bot(leave, len(live.match.events)))
 
         await self._change(live, live.advance_bots, partial(self._change_seats, live, to_bot), in_thread=True)
         return live

@@ -24,18 +24,19 @@ page_router = APIRouter()
 
 @page_router.api_route("/", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> str:
-    return render_page("index", request_language(request), services(request).access.page_data())
+    return render_page("index", request_language(request), services(request).home_data())
 
 
 @page_router.api_route("/game/{game_id}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def game_page(request: Request, game_id: str) -> HTMLResponse:
-    """In the reader's language (a friend's may differ from the creator's)."""
+    """In the reader's language (a friend's may differ from the creator's), with the game's link at the
+    address other devices reach (the watch link, the invites of ⚙)."""
     lang = request_language(request)
     try:
         games_of(request).get(game_id)
     except GameNotFound:
         return HTMLResponse(render_page("missing", lang, {}), status_code=404)
-    return HTMLResponse(render_page("game", lang, {"id": game_id}))
+    return HTMLResponse(render_page("game", lang, {"id": game_id, "link": services(request).game_url(request, game_id)}))
 
 
 @page_router.api_route("/rules/{game}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)

@@ -1,5 +1,6 @@
-"""The review of a game for the web: analysis.review's JSON for the human seats, each decision's
-turn number, and any past decision's position with its options ranked.
+"""The review of a game for the web: analysis.review's JSON for the seats people played (a seat
+handed to the computer with its player's decisions before, and the turn from which the computer
+played it), each decision's turn number, and any past decision's position with its options ranked.
 
 A review is computed once per game and number of events (it only changes when the game moves
 on) and kept in a small in-memory cache; it reads a snapshot of the match taken under the
@@ -38,20 +39,24 @@ class ReviewCache:
             match = copy.copy(live.match)
             match.events = list(live.match.events)
             seats = reviewed_seats(live)
+            handed = {index: seat.computer_from for index, seat in enumerate(live.seats) if seat.computer_from is not None}
         key = (live.id, len(match.events), seats)
         with self._lock:
             cached = self._reviews.get(key)
             if cached is not None:
                 self._reviews.move_to_end(key)
                 return cached
-        result = review(match, seats).to_json()
+        result = review(match, seats, handed).to_json()
         turns = turn_numbers(live, len(match.events))
         for decision in result["decisions"]:
             decision["turn"] = turns[decision["index"]]
         result |= {
             "id": live.id,
             "events": len(match.events),
-            "seats": [{"name": seat.name, "kind": seat.kind} for seat in live.seats],
+            "seats": [
+                {"name": seat.name, "kind": seat.kind, "computer_from_turn": computer_turn(turns, handed.get(index))}
+                for index, seat in enumerate(live.seats)
+            ],
         }
         with self._lock:
             self._reviews[key] = result
@@ -61,9 +66,17 @@ class ReviewCache:
 
 
 def reviewed_seats(live: LiveGame) -> tuple[int, ...]:
-    """The seats people played (a seat left to the computer included); every seat in a game of bots."""
-    people = tuple(index for index, seat in enumerate(live.seats) if seat.kind == HUMAN or seat.left)
+    """The seats people played (a seat handed or left to the computer included); every seat in a game of bots."""
+    people = tuple(
+        index for index, seat in enumerate(live.seats)
+        if seat.kind == HUMAN or seat.left or seat.computer_from is not None
+    )
     return people or tuple(range(len(live.seats)))
+
+
+def computer_turn(turns: list[int], computer_from: int | None) -> int | None:
+    """The turn from which the computer played a handed seat, once it has played an event of it."""
+    return None if computer_from is None or computer_from >= len(turns) else turns[computer_from]
 
 
 def turn_numbers(live: LiveGame, events: int) -> list[int]:

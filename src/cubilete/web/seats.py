@@ -41,27 +41,33 @@ class Seat:
     open: bool = False  # a public game's friend seat nobody has claimed yet: anyone may join it
     left: bool = False  # the player left: a bot plays the seat
     invite_sha256: str | None = None  # a friend's seat: the digest of its invite code, kept once claimed
+    computer_from: int | None = None  # a player's seat handed to the computer: the events played before
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name, "kind": self.kind, "level": self.level, "token_sha256": self.token_sha256,
             "open": self.open, "left": self.left, "invite_sha256": self.invite_sha256,
+            "computer_from": self.computer_from,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Seat:
-        """A seat as `to_json` stored it (seats stored before `open` and `left` lack them); anything
-        else is an InvalidRecord."""
-        fields = STORED_SEAT.fields(data, ("name", "kind"), ("level", "token_sha256", "open", "left", "invite_sha256"))
+        """A seat as `to_json` stored it (seats stored before `open`, `left` and `computer_from` lack
+        them); anything else is an InvalidRecord."""
+        fields = STORED_SEAT.fields(
+            data, ("name", "kind"), ("level", "token_sha256", "open", "left", "invite_sha256", "computer_from")
+        )
         if fields["kind"] not in (HUMAN, BOT):
             raise STORED_SEAT.refuse(f"a seat is {HUMAN} or {BOT}, not {describe(fields['kind'])}")
         level, token, invite = (
             None if fields.get(name) is None else STORED_SEAT.text(fields[name], name)
             for name in ("level", "token_sha256", "invite_sha256")
         )
+        handed = fields.get("computer_from")
         return cls(
             STORED_SEAT.text(fields["name"], "name"), fields["kind"], level, token,
             STORED_SEAT.boolean(fields.get("open", False), "open"), STORED_SEAT.boolean(fields.get("left", False), "left"), invite,
+            None if handed is None else STORED_SEAT.integer(handed, "computer_from", 0),
         )
 
     @property
@@ -73,9 +79,13 @@ class Seat:
         """The seat held from now on by the holder of `token` (it is no longer open to others)."""
         return replace(self, token_sha256=digest_token(token), open=False)
 
-    def to_bot(self, left: bool) -> Seat:
-        """The seat played by the computer from now on; its token no longer acts."""
-        return replace(self, kind=BOT, level=ADVICE_LEVEL, token_sha256=None, open=False, left=left)
+    def to_bot(self, left: bool, events: int) -> Seat:
+        """The seat played by the computer from now on (after `events` events); its token no longer acts."""
+        return replace(self, kind=BOT, level=ADVICE_LEVEL, token_sha256=None, open=False, left=left, computer_from=events)
+
+    def in_rematch(self) -> Seat:
+        """The seat in the next game: one handed to the computer is the computer's from its start."""
+        return self if self.computer_from is None else replace(self, computer_from=0)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ the broker that tells other processes, where links point, and the per-client req
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
@@ -26,6 +27,15 @@ class Services:
         """The scheme, host and port links in answers to this request start with."""
         url = connection.url
         return self.links.for_request(url.scheme, connection.headers.get("host"), url.port)
+
+    def game_url(self, connection: HTTPConnection, game_id: str) -> str:
+        """The game's page at the address every device reaches (watch, invite and seat links start with it)."""
+        return f"{self.link_base(connection)}/game/{game_id}"
+
+    def home_data(self) -> dict[str, Any]:
+        """What the home page shows of this server: its access rules, and whether friends' devices can
+        reach it at all."""
+        return self.access.page_data() | {"this_device_only": self.links.this_device_only}
 
 
 def services(connection: HTTPConnection) -> Services:

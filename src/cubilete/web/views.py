@@ -34,7 +34,10 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
         "rules": live.match.rules.name,
         "lang": live.lang,
         "seats": [
-            {"name": seat.name, "kind": seat.kind, "level": seat.level, "open": seat.open, "left": seat.left}
+            {
+                "name": seat.name, "kind": seat.kind, "level": seat.level, "open": seat.open, "left": seat.left,
+                "unclaimed": seat.unclaimed,
+            }
             for seat in live.seats
         ],
         "seats_version": live.seats_version,

@@ -18,9 +18,11 @@ from datetime import timedelta
 from typing import Any
 
 from ..connection_limits import HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
+from ..language import default_language
 from ..output import Parser
 from ..proxies import believed_proxies, proxy_settings, trusted_proxies
 from ..serve_logging import add_logging_options, configure_logging, startup_summary, uvicorn_logging
+from ..texts import Texts
 
 # File descriptors a server process needs beside its connections (database, logs, solver tables).
 DESCRIPTOR_RESERVE = 64
@@ -162,6 +164,14 @@ def _seconds(text: str) -> float:
     return seconds
 
 
+def this_device_only(texts: Texts) -> str:
+    """Why friends cannot join, and how to let them (also said by the form where friends' seats are chosen)."""
+    return texts.t(
+        "This server can be reached from this device only: friends' phones cannot open its links. "
+        "To let them in, start it with cubilete serve --host 0.0.0.0"
+    )
+
+
 def listening_addresses(host: str, port: int) -> list[str]:
     """The URLs to print: every LAN address when bound to all interfaces, else the one address."""
     from ...web.addresses import WILDCARDS, http_url, lan_addresses
@@ -179,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ...solvers.sheet.warmup import compile_sheet_kernels
     from ...web import NO_RATE_LIMITS, Access, RateLimits, SocketLimits, TableGate, create_app
+    from ...web.addresses import LinkBase
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
@@ -205,6 +216,8 @@ def run(args: argparse.Namespace) -> int:
     log.info(startup_summary(args.database, args.broker, args.public_url, proxies))
     log.debug("bounds: %s, %s", limits, sockets)
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
+    if LinkBase(args.public_url, args.host).this_device_only:
+        print(this_device_only(Texts(default_language())))
     print("Press Ctrl+C to stop.", flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(urls[0],)).start()

@@ -101,3 +101,9 @@ export function rememberTokens(gameId, tokens) {
 export function rememberInvites(gameId, invites) {
   if (Object.keys(invites).length) localStorage.setItem(invitesKey(gameId), JSON.stringify(invites));
 }
+
+// Keeps only `invites` of a game's invitations (the others' seats were taken).
+export function forgetInvites(gameId, invites) {
+  localStorage.removeItem(invitesKey(gameId));
+  rememberInvites(gameId, invites);
+}

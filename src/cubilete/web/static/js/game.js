@@ -21,6 +21,7 @@ import { FiveThousandTable } from "./five_thousand_table.js";
 import { SheetTable } from "./sheet_table.js";
 import { showGameOver } from "./game_over.js";
 import { takeSeatFromLink } from "./seat_link.js";
+import { showGameLinks } from "./game_links.js";
 import { LiveBar } from "./live_bar.js";
 import { Feel } from "./feel.js";
 
@@ -441,12 +442,6 @@ class GameController {
   }
 }
 
-// The ⚙ dialog's link for anyone to follow the game.
-function showWatchLink(link) {
-  link.href = `${location.origin}/game/${gameId}`;
-  link.textContent = link.href;
-}
-
 // The ⚙ dialog's controls for the seats this browser plays: hand one to the computer, or leave.
 function showMySeats(container, dialog) {
   const mine = Object.keys(seatTokens(gameId))
@@ -492,7 +487,7 @@ const openSettings = settingsDialog(document.querySelector("#settings"), () => {
   controller.liveBar.settingsChanged();
 });
 document.querySelector("[data-action='settings']").addEventListener("click", () => {
-  showWatchLink(document.querySelector("#settings [data-watch-link]"));
+  showGameLinks(document.querySelector("#settings"), controller.view?.game, controller.seats);
   showMySeats(document.querySelector("#settings [data-my-seats]"), document.querySelector("#settings"));
   openSettings();
 });

@@ -6,6 +6,7 @@ import { ApiError, forgetGame, getJson, knownGames, postJson, rememberInvites, r
 import { askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
+import { inviteItem } from "./invite_item.js";
 import { withConnection } from "./shell.js";
 
 startPage();
@@ -146,6 +147,7 @@ function drawTableOptions() {
   turnClock.disabled = !withFriends;
   isPublic.disabled = !withFriends;
   hintsAllowed.closest("[data-hints-allowed-row]").hidden = !withFriends;
+  document.querySelector("[data-this-device-only]").hidden = !(withFriends && page.this_device_only);
   if (!withFriends) {
     turnClock.value = "0";
     isPublic.checked = false;
@@ -216,7 +218,7 @@ async function start(event) {
 // After the start: each friend's link to send (copy, share, QR code), the watch link, then the game.
 function showInvites(created, friends) {
   const panel = document.querySelector("[data-invite-panel]");
-  panel.querySelector("[data-invites]").replaceChildren(...friends.map(inviteItem));
+  panel.querySelector("[data-invites]").replaceChildren(...friends.map((seat) => inviteItem(seat, game.id)));
   const watch = panel.querySelector("[data-watch-link]");
   watch.href = created.watch;
   watch.textContent = created.watch;
@@ -224,52 +226,6 @@ function showInvites(created, friends) {
   form.hidden = true;
   panel.hidden = false;
   panel.scrollIntoView();
-}
-
-function inviteItem(seat) {
-  const item = document.createElement("li");
-  item.className = "invite";
-  const title = document.createElement("strong");
-  title.textContent = t("Invitation for {name}", { name: seat.name });
-  const link = document.createElement("a");
-  link.href = seat.link;
-  link.textContent = seat.link;
-  link.dataset.inviteLink = "";
-  link.dataset.seat = String(seat.seat);
-  link.className = "invite-link";
-  const buttons = document.createElement("div");
-  buttons.className = "buttons";
-  const copy = document.createElement("button");
-  copy.type = "button";
-  copy.className = "secondary";
-  copy.dataset.action = "copy-invite";
-  copy.textContent = t("Copy the link");
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(seat.link);
-      copy.textContent = t("Copied");
-    } catch {
-      getSelection().selectAllChildren(link); // no clipboard (plain http on the LAN): select it to copy by hand
-    }
-  });
-  buttons.append(copy);
-  if (navigator.share) {
-    const share = document.createElement("button");
-    share.type = "button";
-    share.className = "secondary";
-    share.dataset.action = "share-invite";
-    share.textContent = t("Share");
-    const text = t("Play {game} with me on cubilete", { game: gameName(game.id) });
-    share.addEventListener("click", () => navigator.share({ title: "cubilete", text, url: seat.link }).catch(() => {}));
-    buttons.append(share);
-  }
-  const code = document.createElement("img");
-  code.className = "qr";
-  code.dataset.qr = String(seat.seat);
-  code.alt = t("QR code of the invitation for {name}", { name: seat.name });
-  code.src = `/api/qr?text=${encodeURIComponent(seat.link)}`;
-  item.append(title, link, buttons, code);
-  return item;
 }
 
 // The games this browser plays in, each read from the server by id; a game that is gone is forgotten.

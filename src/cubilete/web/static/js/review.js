@@ -92,6 +92,14 @@ class ReviewPage {
     const total = element("span", null, t("total loss {total}", { total: units.amount(player.total_loss) }));
     total.dataset.totalLoss = "";
     losses.append(" · ", total);
+    const handedAt = this.review.seats[player.seat].computer_from_turn;
+    if (handedAt != null) {
+      // the decisions the computer made for the seat are its own: not counted as its player's
+      line("computerFrom", t("From turn {turn}, the computer played for {name}: its decisions are not counted", {
+        turn: handedAt,
+        name: player.name,
+      }));
+    }
     const you = this.mine[player.seat] !== undefined;
     // skill is what the decisions lost (at most 0): "cost" already says it is a loss, so it shows without its sign
     const params = { name: player.name, luck: units.signed(player.luck), skill: units.amount(Math.abs(player.skill)) };
