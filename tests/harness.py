@@ -4,6 +4,7 @@ headless Chromium here."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pwd
@@ -15,7 +16,10 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -35,6 +39,16 @@ def chromium_path() -> str | None:
     if os.access("/usr/bin/chromium", os.X_OK):
         return "/usr/bin/chromium"
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+Answer = TypeVar("Answer")
+
+
+def run_async(coroutine: Coroutine[Any, Any, Answer]) -> Answer:
+    """`asyncio.run` in a thread of its own: in a worker that ran browser tests, Playwright's sync API
+    leaves its event loop running in the main thread, where `asyncio.run` refuses to start another."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def chosen_seed(players, seed: int | None) -> dict:

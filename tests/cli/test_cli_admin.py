@@ -24,8 +24,8 @@ def games(database) -> dict[str, str]:
         made = {
             name: client.post("/api/games", json=body).json()
             for name, body in {
-                "unplayed": {"game": "penta", "players": [ANA, LUIS], "seed": 1},
-                "played": {"game": "generala", "players": [ANA, LUIS], "seed": 2},
+                "unplayed": {"game": "penta", "players": [ANA, LUIS]},
+                "played": {"game": "generala", "players": [ANA, LUIS]},
                 "invited": {"game": "penta", "players": [ANA, {**LUIS, "invited": True}]},
             }.items()
         }

@@ -1,9 +1,7 @@
 """`cubilete play` in a terminal: the Textual app driven by Textual's own test pilot, with keys
 and clicks as a player would (each test runs the app in its own event loop)."""
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-
+from harness import run_async
 from textual.widgets import Log, OptionList, Static
 
 from cubilete.cli.play_session import PlaySession, parse_seats
@@ -34,10 +32,7 @@ def play(app, scenario):
             await pilot.pause()
             await scenario(pilot, app)
 
-    # In a thread of its own: a browser test run earlier on this pytest worker leaves Playwright's
-    # event loop running in the main thread, where asyncio.run() is refused.
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        thread.submit(asyncio.run, run()).result()
+    run_async(run())
 
 
 def text(app, selector):

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
-from harness import chosen_seed
+from harness import chosen_seed, run_async
 from sqlalchemy import JSON, Boolean, Column, DateTime, MetaData, String, Table, create_engine, event, inspect, text
 from sqlalchemy.exc import StatementError
 
@@ -36,7 +36,7 @@ LUIS = {"name": "Luis", "kind": "human"}
 
 def act_now(games: Games, game_id: str, token: str, action: dict, at: int | None):
     """Seat 0's move, made on an event loop of its own as the action route makes it; answers the game."""
-    return asyncio.run(games.act(game_id, 0, token, action, at))
+    return run_async(games.act(game_id, 0, token, action, at))
 
 
 def create(client, players=(ANA,), **extra) -> dict:
@@ -114,7 +114,7 @@ def test_the_event_loop_writes_on_after_a_refused_and_a_failed_write(database):
             storage.append("g", 2, [{"roll": [1, 1, 1, 1]}], finished=False)
         storage.append("g", 2, [{"roll": [2, 2, 2, 2]}], finished=False)
 
-    asyncio.run(moves())
+    run_async(moves())
     assert [index for index, _event in stored_events(database, "g")] == [0, 1, 2]
     assert stored_events(database, "g")[2] == (2, {"roll": [2, 2, 2, 2]})
     storage.close()
@@ -212,7 +212,7 @@ def grouped(games: Games, *moves: tuple) -> list:
             return_exceptions=True,
         )
 
-    return asyncio.run(together())
+    return run_async(together())
 
 
 def spy_on_groups(storage: Storage) -> list[int]:
@@ -273,7 +273,7 @@ def test_a_move_whose_request_is_cancelled_once_made_is_still_undone_when_it_can
         while copy.changing is not None:  # the failed group is settled all the same
             await asyncio.sleep(0)
 
-    asyncio.run(move_then_leave())
+    run_async(move_then_leave())
     assert copy.match.events == [] and copy.match.rolls == 0 and len(copy.history) == 1
     storage.close()
     read_only.storage.close()
@@ -309,7 +309,7 @@ def test_a_change_made_in_a_worker_thread_waits_until_the_games_change_under_way
         await games._change(live, look, lambda: None, in_thread=True)  # as a bot's turn or the clock's
         await move
 
-    asyncio.run(move_then_worker())
+    run_async(move_then_worker())
     assert seen == [[(0, live.match.events[0].to_json())]]
     storage.close()
 
@@ -496,7 +496,7 @@ def test_a_write_that_fails_before_the_database_leaves_nothing_for_the_next_comm
             storage.insert("half", "en", [], {**match.to_json(), "events": [{"roll": {1, 2}}]})
         storage.append("g", 0, [{"roll": [2, 2, 2, 2, 2]}], finished=False)
 
-    asyncio.run(moves())
+    run_async(moves())
     assert storage.load("half") is None
     assert stored_events(database, "g") == [(0, {"roll": [2, 2, 2, 2, 2]})]
     storage.close()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
-from harness import chosen_seed
+from harness import chosen_seed, run_async
 from sqlalchemy import create_engine, text
 
 from cubilete.engine.games import rules_for
@@ -629,7 +629,7 @@ def test_a_body_that_does_not_arrive_in_time_is_refused_while_others_are_served(
         return await asyncio.wait_for(asyncio.gather(request(False), request(True)), 5)
 
     for _loop in range(2):
-        slow, quick = asyncio.run(slow_and_quick())
+        slow, quick = run_async(slow_and_quick())
         assert slow[0]["status"] == 408 and json.loads(slow[1]["body"]) == {
             "code": "body_too_slow", "params": {"seconds": "0.2"},
             "message": "el cuerpo de la petición no llegó en 0.2 s", "detail": "the request body did not arrive within 0.2 s",
