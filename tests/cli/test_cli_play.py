@@ -88,3 +88,22 @@ def test_the_terminal_words_generalas_sheet_with_combinations_and_pentas_with_bo
     assert generala.box == "Combinación" and penta.box == "Casilla"
     assert sheet_words(Texts("id"), "generala").last_roll == "Lemparan terakhir: pilih satu kombinasi"
     assert "Enter" in generala.hold_or_choose and "Intro" not in penta.choose_box_first
+
+
+@pytest.mark.parametrize(
+    "lang, message",
+    [
+        ("en", "no Penta player level 'genius'; write one of beginner, casual, optimal, duel"),
+        ("es", "no hay nivel «genius» para Penta; escribe uno de estos: beginner, casual, optimal, duel"),
+        ("id", "tidak ada tingkat «genius» untuk Penta; tulis salah satu dari: beginner, casual, optimal, duel"),
+    ],
+)
+def test_a_bad_level_lists_the_words_the_command_line_accepts(monkeypatch, capsys, lang, message):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "penta", "--players", "Ana,bot:genius", "--lang", lang]) == 2
+    assert capsys.readouterr().err == f"cubilete: error: {message}\n"
+
+
+def test_a_level_is_accepted_in_any_case(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["quit"], "penta", "--players", "Ana,BOT:Beginner", "--seed", "3")
+    assert code == 0 and "Bot (Beginner)" in out

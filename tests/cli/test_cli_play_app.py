@@ -23,7 +23,8 @@ MOMENTS = 200  # at most this many pauses of the pilot while waiting for the app
 
 def session(game="penta", players="Ana", lang="en", seed=3, rules=None):
     texts = Texts(lang)
-    played = PlaySession(rules_for(game, rules), parse_seats(players, texts), seed, texts)
+    rules = rules_for(game, rules)
+    played = PlaySession(rules, parse_seats(players, rules, texts), seed, texts)
     played.prepare()
     return played
 

@@ -41,9 +41,18 @@ class PlayerResults:
     def standard_error(self) -> float:
         return self.sd / math.sqrt(len(self.scores))
 
-    def win_interval(self, games: int) -> tuple[float, float]:
-        """The 95% Wilson interval of its chance to win a game."""
-        return wilson_interval(self.wins, games)
+    @property
+    def finished(self) -> int:
+        return len(self.scores)
+
+    @property
+    def win_rate(self) -> float:
+        """Its share of first place over the finished games, a tie counting half (a third among three...)."""
+        return math.fsum(share for share in self.shares if not math.isnan(share)) / self.finished
+
+    def win_interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of its win rate (the shares of tied games counted as fractions of a win)."""
+        return wilson_interval(self.win_rate * self.finished, self.finished)
 
     def paired_rate(self) -> tuple[float, float, float]:
         """Common dice: its share of first place (a tie counting half) over the pairs of games

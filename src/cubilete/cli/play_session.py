@@ -18,6 +18,7 @@ from ..players.table import ADVICE_LEVEL, auto_score, must_score, play_human, pr
 from ..solvers.table_cache import Progress
 from .families import CliFamily, cli_family
 from .families.hints import Hint
+from .levels import typed_level
 from .texts import Texts
 
 BOT_PREFIX = "bot:"
@@ -29,12 +30,13 @@ class Seat:
     level: str | None  # a bot's level; None for a human at this terminal
 
 
-def parse_seats(text: str, texts: Texts) -> list[Seat]:
-    """Comma-separated seats: a name for a human, bot:LEVEL for a computer player. A blank name is refused."""
+def parse_seats(text: str, rules: Rules, texts: Texts) -> list[Seat]:
+    """Comma-separated seats: a name for a human, bot:LEVEL for a computer player (the level in any
+    case). A blank name or an unknown level is refused."""
     seats: list[Seat] = []
     for number, word in enumerate((word.strip() for word in text.split(",")), start=1):
-        if word.startswith(BOT_PREFIX):
-            level = word[len(BOT_PREFIX):].strip()
+        if word.casefold().startswith(BOT_PREFIX):
+            level = typed_level(rules, word[len(BOT_PREFIX):])
             name = texts.t("Bot ({level})", level=texts.level(level))
             twins = sum(seat.name.startswith(name) for seat in seats)
             seats.append(Seat(f"{name} {twins + 1}" if twins else name, level))  # two bots of a level: numbered

@@ -19,6 +19,7 @@ from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ..output import CommandError, Report
 from .hints import Hint, HintOption
+from .win_rates import win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -94,14 +95,11 @@ def stats(args: argparse.Namespace) -> Report:
 
 
 def simulation_report(simulation: Simulation) -> Report:
-    """Each listed player's win rate with its 95% Wilson interval."""
+    """Each listed player's win rate (a tie counts half) with its 95% Wilson interval."""
     from ...analysis.matches import MAX_STEPS
 
     games = simulation.games
-    results: list[dict[str, Any]] = [
-        {"player": p.level, "wins": p.wins, "win_rate": p.wins / games, "ci95": list(p.win_interval(games))}
-        for p in simulation.players
-    ]
+    results = win_rates(simulation)
     data = {
         "game": simulation.rules.game,
         "rules": simulation.rules.name,
@@ -114,11 +112,7 @@ def simulation_report(simulation: Simulation) -> Report:
         "games_per_second": games / simulation.seconds,
     }
     lines = [f"{data['game']} ({data['rules']}), {games} games, seed {data['seed']}, seats rotating:"]
-    width = max(len(r["player"]) for r in results)
-    for r in results:
-        low, high = r["ci95"]
-        lines.append(f"  {r['player']:<{width}}  {100 * r['win_rate']:5.1f}%"
-                     f"  (95% CI {100 * low:.1f}% - {100 * high:.1f}%)  {r['wins']} wins")
+    lines += win_rate_lines(results)
     if simulation.unfinished:
         lines.append(f"  {simulation.unfinished} games unfinished after {MAX_STEPS} steps")
     lines.append(f"  {data['games_per_second']:.1f} games per second")

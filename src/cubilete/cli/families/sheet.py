@@ -23,6 +23,7 @@ from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_fro
 from ..output import CommandError, Report, parse_json
 from .hints import HINT_OPTIONS, Hint, HintOption
 from .sheet_words import sheet_words
+from .win_rates import win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -158,12 +159,13 @@ def stats(args: argparse.Namespace) -> Report:
 
 
 def simulation_report(simulation: Simulation) -> Report:
-    """Each listed player's mean and SD, and games per second."""
+    """Each listed player's mean and SD; with two players or more, each one's win rate; games per second."""
     rules = simulation.rules
     seats = [
         {"player": p.level, "mean": p.mean, "sd": p.sd, "standard_error": p.standard_error}
         for p in simulation.players
     ]
+    rates = win_rates(simulation) if len(simulation.players) > 1 else []
     data = {
         "game": rules.game,
         "rules": rules.name,
@@ -171,6 +173,7 @@ def simulation_report(simulation: Simulation) -> Report:
         "games": simulation.games,
         "seed": simulation.seed,
         "seats": seats,
+        "results": rates,
         "seconds": simulation.seconds,
         "games_per_second": simulation.games / simulation.seconds,
     }
@@ -181,6 +184,7 @@ def simulation_report(simulation: Simulation) -> Report:
             f"  seat {number} {seat['player']:<{width}}  mean {seat['mean']:.2f}"
             f" ± {seat['standard_error']:.2f} (SE), SD {seat['sd']:.2f}"
         )
+    lines += win_rate_lines(rates)
     lines.append(f"  {simulation.games / simulation.seconds:.1f} games per second")
     return Report(data, "\n".join(lines))
 
