@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the whole network)"
     )
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
-    parser.add_argument("--open", action="store_true", help="open the app in the web browser")
+    parser.add_argument("--open", action="store_true", help="open the app in the web browser (or say so when this machine has none)")
     parser.add_argument(
         "--database",
         metavar="URL",
@@ -207,12 +207,18 @@ def run(args: argparse.Namespace) -> int:
     print("cubilete is listening on:", *(f"  {url}" for url in urls), sep="\n")
     print("Press Ctrl+C to stop.", flush=True)
     if args.open:
-        threading.Timer(1.0, webbrowser.open, args=(urls[0],)).start()
+        threading.Timer(1.0, open_in_browser, args=(urls[0],)).start()
     allow_descriptors(limits.max_connections + DESCRIPTOR_RESERVE)
     tune_collector()
     settings = server_settings(limits, sockets.max_message, proxies)
     uvicorn.run(app, host=args.host, port=args.port, **settings, **uvicorn_logging(args.log_level, args.access_log))
     return 0
+
+
+def open_in_browser(url: str) -> None:
+    """--open: the app in the web browser, or a word when this machine has none (a server, an SSH session)."""
+    if not webbrowser.open(url):
+        print(f"--open: no web browser found on this machine; open {url} in a browser yourself", flush=True)
 
 
 def allow_descriptors(wanted: int) -> None:
