@@ -106,7 +106,7 @@ def add_rate_options(parser: Parser) -> None:
         ("--games-per-minute", "new games, with bots or not, and rematches", 30),
         ("--qr-codes-per-minute", "QR codes of invite links", 60),
         ("--hints-per-minute", "hints and the live bar's chances", 300),
-        ("--reviews-per-minute", "reviews and their positions", 120),
+        ("--reviews-per-minute", "reviews, their positions and finished games' records", 120),
     ):
         rates.add_argument(option, type=_at_least_one, metavar="N", help=f"{what} (default: {default})")
     rates.add_argument("--no-rate-limits", action="store_true", help="no per-client budget at all (load tests)")
