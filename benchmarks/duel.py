@@ -22,8 +22,8 @@ import numpy as np
 
 from cubilete.analysis.confidence import mean_interval
 from cubilete.engine.games import rules_for
-from cubilete.solvers.sheet.duel_simulation import DUEL, OPTIMAL, simulate_duel
 from cubilete.solvers.sheet.duel import prepare_duel
+from cubilete.solvers.sheet.duel_simulation import DUEL, OPTIMAL, simulate_duel
 
 
 def main() -> None:

@@ -12,8 +12,8 @@ from cubilete.engine.runner import play
 from cubilete.engine.sheet import distinct_keeps
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_SEED
 from cubilete.players.sheet import DuelPlayer, OptimalPlayer
-from cubilete.solvers.sheet.duel_simulation import DUEL, OPTIMAL, keep_order, simulate_duel
 from cubilete.solvers.dice_lattice import keep_indices, keeps
+from cubilete.solvers.sheet.duel_simulation import DUEL, OPTIMAL, keep_order, simulate_duel
 
 pytestmark = pytest.mark.slow  # its kernels compile only for these checks
 

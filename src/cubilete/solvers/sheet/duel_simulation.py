@@ -30,9 +30,9 @@ from ..dice_lattice import keep_indices, keeps
 from ..kernel_cache import njit
 from .cache import solution
 from .duel import every_law, scored_worths
+from .simulation import _roll
 from .threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_scratch
 from .turn import roll_context, state_index, successor, turn_expectations, turn_scratch
-from .simulation import _roll
 
 DUEL, OPTIMAL = 0, 1  # the players, as totals' last axis lists them
 OTHER_STREAM = np.uint64(0xD1B54A32D192ED03)  # independent dice: seat 1's stream seed is the game seed xor this
