@@ -112,15 +112,15 @@ def test_a_level_is_accepted_in_any_case(monkeypatch, capsys):
 @pytest.mark.parametrize(
     "lang, rolled, kept, boxes, no_rolls_left",
     [
-        ("en", "You roll ", "You keep nothing", "  Boxes: Ones ", "no rolls left this turn: choose a box to score"),
+        ("en", "You roll ", "You roll all five again", "  Boxes: Ones ", "no rolls left this turn: choose a box to score"),
         (
             "es",
             "Lanzas ",
-            "Guardas nada",
+            "Vuelves a lanzar los cinco",
             "  Casillas: Ases ",
             "no quedan lanzamientos en este turno: elige una casilla",
         ),
-        ("id", "Anda melempar ", "Anda menyimpan tidak ada", "  Kotak: As ", "tidak ada lemparan lagi giliran ini"),
+        ("id", "Anda melempar ", "Anda melempar kelima dadu lagi", "  Kotak: As ", "tidak ada lemparan lagi giliran ini"),
     ],
 )
 def test_the_line_mode_speaks_to_the_default_seat_and_roll_rolls_all_five(

@@ -256,7 +256,9 @@ def describe(event: Event, before: GameState, after: GameState, seating: Seating
             return texts.t("You score {points} in {box}", points=points, box=box)
         return texts.t("{name} scores {points} in {box}", name=name, points=points, box=box)
     assert isinstance(action, Keep)  # a sheet game's actions are Score and Keep
-    kept = " ".join(str(sheets.dice[i]) for i in action.held) or texts.t("nothing")
+    if not action.held:
+        return texts.t("You roll all five again") if you else texts.t("{name} rolls all five again", name=name)
+    kept = " ".join(str(sheets.dice[i]) for i in action.held)
     return texts.t("You keep {dice}", dice=kept) if you else texts.t("{name} keeps {dice}", name=name, dice=kept)
 
 
