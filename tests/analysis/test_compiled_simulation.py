@@ -1,6 +1,6 @@
 """`cubilete simulate` plays duel against optimal with common dice at compiled speed from
 COMPILED_FROM games: the very games, and so the very results, of the engine's runner. The
-kernels compile for minutes the first time: a slow check."""
+kernels take a while to compile the first time: a slow check."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The compiled duel-against-optimal games are the engine runner's games with common dice. Their
-kernels compile for minutes: these checks run in the slow step (`cubilete simulate` plays them only
+kernels take a while to compile: these checks run in the slow step (`cubilete simulate` plays them only
 for many games)."""
 
 from __future__ import annotations
