@@ -5,7 +5,7 @@
 For each game (its seed rule set), `--pairs` pairs of games with common dice (both seats draw
 the same dice, the duel player first in one game of a pair and second in the other), the
 games `cubilete simulate GAME --players duel,optimal --common-dice --games 2N --seed S` plays
-(research.sheet_duel_simulation, checked against the engine's runner by the tests). Prints
+(solvers.sheet.duel_simulation, checked against the engine's runner by the tests). Prints
 the duel player's win rate (a tie counts half) with its 95% interval (normal approximation
 over the pairs, each pair one observation), the ties, both players' mean totals and games
 per second (the kernels compiled and the laws computed beforehand). --dice independent plays
@@ -22,8 +22,8 @@ import numpy as np
 
 from cubilete.analysis.confidence import mean_interval
 from cubilete.engine.games import rules_for
-from cubilete.research.sheet_duel_simulation import DUEL, OPTIMAL, simulate_duel
 from cubilete.solvers.sheet.duel import prepare_duel
+from cubilete.solvers.sheet.duel_simulation import DUEL, OPTIMAL, simulate_duel
 
 
 def main() -> None:

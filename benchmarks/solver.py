@@ -45,12 +45,12 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import PENTA_FORCED
 from cubilete.engine.sheet_scoring import sheet_from_json, sheet_total, upper_total
 from cubilete.players import make_player
-from cubilete.research.sheet_simulation import simulate_optimal
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet import options as sheet_options
 from cubilete.solvers.sheet.advice import advise, best_action, expected_value
 from cubilete.solvers.sheet.options import option_values
+from cubilete.solvers.sheet.simulation import simulate_optimal
 from cubilete.solvers.sheet.solver import solve
 
 PEER_VARIANT = "american+forced-joker"

@@ -1,10 +1,11 @@
-"""The coach in a phone-sized Chromium: a finished Penta game's dialog closes, its review marks the
+"""The coach in a phone-sized Chromium: a finished Penta game's dialog downloads its record and closes, its review marks the
 mistakes on the chart and a tap shows the position with its options ranked; the 5000 hint button."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -46,6 +47,14 @@ def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_option
 
     dialog = page.locator("[data-game-over]")
     expect(dialog).to_be_visible()
+    download_link = dialog.locator("[data-download-link]")
+    expect(download_link).to_have_text("Descargar el registro de la partida")
+    with page.expect_download() as downloading:
+        download_link.click()
+    game_id = re.search(r"/game/([\w-]+)", page.url).group(1)
+    assert downloading.value.suggested_filename == f"cubilete-penta-{game_id}.json"
+    downloaded = json.loads(Path(downloading.value.path()).read_text(encoding="utf-8"))  # what `cubilete review` reads
+    assert downloaded["record"]["game"] == "penta" and downloaded["seats"][0]["kind"] == "human"
     page.click("[data-action='close-game-over']")
     expect(dialog).to_be_hidden()
     expect(page.locator("[data-total][data-player='0']")).to_be_visible()  # the finished sheet

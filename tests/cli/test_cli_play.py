@@ -88,3 +88,84 @@ def test_the_terminal_words_generalas_sheet_with_combinations_and_pentas_with_bo
     assert generala.box == "Combinación" and penta.box == "Casilla"
     assert sheet_words(Texts("id"), "generala").last_roll == "Lemparan terakhir: pilih satu kombinasi"
     assert "Enter" in generala.hold_or_choose and "Intro" not in penta.choose_box_first
+
+
+@pytest.mark.parametrize(
+    "lang, message",
+    [
+        ("en", "no Penta player level 'genius'; write one of beginner, casual, optimal, duel"),
+        ("es", "no hay nivel «genius» para Penta; escribe uno de estos: beginner, casual, optimal, duel"),
+        ("id", "tidak ada tingkat «genius» untuk Penta; tulis salah satu dari: beginner, casual, optimal, duel"),
+    ],
+)
+def test_a_bad_level_lists_the_words_the_command_line_accepts(monkeypatch, capsys, lang, message):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "penta", "--players", "Ana,bot:genius", "--lang", lang]) == 2
+    assert capsys.readouterr().err == f"cubilete: error: {message}\n"
+
+
+def test_a_level_is_accepted_in_any_case(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["quit"], "penta", "--players", "Ana,BOT:Beginner", "--seed", "3")
+    assert code == 0 and "Bot (Beginner)" in out
+
+
+@pytest.mark.parametrize(
+    "lang, rolled, kept, boxes, no_rolls_left",
+    [
+        ("en", "You roll ", "You roll all five again", "  Boxes: Ones ", "no rolls left this turn: choose a box to score"),
+        (
+            "es",
+            "Lanzas ",
+            "Vuelves a lanzar los cinco",
+            "  Casillas: Ases ",
+            "no quedan lanzamientos en este turno: elige una casilla",
+        ),
+        ("id", "Anda melempar ", "Anda melempar kelima dadu lagi", "  Kotak: As ", "tidak ada lemparan lagi giliran ini"),
+    ],
+)
+def test_the_line_mode_speaks_to_the_default_seat_and_roll_rolls_all_five(
+    monkeypatch, capsys, lang, rolled, kept, boxes, no_rolls_left
+):
+    code, out = play(monkeypatch, capsys, ["roll", "roll", "roll", "quit"], "penta", "--seed", "3", "--lang", lang)
+    assert code == 0
+    lines = out.splitlines()
+    assert [line for line in lines if line.startswith(rolled)] and kept in out  # `roll`: all five again
+    assert sum(line.startswith(rolled) for line in lines) == 3  # the turn's three rolls, then refused
+    assert any(line.startswith(boxes) for line in lines)
+    assert no_rolls_left in out
+
+
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        (
+            "en",
+            [
+                "You roll 6 5 2 5 4",
+                "You> You roll again",
+                "You roll 6 3 3: You roll nothing that scores: the turn's 100 points are lost",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Lanzas 6 5 2 5 4",
+                "Tú> Vuelves a lanzar",
+                "Lanzas 6 3 3: No sacas nada que puntúe: pierdes los 100 puntos del turno",
+            ],
+        ),
+        (
+            "id",
+            [
+                "Anda melempar 6 5 2 5 4",
+                "Anda> Anda melempar lagi",
+                "Anda melempar 6 3 3: Anda tidak mendapat dadu yang menghasilkan poin: 100 poin giliran ini hilang",
+            ],
+        ),
+    ],
+)
+def test_5000_speaks_to_the_default_seat(monkeypatch, capsys, lang, words):
+    code, out = play(
+        monkeypatch, capsys, ["roll", "quit"], "5000", "--players", "you,bot:beginner", "--seed", "0", "--lang", lang
+    )
+    assert code == 0 and all(line in out.splitlines() for line in words)

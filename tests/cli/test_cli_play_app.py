@@ -21,7 +21,8 @@ MOMENTS = 200  # at most this many pauses of the pilot while waiting for the app
 
 def session(game="penta", players="Ana", lang="en", seed=3, rules=None):
     texts = Texts(lang)
-    played = PlaySession(rules_for(game, rules), parse_seats(players, texts), seed, texts)
+    rules = rules_for(game, rules)
+    played = PlaySession(rules, parse_seats(players, rules, texts), seed, texts)
     played.prepare()
     return played
 
@@ -258,3 +259,27 @@ def test_l_switches_the_language_keeping_the_held_dice_and_the_chosen_box():
         assert log_lines(app)[-1].startswith("Ana scores ") and log_lines(app)[-1].endswith(" in Ones")
 
     play(PlayApp(game), scenario)
+
+
+def test_the_default_seat_is_spoken_to_and_l_says_the_whole_log_again():
+    game = session(players="you,bot:beginner")
+
+    async def scenario(pilot, app):
+        assert text(app, "#status") == "Your turn" and "You" in text(app, "#sheet-head")
+        await pilot.press("r")
+        dice = " ".join(map(str, game.state.dice))
+        assert log_lines(app) == [f"You roll {dice}"]
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: game.human_to_move)
+        english = log_lines(app)
+        assert english[1].startswith("You score ") and any(line.startswith("Bot (Beginner) scores") for line in english)
+        await pilot.press("l")
+        spanish = log_lines(app)
+        assert len(spanish) == len(english) and spanish[0] == f"Lanzas {dice}" and spanish[1].startswith("Anotas ")
+        assert any(line.startswith("Bot (Principiante) anota") for line in spanish)
+        assert text(app, "#status") == "Tu turno" and "▸Tú " in text(app, "#sheet-head")
+        await pilot.press("l")
+        assert log_lines(app)[0] == f"Anda melempar {dice}" and text(app, "#status") == "Giliran Anda"
+        assert any(line.startswith("Bot (Pemula) mencatat") for line in log_lines(app))
+
+    play(PlayApp(game, bot_pace_seconds=0), scenario)

@@ -18,10 +18,10 @@ from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
 from cubilete.players import make_player, player_levels, table_memory
 from cubilete.players.sheet import LEVELS, CasualPlayer
-from cubilete.research.sheet_simulation import simulate_optimal
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise
 from cubilete.solvers.sheet.duel import every_law
+from cubilete.solvers.sheet.simulation import simulate_optimal
 
 
 def test_levels_weakest_first_and_unknown_levels():

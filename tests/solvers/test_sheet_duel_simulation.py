@@ -1,5 +1,6 @@
-"""The compiled duel-against-optimal games are the engine runner's games with common dice. The duel
-simulation is research (cubilete.research), not the product: these checks run in the slow step."""
+"""The compiled duel-against-optimal games are the engine runner's games with common dice. Their
+kernels take a while to compile: these checks run in the slow step (`cubilete simulate` plays them only
+for many games)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from cubilete.engine.runner import play
 from cubilete.engine.sheet import distinct_keeps
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_SEED
 from cubilete.players.sheet import DuelPlayer, OptimalPlayer
-from cubilete.research.sheet_duel_simulation import DUEL, OPTIMAL, keep_order, simulate_duel
 from cubilete.solvers.dice_lattice import keep_indices, keeps
+from cubilete.solvers.sheet.duel_simulation import DUEL, OPTIMAL, keep_order, simulate_duel
 
-pytestmark = pytest.mark.slow  # research, not the product: its kernels compile only for these checks
+pytestmark = pytest.mark.slow  # its kernels compile only for these checks
 
 
 def test_the_keeps_of_a_roll_come_in_the_engines_legal_order():

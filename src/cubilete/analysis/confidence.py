@@ -9,9 +9,12 @@ from collections.abc import Sequence
 Z95 = 1.959963984540054  # the standard normal quantile of 97.5%
 
 
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a binomial proportion, 95% by default (sound near 0 and 1,
-    unlike p ± 2 standard errors)."""
+    unlike p ± 2 standard errors): E. B. Wilson, "Probable inference, the law of succession, and
+    statistical inference", JASA 22 (1927). Ties counted as half wins make `successes` fractional:
+    the same formula holds for the proportion (a tie's half-win varies less than a win, so the
+    interval is, if anything, a little wide)."""
     p = successes / trials
     spread = z * math.sqrt(p * (1 - p) / trials + z**2 / (4 * trials**2))
     centre = p + z**2 / (2 * trials)

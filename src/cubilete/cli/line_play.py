@@ -3,7 +3,7 @@ human's commands read from standard input."""
 
 from __future__ import annotations
 
-from ..engine.actions import Action, Bank, Keep, Roll, Score, SetAside
+from ..engine.actions import Action, Bank, Keep, Score, SetAside
 from ..engine.errors import CubileteError
 from .play_session import PlaySession
 from .progress import ProgressBar
@@ -17,9 +17,9 @@ def play_lines(session: PlaySession) -> None:
     print(session.family.play_help(texts))
     while not match.state.is_over:
         if match.state.is_chance:
-            print(session.roll())
+            print(session.roll()())
         elif not session.human_to_move:
-            print(session.bot_step())
+            print(session.bot_step()())
         elif not _human_turn(session):
             return
     for line in session.standings():
@@ -29,12 +29,12 @@ def play_lines(session: PlaySession) -> None:
 def _human_turn(session: PlaySession) -> bool:
     """Ask until the human gives a legal action; False when they quit."""
     texts, match = session.texts, session.match
-    scores = ", ".join(f"{name} {score}" for name, score in zip(match.names, match.state.scores()))
+    scores = ", ".join(f"{name} {score}" for name, score in zip(session.names, match.state.scores()))
     print("  " + texts.t("Scores: {scores}", scores=scores))
     print(session.family.table_text(match, texts))
     while True:
         try:
-            command = input(f"{match.names[session.seat_to_move or 0]}> ").strip()
+            command = input(f"{session.name(session.seat_to_move or 0)}> ").strip()
         except EOFError:
             return False
         if command in ("quit", "q"):
@@ -43,8 +43,8 @@ def _human_turn(session: PlaySession) -> bool:
             if command == "hint":
                 _print_hint(session)
                 continue
-            for line in session.act(_parse(command, session)):
-                print(line)
+            for told in session.act(_parse(command, session)):
+                print(told())
             return True
         except CubileteError as error:
             print(f"  {texts.refusal(error)}")
@@ -65,8 +65,10 @@ def _parse(command: str, session: PlaySession) -> Action:
         return Keep(positions) if word == "keep" else SetAside(positions)
     if word == "score":
         return Score(session.family.box_id(session.rules, rest, session.texts))
-    if word in ("roll", "bank"):
-        return Roll() if word == "roll" else Bank()
+    if word == "roll":  # with the dice on the table: in Penta and Generala, all five again
+        return session.family.roll_action()
+    if word == "bank":
+        return Bank()
     raise CubileteError("unknown_command", command=command, help=session.family.play_help(session.texts))
 
 

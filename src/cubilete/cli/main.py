@@ -10,7 +10,7 @@ from typing import Protocol
 
 from .. import __version__
 from ..engine.errors import CubileteError
-from .commands import admin, advise, backup, play, review, rules, score, serve, simulate, solve, stats
+from .commands import admin, advise, backup, export, play, review, rules, score, serve, simulate, solve, stats
 from .output import Parser, fail
 
 
@@ -21,7 +21,9 @@ class Command(Protocol):
         """Add the command's parser, which sets `run(args) -> int` as its handler."""
 
 
-COMMANDS: tuple[Command, ...] = (admin, advise, backup, play, review, rules, score, serve, simulate, solve, stats)
+COMMANDS: tuple[Command, ...] = (
+    admin, advise, backup, export, play, review, rules, score, serve, simulate, solve, stats
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,37 +12,48 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.errors import CubileteError, IllegalAction
+from ..engine.events import Event
 from ..engine.games import Rules
+from ..engine.protocol import GameState
 from ..engine.runner import Match, Player
 from ..players.table import ADVICE_LEVEL, auto_score, must_score, play_human, prepare_advice
 from ..solvers.table_cache import Progress
 from .families import CliFamily, cli_family
 from .families.hints import Hint
+from .levels import typed_level
 from .texts import Texts
 
 BOT_PREFIX = "bot:"
+YOU = "you"  # a human seat of this name (the default one) is the player at this keyboard, spoken to as "you"
+Told = Callable[[], str]  # a step in words, said again in the current language each time it is called
 
 
 @dataclass(frozen=True)
 class Seat:
-    name: str
+    name: str  # as the match records it
     level: str | None  # a bot's level; None for a human at this terminal
+    twin: int = 0  # bots of the same level are numbered: how many came before this one
 
 
-def parse_seats(text: str, texts: Texts) -> list[Seat]:
-    """Comma-separated seats: a name for a human, bot:LEVEL for a computer player. A blank name is refused."""
+def parse_seats(text: str, rules: Rules, texts: Texts) -> list[Seat]:
+    """Comma-separated seats: a name for a human, bot:LEVEL for a computer player (the level in any
+    case). A blank name or an unknown level is refused."""
     seats: list[Seat] = []
     for number, word in enumerate((word.strip() for word in text.split(",")), start=1):
-        if word.startswith(BOT_PREFIX):
-            level = word[len(BOT_PREFIX):].strip()
-            name = texts.t("Bot ({level})", level=texts.level(level))
-            twins = sum(seat.name.startswith(name) for seat in seats)
-            seats.append(Seat(f"{name} {twins + 1}" if twins else name, level))  # two bots of a level: numbered
+        if word.casefold().startswith(BOT_PREFIX):
+            level = typed_level(rules, word[len(BOT_PREFIX):])
+            twin = sum(seat.level == level for seat in seats)
+            seats.append(Seat(bot_name(texts, level, twin), level, twin))
         elif word:
             seats.append(Seat(word, None))
         else:
             raise CubileteError("seat_without_name", seat=number, text=text)
     return seats
+
+
+def bot_name(texts: Texts, level: str, twin: int) -> str:
+    name = texts.t("Bot ({level})", level=texts.level(level))
+    return f"{name} {twin + 1}" if twin else name  # two bots of a level: the second is numbered 2
 
 
 class PlaySession:
@@ -73,9 +84,21 @@ class PlaySession:
     def state(self) -> Any:
         return self.match.state
 
+    def name(self, seat: int) -> str:
+        """A seat's name as the player reads it now: a bot's level and "You" in the current language."""
+        info = self.seats[seat]
+        if info.level is not None:
+            return bot_name(self.texts, info.level, info.twin)
+        return self.texts.t("You") if self.is_you(seat) else info.name
+
+    def is_you(self, seat: int) -> bool:
+        """Whether the seat is the player at this keyboard, spoken to in the second person ("You roll...")."""
+        info = self.seats[seat]
+        return info.level is None and info.name.casefold() == YOU
+
     @property
     def names(self) -> tuple[str, ...]:
-        return self.match.names
+        return tuple(self.name(seat) for seat in range(len(self.seats)))
 
     @property
     def seat_to_move(self) -> int | None:
@@ -95,21 +118,21 @@ class PlaySession:
         """Whether every action left is a box to score: the last roll of a sheet game's turn."""
         return must_score(self.state)
 
-    def bot_step(self) -> str:
+    def bot_step(self) -> Told:
         """One step of the bot to move (a roll or an action), in words."""
         return self._told(lambda: self.match.advance(self.players, max_steps=1))
 
-    def roll(self) -> str:
+    def roll(self) -> Told:
         return self._told(self.match.roll)
 
-    def act(self, action: Action) -> list[str]:
+    def act(self, action: Action) -> list[Told]:
         """A human's action and the table's roll if it asked for the dice (players/table.py), in words."""
         seat = self.seat_to_move
         if seat is None:
             raise IllegalAction("game_over")
         told, before = [], self.match.state
         for after in play_human(self.match, seat, action):
-            told.append(self.family.describe(self.match, before, self.texts))
+            told.append(self._words(self.match.events[-1], before, after))
             before = after
         return told
 
@@ -127,7 +150,10 @@ class PlaySession:
         state = self.state
         return [f"{place}. {name}: {score}" for place, name, score in sorted(zip(state.ranking(), self.names, state.scores()))]
 
-    def _told(self, step: Callable[[], object]) -> str:
+    def _told(self, step: Callable[[], object]) -> Told:
         before = self.match.state
         step()
-        return self.family.describe(self.match, before, self.texts)
+        return self._words(self.match.events[-1], before, self.match.state)
+
+    def _words(self, event: Event, before: GameState, after: GameState) -> Told:
+        return lambda: self.family.describe(event, before, after, self, self.texts)

@@ -27,6 +27,7 @@ REFUSALS: dict[str, str] = {
     "unknown_game": "unknown game '{game}'; cubilete plays {games}",
     "unknown_rules": "{game} has no rule set '{rules}'; choose one of {rule_sets}",
     "unknown_level": "no {game} player level '{level}'; choose one of {levels}",
+    "unknown_level_typed": "no {game} player level '{level}'; write one of {words}",
     "unknown_language": "no rules in '{lang}'; choose one of {languages}",
     "player_count": "{game} is played by {low} to {high} players: the number of players cannot be {count}",
     # -- dice --------------------------------------------------------------------------
@@ -79,6 +80,7 @@ REFUSALS: dict[str, str] = {
     "bot_level": "a {game} bot plays at one of the levels {levels}, not '{level}'",
     "auto_score_last_roll": "the computer scores for you only after the last roll of a turn",
     "rematch_not_over": "a rematch starts once the game is over",
+    "record_not_over": "the game's record can be taken once the game is over: until then it holds the secret its dice come from",
     "hint_roll_first": "roll the dice first: a hint is about the dice on the table",
     "no_turn_clock": "this game has no turn clock",
     "clock_running": "the turn clock still has {seconds} s left",

@@ -17,8 +17,9 @@ from .database import (
     StoredGame,
     read_game,
 )
+from .export import RecordNotOver, export_file_name, exported_game
 
 __all__ = [
     "DATABASE_FAILURES", "STORED_GAME", "UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame",
-    "read_game",
+    "read_game", "RecordNotOver", "export_file_name", "exported_game",
 ]

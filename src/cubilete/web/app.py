@@ -22,6 +22,7 @@ from .addresses import LinkBase
 from .broker import BrokerUnreachable
 from .chances import chances_router
 from .compression import Compression
+from .export_routes import export_router
 from .game_routes import add_move_route, game_router
 from .games import Games
 from .health_routes import health_router
@@ -104,6 +105,7 @@ def create_app(
     app.include_router(seat_router)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
+    app.include_router(export_router(games))
     app.include_router(chances_router(games))
     app.include_router(shell_router())
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
-from ..storage import DATABASE_FAILURES, SaveFailed
+from ..storage import DATABASE_FAILURES, RecordNotOver, SaveFailed
 from .access import CreationRefused
 from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
@@ -38,6 +38,7 @@ _STATUS = (
     (HintsOff, 403),
     (CreationRefused, 403),
     (StaleRequest, 409),
+    (RecordNotOver, 409),
     (SeatTaken, 409),
     (NotYourTurn, 409),
     (UnknownBox, 400),

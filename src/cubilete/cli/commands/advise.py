@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ...engine.games import GAMES
 from ..families import cli_family
-from ..output import CommandError, Parser, emit, read_json_input
+from ..output import USAGE_ERROR, CommandError, Parser, emit, read_json_input
 
 EXAMPLE = (
     '{"game": "penta", "rules": "seed", "sheet": {"ones": 3, "penta": 50}, "penta_bonus": 100,'
     ' "dice": [1, 3, 3, 5, 6], "rolls_left": 2}'
+)
+
+USAGE = (
+    "cubilete advise reads a situation as JSON, from a file or from standard input:\n"
+    "  cubilete advise --situation situation.json\n"
+    f"  echo '{EXAMPLE}' | cubilete advise\n"
+    "(cubilete advise --help says what a situation holds)"
 )
 
 
@@ -37,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.situation is None and sys.stdin.isatty():  # nothing piped in: say how, rather than wait for it
+        print(USAGE, file=sys.stderr)
+        return USAGE_ERROR
     situation = read_json_input(args.situation, "the situation")
     if not isinstance(situation, dict):
         raise CommandError(f"a situation is a JSON object, e.g. {EXAMPLE}")

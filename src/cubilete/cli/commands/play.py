@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     # every seat is at this terminal, so a seed anyone can replay is fine (and is shown)
     seed = secrets.randbits(63) if args.seed is None else args.seed
     try:
-        session = PlaySession(rules_for(args.game, args.rules), parse_seats(args.players, texts), seed, texts)
+        rules = rules_for(args.game, args.rules)
+        session = PlaySession(rules, parse_seats(args.players, rules, texts), seed, texts)
     except CubileteError as error:  # in the player's language (main() would say it in English)
         return fail(texts.refusal(error))
     in_terminal = sys.stdin.isatty() and sys.stdout.isatty() and not args.plain

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the whole network)"
     )
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
-    parser.add_argument("--open", action="store_true", help="open the app in the web browser")
+    parser.add_argument("--open", action="store_true", help="open the app in the web browser (or say so when this machine has none)")
     parser.add_argument(
         "--database",
         metavar="URL",
@@ -108,7 +108,7 @@ def add_rate_options(parser: Parser) -> None:
         ("--games-per-minute", "new games, with bots or not, and rematches", 30),
         ("--qr-codes-per-minute", "QR codes of invite links", 60),
         ("--hints-per-minute", "hints and the live bar's chances", 300),
-        ("--reviews-per-minute", "reviews and their positions", 120),
+        ("--reviews-per-minute", "reviews, their positions and finished games' records", 120),
     ):
         rates.add_argument(option, type=_at_least_one, metavar="N", help=f"{what} (default: {default})")
     rates.add_argument("--no-rate-limits", action="store_true", help="no per-client budget at all (load tests)")
@@ -220,12 +220,18 @@ def run(args: argparse.Namespace) -> int:
         print(this_device_only(Texts(default_language())))
     print("Press Ctrl+C to stop.", flush=True)
     if args.open:
-        threading.Timer(1.0, webbrowser.open, args=(urls[0],)).start()
+        threading.Timer(1.0, open_in_browser, args=(urls[0],)).start()
     allow_descriptors(limits.max_connections + DESCRIPTOR_RESERVE)
     tune_collector()
     settings = server_settings(limits, sockets.max_message, proxies)
     uvicorn.run(app, host=args.host, port=args.port, **settings, **uvicorn_logging(args.log_level, args.access_log))
     return 0
+
+
+def open_in_browser(url: str) -> None:
+    """--open: the app in the web browser, or a word when this machine has none (a server, an SSH session)."""
+    if not webbrowser.open(url):
+        print(f"--open: no web browser found on this machine; open {url} in a browser yourself", flush=True)
 
 
 def allow_descriptors(wanted: int) -> None:

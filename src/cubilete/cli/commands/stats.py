@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ...engine.games import GAMES
 from ..families import cli_family
-from ..output import Parser, emit
+from ..output import Parser, Report, emit
 
 
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
@@ -21,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
     parser.add_argument("--json", action="store_true", help="print JSON (with the whole distribution)")
     parser.add_argument(
-        "--plot", metavar="FILE", help="also draw the distribution into FILE, a .png or .svg (needs the extra 'plots')"
+        "--plot", metavar="FILE", help="also draw the distribution into FILE, a .png or .svg (needs the extra 'plots'); the report"
+        " ends with where (JSON: \"plot\")"
     )
     parser.set_defaults(run=run)
 
@@ -36,5 +38,6 @@ def run(args: argparse.Namespace) -> int:
     matplotlib_figure()
     report = cli_family(args.game).stats(args)
     write_distribution_plot(args.plot, report.data)
-    emit(report, args.json)
+    written = str(Path(args.plot).resolve())
+    emit(Report({**report.data, "plot": written}, f"{report.text}\nThe distribution is drawn in {written}"), args.json)
     return 0

@@ -11,13 +11,16 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ...engine.actions import Action
 from ...engine.dice import Dice
+from ...engine.events import Event
 from ...engine.games import FIVE_THOUSAND, SHEET, family_of
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ..output import Report
 from . import five_thousand, sheet
 from .hints import Hint
+from .seating import Seating
 
 if TYPE_CHECKING:
     from ..texts import Texts
@@ -47,8 +50,12 @@ class CliFamily(Protocol):
     def table_text(self, match: Match, texts: Texts) -> str:
         """What a human needs to choose their action, as lines of text."""
 
-    def describe(self, match: Match, before: GameState, texts: Texts) -> str:
-        """One line on the step just taken (the match's last event), from the states around it."""
+    def describe(self, event: Event, before: GameState, after: GameState, seating: Seating, texts: Texts) -> str:
+        """One line on a step (`event`), from the states around it; the seat that is `you` in the
+        second person."""
+
+    def roll_action(self) -> Action:
+        """What `roll` asks in the line mode when the dice are on the table (Penta, Generala: all five again)."""
 
     def hint(self, state: Any, texts: Texts) -> Hint:
         """The best choices for the dice on the table, with their values (the tables are loaded)."""

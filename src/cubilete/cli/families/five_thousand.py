@@ -9,16 +9,18 @@ import argparse
 import time
 from typing import TYPE_CHECKING, Any, cast
 
-from ...engine.actions import Bank, Roll, SetAside
+from ...engine.actions import Action, Bank, Roll, SetAside
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
-from ...engine.events import RollEvent
+from ...engine.events import Event, RollEvent
 from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase, score_roll
 from ...engine.games import rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ..output import CommandError, Report
 from .hints import Hint, HintOption
+from .seating import Seating
+from .win_rates import win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -94,14 +96,11 @@ def stats(args: argparse.Namespace) -> Report:
 
 
 def simulation_report(simulation: Simulation) -> Report:
-    """Each listed player's win rate with its 95% Wilson interval."""
+    """Each listed player's win rate (a tie counts half) with its 95% Wilson interval."""
     from ...analysis.matches import MAX_STEPS
 
     games = simulation.games
-    results: list[dict[str, Any]] = [
-        {"player": p.level, "wins": p.wins, "win_rate": p.wins / games, "ci95": list(p.win_interval(games))}
-        for p in simulation.players
-    ]
+    results = win_rates(simulation)
     data = {
         "game": simulation.rules.game,
         "rules": simulation.rules.name,
@@ -114,11 +113,7 @@ def simulation_report(simulation: Simulation) -> Report:
         "games_per_second": games / simulation.seconds,
     }
     lines = [f"{data['game']} ({data['rules']}), {games} games, seed {data['seed']}, seats rotating:"]
-    width = max(len(r["player"]) for r in results)
-    for r in results:
-        low, high = r["ci95"]
-        lines.append(f"  {r['player']:<{width}}  {100 * r['win_rate']:5.1f}%"
-                     f"  (95% CI {100 * low:.1f}% - {100 * high:.1f}%)  {r['wins']} wins")
+    lines += win_rate_lines(results)
     if simulation.unfinished:
         lines.append(f"  {simulation.unfinished} games unfinished after {MAX_STEPS} steps")
     lines.append(f"  {data['games_per_second']:.1f} games per second")
@@ -149,37 +144,51 @@ def table_text(match: Match, texts: Texts) -> str:
     line = texts.t("This turn") + f": {state.turn_points}, " + texts.tn("One die to roll", "{n} dice to roll",
                                                                        state.dice_left)
     if state.phase is Phase.SET_ASIDE:
-        line += ". " + texts.t("Dice") + ": " + "  ".join(f"[{i + 1}]{d}" for i, d in enumerate(state.last_roll))
+        line += ". " + texts.t("Dice: {dice}", dice="  ".join(f"[{i + 1}]{d}" for i, d in enumerate(state.last_roll)))
     return "  " + line + (f" ({texts.refusal(reason)})" if reason else "")
 
 
-def describe(match: Match, before: GameState, texts: Texts) -> str:
+def roll_action() -> Action:
+    return Roll()
+
+
+def describe(event: Event, before: GameState, after: GameState, seating: Seating, texts: Texts) -> str:
     """The roll or action just taken, and what it ended in (a bust, a bank, a win...)."""
-    event, after = match.events[-1], cast(FiveThousandState, match.state)
-    name = match.names[cast(FiveThousandState, before).current]
+    played = cast(FiveThousandState, after)
+    seat = cast(FiveThousandState, before).current
+    name, you = seating.name(seat), seating.is_you(seat)
     if isinstance(event, RollEvent):
-        line = texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event.dice)))
+        dice = " ".join(map(str, event.dice))
+        line = texts.t("You roll {dice}", dice=dice) if you else texts.t("{name} rolls {dice}", name=name, dice=dice)
     elif isinstance(event.action, SetAside):
-        line = texts.t("{name} sets aside {dice}", name=name,
-                       dice=" ".join(str(after.last_roll[i]) for i in event.action.held))
+        dice = " ".join(str(played.last_roll[i]) for i in event.action.held)
+        line = texts.t("You set aside {dice}", dice=dice) if you else texts.t("{name} sets aside {dice}", name=name, dice=dice)
     elif isinstance(event.action, Roll):
-        line = texts.t("{name} rolls again", name=name)
+        line = texts.t("You roll again") if you else texts.t("{name} rolls again", name=name)
     else:
         line = ""
-    outcome = _outcome(match, after, texts) if after.last_event is not None else ""
+    outcome = _outcome(played, seating, texts) if played.last_event is not None else ""
     return ": ".join(part for part in (line, outcome) if part)
 
 
-def _outcome(match: Match, state: FiveThousandState, texts: Texts) -> str:
+def _outcome(state: FiveThousandState, seating: Seating, texts: Texts) -> str:
     event = state.last_event
     assert event is not None
-    names = texts.names([match.names[seat] for seat in event.knocked])
-    params = {"name": match.names[event.seat], "points": event.points, "target": state.rules.target, "names": names}
-    receiver = None if event.receiver is None else match.names[event.receiver]
+    you = seating.is_you(event.seat)
+    names = texts.names([seating.name(seat) for seat in event.knocked])
+    params = {"name": seating.name(event.seat), "points": event.points, "target": state.rules.target, "names": names}
+    receiver = None if event.receiver is None else seating.name(event.receiver)
     points = event.points
     if event.kind == "bust":
         if points == 0:
-            return texts.t("{name} rolls nothing that scores", **params)
+            return texts.t("You roll nothing that scores") if you else texts.t("{name} rolls nothing that scores", **params)
+        if you:
+            return texts.tn(
+                "You roll nothing that scores: the turn's {points} point is lost",
+                "You roll nothing that scores: the turn's {points} points are lost",
+                points,
+                **params,
+            )
         return texts.tn(
             "{name} rolls nothing that scores: the turn's {points} point is lost",
             "{name} rolls nothing that scores: the turn's {points} points are lost",
@@ -187,10 +196,52 @@ def _outcome(match: Match, state: FiveThousandState, texts: Texts) -> str:
             **params,
         )
     if event.kind == "bank":
-        return texts.t("{name} banks {points}", **params)
+        return texts.t("You bank {points}", **params) if you else texts.t("{name} banks {points}", **params)
     if event.kind == "knock_out":
+        if you:
+            return texts.t("You bank {points} and knock {names} back to zero", **params)
         return texts.t("{name} banks {points} and knocks {names} back to zero", **params)
-    if event.kind == "gift":
+    if event.kind in ("gift", "gift_lost"):
+        return _gift(event.kind == "gift", you, receiver, len(event.knocked), params, texts)
+    if event.kind == "hot_dice":  # rolling the five dice again is a choice when the points may be banked
+        if any(isinstance(action, Bank) for action in state.legal_actions()):
+            if you:
+                return texts.t("All five dice scored: you may roll all five again or bank")
+            return texts.t("All five dice scored: {name} may roll all five again or bank", **params)
+        if you:
+            return texts.t("All five dice scored: you must roll all five again")
+        return texts.t("All five dice scored: {name} must roll all five again", **params)
+    if receiver is None:  # a win
+        return texts.t("You reach {target} and win!", **params) if you else texts.t("{name} reaches {target} and wins!", **params)
+    return texts.t("{receiver} reaches {target} with {name}'s gift and wins!", receiver=receiver, **params)
+
+
+def _gift(given: bool, you: bool, receiver: str | None, knocked: int, params: dict[str, Any], texts: Texts) -> str:
+    """A turn that would pass the target: its points go to the next player (knocking some back), or are lost."""
+    points = params["points"]
+    if not given:
+        if you:
+            return texts.tn(
+                "You would pass {target}: the {points} point is lost",
+                "You would pass {target}: the {points} points are lost",
+                points,
+                **params,
+            )
+        return texts.tn(
+            "{name} would pass {target}: the {points} point is lost",
+            "{name} would pass {target}: the {points} points are lost",
+            points,
+            **params,
+        )
+    if you:
+        gift = texts.tn(
+            "You would pass {target}: the {points} point goes to {receiver}",
+            "You would pass {target}: the {points} points go to {receiver}",
+            points,
+            receiver=receiver,
+            **params,
+        )
+    else:
         gift = texts.tn(
             "{name} would pass {target}: the {points} point goes to {receiver}",
             "{name} would pass {target}: the {points} points go to {receiver}",
@@ -198,26 +249,9 @@ def _outcome(match: Match, state: FiveThousandState, texts: Texts) -> str:
             receiver=receiver,
             **params,
         )
-        knocked = len(event.knocked)
-        return gift + (
-            " " + texts.tn("{names} is knocked back to zero", "{names} are knocked back to zero", knocked, **params)
-            if knocked
-            else ""
-        )
-    if event.kind == "gift_lost":
-        return texts.tn(
-            "{name} would pass {target}: the {points} point is lost",
-            "{name} would pass {target}: the {points} points are lost",
-            points,
-            **params,
-        )
-    if event.kind == "hot_dice":  # rolling the five dice again is a choice when the points may be banked
-        if any(isinstance(action, Bank) for action in state.legal_actions()):
-            return texts.t("All five dice scored: {name} may roll all five again or bank", **params)
-        return texts.t("All five dice scored: {name} must roll all five again", **params)
-    if receiver is None:  # a win
-        return texts.t("{name} reaches {target} and wins!", **params)
-    return texts.t("{receiver} reaches {target} with {name}'s gift and wins!", receiver=receiver, **params)
+    if not knocked:
+        return gift
+    return gift + " " + texts.tn("{names} is knocked back to zero", "{names} are knocked back to zero", knocked, **params)
 
 
 def hint(state: FiveThousandState, texts: Texts) -> Hint:

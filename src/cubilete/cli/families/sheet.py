@@ -10,10 +10,10 @@ import time
 import unicodedata
 from typing import TYPE_CHECKING, Any, cast
 
-from ...engine.actions import Keep, Score
+from ...engine.actions import Action, Keep, Score
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
-from ...engine.events import RollEvent
+from ...engine.events import Event, RollEvent
 from ...engine.games import GAMES, rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
@@ -22,7 +22,9 @@ from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
 from ..output import CommandError, Report, parse_json
 from .hints import HINT_OPTIONS, Hint, HintOption
+from .seating import Seating
 from .sheet_words import sheet_words
+from .win_rates import win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -158,12 +160,13 @@ def stats(args: argparse.Namespace) -> Report:
 
 
 def simulation_report(simulation: Simulation) -> Report:
-    """Each listed player's mean and SD, and games per second."""
+    """Each listed player's mean and SD; with two players or more, each one's win rate; games per second."""
     rules = simulation.rules
     seats = [
         {"player": p.level, "mean": p.mean, "sd": p.sd, "standard_error": p.standard_error}
         for p in simulation.players
     ]
+    rates = win_rates(simulation) if len(simulation.players) > 1 else []
     data = {
         "game": rules.game,
         "rules": rules.name,
@@ -171,6 +174,7 @@ def simulation_report(simulation: Simulation) -> Report:
         "games": simulation.games,
         "seed": simulation.seed,
         "seats": seats,
+        "results": rates,
         "seconds": simulation.seconds,
         "games_per_second": simulation.games / simulation.seconds,
     }
@@ -181,6 +185,7 @@ def simulation_report(simulation: Simulation) -> Report:
             f"  seat {number} {seat['player']:<{width}}  mean {seat['mean']:.2f}"
             f" ± {seat['standard_error']:.2f} (SE), SD {seat['sd']:.2f}"
         )
+    lines += win_rate_lines(rates)
     lines.append(f"  {simulation.games / simulation.seconds:.1f} games per second")
     return Report(data, "\n".join(lines))
 
@@ -209,7 +214,13 @@ def score(rules: SheetRules, dice: Dice, args: argparse.Namespace) -> Report:
 
 
 def play_help(texts: Texts) -> str:
-    return texts.t("keep 1 3 5 (hold those dice, roll the rest) | score BOX (its name) | hint | quit")
+    return texts.t(
+        "keep 1 3 5 (hold those dice, roll the rest) | roll (all five again) | score BOX (its name) | hint | quit"
+    )
+
+
+def roll_action() -> Action:
+    return Keep(())
 
 
 def table_text(match: Match, texts: Texts) -> str:
@@ -217,30 +228,38 @@ def table_text(match: Match, texts: Texts) -> str:
     dice = "  ".join(f"[{i + 1}]{d}" for i, d in enumerate(state.dice))
     rolls = texts.tn("{n} roll left", "{n} rolls left", state.rolls_left)
     boxes = ", ".join(f"{texts.box(state.game, o.box)} {_points(o.points, o.bonus)}" for o in state.score_options())
-    lines = [f"  {texts.t('Dice')}: {dice}   {rolls}", f"  {texts.t('Boxes: {boxes}', boxes=boxes)}"]
+    dice_line = texts.t("Dice: {dice}", dice=dice)
+    lines = [f"  {dice_line}   {rolls}", "  " + texts.t("Boxes: {boxes}", boxes=boxes)]
     if state.no_open_box_scores():
         lines.append("  " + sheet_words(texts, state.game).must_sacrifice)
     return "\n".join(lines)
 
 
-def describe(match: Match, before: GameState, texts: Texts) -> str:
-    event, after, sheets = match.events[-1], cast(SheetState, match.state), cast(SheetState, before)
+def describe(event: Event, before: GameState, after: GameState, seating: Seating, texts: Texts) -> str:
+    sheets, played = cast(SheetState, before), cast(SheetState, after)
     seat = sheets.current
-    name = match.names[seat]
+    name, you = seating.name(seat), seating.is_you(seat)
     if isinstance(event, RollEvent):
-        return texts.t("{name} rolls {dice}", name=name, dice=" ".join(map(str, event.dice)))
+        dice = " ".join(map(str, event.dice))
+        return texts.t("You roll {dice}", dice=dice) if you else texts.t("{name} rolls {dice}", name=name, dice=dice)
     action = event.action
     if isinstance(action, Score):
         box = texts.box(sheets.game, action.box)
-        points = after.sheets[seat].boxes[sheets.rules.box_index(action.box)]
-        bonus = after.sheets[seat].bonus - sheets.sheets[seat].bonus
+        points = played.sheets[seat].boxes[sheets.rules.box_index(action.box)]
+        bonus = played.sheets[seat].bonus - sheets.sheets[seat].bonus
+        if bonus and you:
+            return texts.t("You score {points} in {box}, and a bonus of {bonus}", points=points, box=box, bonus=bonus)
         if bonus:
             return texts.t("{name} scores {points} in {box}, and a bonus of {bonus}", name=name, points=points, box=box,
                            bonus=bonus)
+        if you:
+            return texts.t("You score {points} in {box}", points=points, box=box)
         return texts.t("{name} scores {points} in {box}", name=name, points=points, box=box)
     assert isinstance(action, Keep)  # a sheet game's actions are Score and Keep
-    kept = " ".join(str(sheets.dice[i]) for i in action.held) or texts.t("nothing")
-    return texts.t("{name} keeps {dice}", name=name, dice=kept)
+    if not action.held:
+        return texts.t("You roll all five again") if you else texts.t("{name} rolls all five again", name=name)
+    kept = " ".join(str(sheets.dice[i]) for i in action.held)
+    return texts.t("You keep {dice}", dice=kept) if you else texts.t("{name} keeps {dice}", name=name, dice=kept)
 
 
 def hint(state: SheetState, texts: Texts) -> Hint:

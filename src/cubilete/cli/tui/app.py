@@ -8,6 +8,7 @@ and the log, and shows the hint.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -17,9 +18,10 @@ from textual.widgets.option_list import Option
 from ...engine.errors import CubileteError
 from ...rules_texts import LANGUAGES
 from ..families.hints import HintOption
-from ..play_session import PlaySession
+from ..play_session import PlaySession, Told
 from . import make_table
 
+LOG_LINES = 200
 BOT_PACE_SECONDS = 0.7  # between a bot's steps, as the web app's default pace
 SIDE_WIDTH = 38  # the dice and the buttons; a narrower terminal shows them under the board
 
@@ -54,6 +56,8 @@ class PlayApp(App[None]):
         self.auto_score_seconds = auto_score_seconds
         self.bot_pace_seconds = bot_pace_seconds
         self.hint_options: list[HintOption] = []
+        self.told: list[Told] = []  # the log's steps, said again when the language changes
+        self.standings_told = False
         self.table = make_table(session, self)
         self.class_bindings = self._bindings.copy()
         self.bind_keys()
@@ -81,7 +85,7 @@ class PlayApp(App[None]):
                 yield self.table.controls
                 yield Static("", markup=False, id="prompt")
                 yield OptionList(markup=False, id="hints")
-                yield Log(id="log", max_lines=200)
+                yield Log(id="log", max_lines=LOG_LINES)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -96,7 +100,7 @@ class PlayApp(App[None]):
         self.sub_title = texts.t("seed {seed}", seed=self.session.match.seed)
 
     async def action_language(self) -> None:
-        """The next language (es, id, en): the table is drawn again in it, with the player's picks."""
+        """The next language (es, id, en): the table and the log are drawn again in it, with the player's picks."""
         self.texts.lang = LANGUAGES[(LANGUAGES.index(self.texts.lang) + 1) % len(LANGUAGES)]
         old, self.table = self.table, make_table(self.session, self)
         old.idle()
@@ -105,6 +109,9 @@ class PlayApp(App[None]):
         await old.controls.remove()
         await self.query_one("#main").mount(self.table.board, before="#side")
         await self.query_one("#side").mount(self.table.controls, after="#status")
+        log = self.query_one("#log", Log)
+        log.clear()
+        log.write_lines([told() for told in self.told])
         self.bind_keys()
         self.name_game()
         self.advance()
@@ -128,19 +135,25 @@ class PlayApp(App[None]):
         seat = session.seat_to_move
         if seat is None:
             self.query_one("#status", Static).update(t("Game over"))
-            for line in session.standings():
-                self.tell(line)
+            if not self.standings_told:  # once: a redraw in another language rewrites the log's lines
+                self.standings_told = True
+                for line in range(len(session.seats)):
+                    self.tell(partial(self.standing, line))
             self.say(t("Game over") + ". " + t("Press q to quit"))
         elif session.human_to_move:
-            self.query_one("#status", Static).update(t("{name}'s turn", name=session.names[seat]))
+            turn = t("Your turn") if session.is_you(seat) else t("{name}'s turn", name=session.name(seat))
+            self.query_one("#status", Static).update(turn)
             self.table.ready()
         else:
-            self.query_one("#status", Static).update(t("{name} is playing", name=session.names[seat]))
+            self.query_one("#status", Static).update(t("{name} is playing", name=session.name(seat)))
             self.say("")
             if self.bot_pace_seconds:
                 self.set_timer(self.bot_pace_seconds, self.bot_step_after(len(session.match.events)))
             else:
                 self.call_later(self.bot_step_after(len(session.match.events)))
+
+    def standing(self, line: int) -> str:
+        return self.session.standings()[line]
 
     def bot_step_after(self, events: int) -> Callable[[], None]:
         """The bot's next step, taken only if nothing else was played meanwhile (a redraw in another
@@ -152,7 +165,7 @@ class PlayApp(App[None]):
 
         return step
 
-    def perform(self, step: Callable[[], str | list[str]]) -> bool:
+    def perform(self, step: Callable[[], Told | list[Told]]) -> bool:
         """Run a step of the game and tell it; a refusal is said and changes nothing."""
         try:
             told = step()
@@ -160,7 +173,7 @@ class PlayApp(App[None]):
             self.say(self.texts.refusal(error), warning=True)
             return False
         self.table.idle()
-        for line in [told] if isinstance(told, str) else told:
+        for line in told if isinstance(told, list) else [told]:
             self.tell(line)
         self.advance()
         return True
@@ -171,9 +184,10 @@ class PlayApp(App[None]):
         line.update(message)
         line.set_class(warning, "-warning")
 
-    def tell(self, step: str) -> None:
+    def tell(self, step: Told) -> None:
         """A step of the game, into the log (its last lines stay in sight under the prompt)."""
-        self.query_one("#log", Log).write_line(step)
+        self.told = [*self.told[1 - LOG_LINES :], step]
+        self.query_one("#log", Log).write_line(step())
 
     # -- the keys -------------------------------------------------------------------------
 
@@ -238,5 +252,5 @@ class PlayApp(App[None]):
         if seat is None:
             self.say(self.texts.t("Game over"), warning=True)
         else:
-            self.say(self.texts.t("{name} is playing", name=session.names[seat]), warning=True)
+            self.say(self.texts.t("{name} is playing", name=session.name(seat)), warning=True)
         return False

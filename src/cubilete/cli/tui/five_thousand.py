@@ -130,7 +130,7 @@ class FamilyTable:
     def ready(self) -> None:
         state, t, session = self.state, self.texts.t, self.session
         if state.phase is Phase.ROLL:
-            name = session.names[state.current]
+            name = session.name(state.current)
             self.app.say(t("{name}, roll the dice", name=name) if session.humans > 1 else t("Roll the dice"))
         elif state.phase is Phase.SET_ASIDE:
             self.app.say(t("Choose the scoring dice to set aside (1-5 or a click), then press s"))

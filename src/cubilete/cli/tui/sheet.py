@@ -196,7 +196,7 @@ class FamilyTable:
 
     def ready(self) -> None:
         state, t, session = self.state, self.texts.t, self.session
-        name = session.names[state.current]
+        name = session.name(state.current)
         if state.is_chance:
             self.app.say(t("{name}, roll the dice", name=name) if session.humans > 1 else t("Roll the dice"))
         elif state.no_open_box_scores():
@@ -314,5 +314,5 @@ class FamilyTable:
         session = self.session
         if session.human_to_move and session.must_score:
             action = session.auto_action()
-            self.app.perform(lambda: [self.texts.t("The computer scores for you"), *session.act(action)])
+            self.app.perform(lambda: [lambda: self.texts.t("The computer scores for you"), *session.act(action)])
 

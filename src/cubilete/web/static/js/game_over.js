@@ -1,5 +1,6 @@
 // The end of a game: the ranking (equal scores share a place), a rematch button, a link to the
-// review and, on a device that holds a seat, to that player's record. The dialog closes (× or Escape)
+// review, the game's record to download (for `cubilete review FILE`) and, on a device that holds a
+// seat, a link to that player's record. The dialog closes (× or Escape)
 // to show the finished table, which keeps the review link.
 
 import { seatTokens } from "./api.js";
@@ -39,6 +40,10 @@ export function showGameOver(view, controller) {
   rematch.onclick = () => controller.rematch();
   for (const link of document.querySelectorAll("[data-review-link]")) {
     link.href = `/game/${page.id}/review`;
+    link.hidden = false;
+  }
+  for (const link of document.querySelectorAll("[data-download-link]")) {
+    link.href = `/api/games/${page.id}/record`; // served as an attachment, with its file name
     link.hidden = false;
   }
   const held = Object.keys(seatTokens(page.id)).map((seat) => view.seats[Number(seat)]?.name).filter(Boolean);

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..engine.dice_seeds import SPLITMIX_GAMMA
-from ..engine.sheet_rules import SheetRules
-from ..solvers.kernel_cache import njit
-from ..solvers.sheet.cache import solution
-from ..solvers.sheet.turn import (
+from ...engine.dice_seeds import SPLITMIX_GAMMA
+from ...engine.sheet_rules import SheetRules
+from ..kernel_cache import njit
+from .cache import solution
+from .turn import (
     best_box,
     best_keeps,
     chosen_keep,

@@ -24,15 +24,15 @@ from itertools import combinations
 import numpy as np
 from numba import prange
 
-from ..engine.dice import DICE_COUNT
-from ..engine.sheet_rules import SheetRules
-from ..solvers.dice_lattice import keep_indices, keeps
-from ..solvers.kernel_cache import njit
-from ..solvers.sheet.cache import solution
-from ..solvers.sheet.duel import every_law, scored_worths
-from ..solvers.sheet.threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_scratch
-from ..solvers.sheet.turn import roll_context, state_index, successor, turn_expectations, turn_scratch
-from .sheet_simulation import _roll
+from ...engine.dice import DICE_COUNT
+from ...engine.sheet_rules import SheetRules
+from ..dice_lattice import keep_indices, keeps
+from ..kernel_cache import njit
+from .cache import solution
+from .duel import every_law, scored_worths
+from .simulation import _roll
+from .threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_scratch
+from .turn import roll_context, state_index, successor, turn_expectations, turn_scratch
 
 DUEL, OPTIMAL = 0, 1  # the players, as totals' last axis lists them
 OTHER_STREAM = np.uint64(0xD1B54A32D192ED03)  # independent dice: seat 1's stream seed is the game seed xor this

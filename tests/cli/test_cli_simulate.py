@@ -1,0 +1,52 @@
+"""`cubilete simulate` without a seed (one drawn, printed, and repeating the run), and each player's
+win rate with its 95% interval in every game, a tie counting half."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from cubilete.analysis.confidence import wilson_interval
+from cubilete.cli.main import main
+
+
+def simulate(capsys, *argv):
+    assert main(["simulate", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def test_a_run_without_seed_prints_the_seed_that_repeats_it(capsys):
+    out = simulate(capsys, "penta", "--players", "beginner,Casual", "--games", "6")
+    seed = re.search(r"seed drawn at random: --seed (\d+) repeats this run", out).group(1)
+    again = simulate(capsys, "penta", "--players", "beginner,casual", "--games", "6", "--seed", seed)
+    # the same games: every line but the speed and the drawn seed's note
+    assert [line for line in out.splitlines() if "per second" not in line and "drawn" not in line] == [
+        line for line in again.splitlines() if "per second" not in line
+    ]
+
+
+@pytest.mark.parametrize("game", ["penta", "generala", "5000"])
+def test_every_game_reports_each_players_win_rate_with_a_tie_counting_half(capsys, game):
+    data = json.loads(
+        simulate(capsys, game, "--players", "beginner,beginner,beginner", "--games", "9", "--seed", "5", "--json")
+    )
+    rates = data["results"]
+    assert [rate["player"] for rate in rates] == ["beginner"] * 3
+    assert sum(rate["win_rate"] for rate in rates) == pytest.approx(1.0)  # shares of first place: ties split
+    for rate in rates:
+        assert rate["win_rate"] >= rate["wins"] / 9 - rate["ties"] / 9
+        assert rate["ci95"] == pytest.approx(list(wilson_interval(rate["win_rate"] * 9, 9)))
+        assert rate["ci95"][0] <= rate["win_rate"] <= rate["ci95"][1]
+
+
+def test_the_text_report_names_the_interval(capsys):
+    out = simulate(capsys, "generala", "--players", "beginner,casual", "--games", "4", "--seed", "1")
+    assert re.search(r"beginner +wins +\d+\.\d% +\(95% CI \d+\.\d% - \d+\.\d%\)", out)
+    assert "(a tie counts half; 95% intervals: Wilson)" in out
+
+
+def test_one_player_has_no_win_rate(capsys):
+    data = json.loads(simulate(capsys, "penta", "--players", "beginner", "--games", "2", "--seed", "1", "--json"))
+    assert data["results"] == []
