@@ -5,7 +5,7 @@
 
 import { isUsable, onUse, setUsable } from "./controls.js";
 import { landed, makeTray, showDie } from "./dice.js";
-import { rememberHeld, recallHeld } from "./held_dice.js";
+import { forgetHeld, rememberHeld, recallHeld } from "./held_dice.js";
 import { listText, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
 import { chanceText, optionText } from "./options.js";
@@ -84,6 +84,7 @@ export class FiveThousandTable {
   render(view, step) {
     this.view = view;
     const table = view.table;
+    if (view.is_over) forgetHeld(this.controller.gameId);
     if (table.phase !== "set_aside") this.choosing.clear();
     else if (this.mine) this.keepChoosing(view);
     this.hideHints();
