@@ -1,7 +1,8 @@
 """The game page at 375x667 as a new player met it (issue 23, items 10 to 15): the live bar on and every
 row of the sheet still on screen, and what its first figures wait for; the sacrifice warning as the
 last roll lands and only then; hints and figures written as the reader's language writes numbers;
-the turn banner in full beside the auto-score countdown; one size of checkbox on the form and in ⚙;
+the turn banner in full beside the auto-score countdown, and no clock of Ana's beside Beto's timed-out
+turn played back; one size of checkbox on the form and in ⚙;
 held dice kept when the tab is closed and opened again. Games are started from the form; the layout
 is checked by the boxes the page measures."""
 
@@ -14,8 +15,10 @@ import pytest
 from harness import Server, free_port
 from layout_checks import not_on_screen, overflowing, start_game
 from playwright.sync_api import expect
+from test_browser import score_first_open_box
 from test_browser_coach import switch_live_bar
 from test_layout import nothing_scrolls, ready, roll
+from test_online import create_with_a_friend
 
 ROWS = ".sheet tr"
 BAR = "[data-live-bar]"
@@ -99,16 +102,20 @@ def test_a_refused_table_is_said_in_the_bar_and_nothing_says_thinking(new_page, 
 
 
 def test_the_sacrifice_warning_comes_as_the_last_roll_lands_and_only_then(server, new_page):
-    page = new_page(auto_score=False)
+    page = new_page(auto_score=False, reduced_motion="reduce")
     start_game(page, server, "penta")
-    for box in FILLED_FIRST:
-        roll(page)
-        score(page, box)
+    game_id = page.url.rsplit("/", 1)[1]
+    token = json.loads(page.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')"))["0"]
+    for box in FILLED_FIRST:  # the first seven turns by the API, with this page's seat
+        for action in ({"type": "roll"}, {"type": "score", "box": box}):
+            server.api("POST", f"/api/games/{game_id}/actions", {"seat": 0, "token": token, "action": action})
+    page.reload()
+    ready(page)
     open_boxes = list(LEFT_LAST)
     while open_boxes:
-        for _ in range(2):  # rolls left: whatever the dice, no sacrifice is due yet
-            roll(page)
-            expect(page.locator(MESSAGE)).to_have_text(HOLD_OR_CHOOSE)
+        roll(page)  # rolls left: whatever the dice, no sacrifice is due yet
+        expect(page.locator(MESSAGE)).to_have_text(HOLD_OR_CHOOSE)
+        roll(page)
         roll(page)
         previews = page.locator("td[data-player='0'][data-preview]").evaluate_all(
             "cells => cells.map(cell => Number(cell.dataset.preview))"
@@ -124,8 +131,8 @@ def test_the_sacrifice_warning_comes_as_the_last_roll_lands_and_only_then(server
     pytest.fail("no last roll at the combinations called for a sacrifice")
 
 
-@pytest.mark.parametrize(("locale", "decimal"), [("es-ES", ","), ("id-ID", ",")])
-def test_hints_and_the_live_bar_write_numbers_as_the_reader_does(server, new_page, locale, decimal):
+@pytest.mark.parametrize("locale", ["es-ES", "id-ID"])
+def test_hints_and_the_live_bar_write_numbers_as_the_reader_does(server, new_page, locale):
     page = new_page(locale=locale)
     start_game(page, server, "penta")
     switch_live_bar(page, True)
@@ -134,9 +141,9 @@ def test_hints_and_the_live_bar_write_numbers_as_the_reader_does(server, new_pag
     hints = page.locator("[data-hints] button.hint")
     expect(hints.first).to_be_visible()
     for text in hints.all_text_contents():
-        assert re.search(rf"→ \d+{decimal}\d$", text), text
+        assert re.search(r"→ \d+,\d$", text), text  # 249,8 where «249.8» was
     expect(page.locator(BAR)).to_have_attribute("data-events", "1")
-    assert re.fullmatch(rf"\d+{decimal}\d", page.locator(f"{BAR} .value").text_content())
+    assert re.fullmatch(r"\d+,\d", page.locator(f"{BAR} .value").text_content())
 
 
 def test_the_turn_banner_is_whole_beside_the_countdown(server, new_page):
@@ -190,3 +197,43 @@ def test_held_dice_are_kept_when_the_tab_is_closed_and_opened_again(server, new_
     held = page.locator("[data-die]").evaluate_all("dice => dice.map(die => die.getAttribute('aria-pressed'))")
     assert held == ["true", "false", "false", "true", "false"]
     assert page.evaluate(f"localStorage.getItem('{stale}')") is None
+
+
+# What the turn banner and the turn clock say together, at every change of either.
+WATCH_THE_TURN_LINE = """() => {
+  window.turnLine = [];
+  const banner = document.querySelector("[data-current-player]");
+  const clock = document.querySelector("[data-turn-clock-left]");
+  const note = () => window.turnLine.push([banner.textContent, clock.hidden ? "" : clock.textContent]);
+  new MutationObserver(note).observe(document.querySelector(".turn-line"),
+    { subtree: true, childList: true, characterData: true, attributes: true });
+}"""
+
+
+@pytest.mark.slow  # a clock of 9 s to run out, and a turn played back at the bots' pace
+def test_while_a_timed_out_turn_plays_back_the_banner_and_the_clock_agree(new_page, tmp_path, solved_tables):
+    """Beto never comes: the computer plays his turn when his clock runs out (a 30 s clock lasting 9 s on
+    this server), and Ana's page plays it back at the bots' pace: meanwhile no clock of hers beside his turn."""
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        free_port(),
+        tmp_path / "server.log",
+        env={"CUBILETE_CLOCK_SCALE": "0.3"},
+    )
+    server.start()
+    try:
+        ana = new_page(bot_pace_ms=1200)
+        create_with_a_friend(ana, server, "penta", "Ana", "Beto", clock="30")
+        ready(ana)
+        ana.evaluate(WATCH_THE_TURN_LINE)
+        roll(ana)
+        score_first_open_box(ana)
+        expect(ana.locator("[data-notice]")).to_have_text(
+            "Se acabó el tiempo de Beto: la computadora jugó su turno", timeout=30_000
+        )
+        expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Ana")
+        seen = ana.evaluate("window.turnLine")
+        assert ["Turno de Beto", ""] in seen  # his turn played back, with no clock beside it
+        assert [pair for pair in seen if "Beto" in pair[0] and "Ana" in pair[1]] == []
+    finally:
+        server.stop()
