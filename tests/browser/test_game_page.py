@@ -76,6 +76,35 @@ def test_with_four_seats_in_the_live_bar_every_row_stays_on_screen(server, new_p
     assert not_on_screen(page, f"{ROWS}, {BAR}, [data-countdown], [data-die], .tray [data-action]") == []
 
 
+# Every text the live bar shows, and whether the page's «Thinking…» ever shows, from now on.
+WATCH_THE_BAR = """() => {
+  window.barTexts = [];
+  window.thoughtOf = false;
+  const bar = document.querySelector("[data-live-bar]");
+  const thinking = document.querySelector("[data-thinking]");
+  new MutationObserver(() => {
+    window.barTexts.push(bar.textContent);
+    window.thoughtOf ||= !thinking.hidden;
+  }).observe(document.querySelector("#table"), { subtree: true, childList: true, characterData: true, attributes: true });
+}"""
+
+
+def test_the_bar_says_it_waits_for_the_computer_s_tables(new_page, tmp_path, solved_tables):
+    """A server just started holds no tables: the bar's first figures wait for them to be loaded, and say so."""
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log")
+    server.start()
+    try:
+        page = new_page()
+        start_game(page, server, "penta")
+        page.evaluate(WATCH_THE_BAR)
+        switch_live_bar(page, True)
+        expect(page.locator(BAR)).to_have_attribute("data-events", "0")
+        assert "Preparando las tablas de la computadora…" in page.evaluate("window.barTexts")
+        assert page.evaluate("window.thoughtOf") is False
+    finally:
+        server.stop()
+
+
 def test_a_refused_table_is_said_in_the_bar_and_nothing_says_thinking(new_page, tmp_path, solved_tables):
     """A server whose budget holds no duel tables refuses the bar's figures at once (503 tables_over_budget):
     the bar says so in the reader's language, and the page never shows "thinking" for the bar."""
@@ -94,7 +123,10 @@ def test_a_refused_table_is_said_in_the_bar_and_nothing_says_thinking(new_page, 
         page.click("[data-action='start']")
         page.wait_for_selector("#table[data-ready]")
         switch_live_bar(page, True)
-        expect(page.locator(f"{BAR} .live-off")).to_contain_text("tabel komputer")
+        expect(page.locator(f"{BAR} .live-off")).to_have_text(
+            "Server saat ini tidak punya ruang untuk tabel komputer yang dibutuhkan aturan ini: silakan coba lagi"
+            " dalam 5 menit"
+        )
         expect(page.locator("[data-thinking]")).to_be_hidden()
         assert not_on_screen(page, f"{ROWS}, {BAR}") == []
     finally:
