@@ -6,7 +6,7 @@
 import { isUsable, onUse, setUsable } from "./controls.js";
 import { landed, makeTray, showDie } from "./dice.js";
 import { forgetHeld, rememberHeld, recallHeld } from "./held_dice.js";
-import { listText, t, tn } from "./i18n.js";
+import { listText, numberText, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
 import { chanceText, optionText } from "./options.js";
 
@@ -94,11 +94,11 @@ export class FiveThousandTable {
       row.item.classList.toggle("current", seat === current);
       row.item.dataset.inGame = String(table.in_game[seat]);
       row.status.textContent = table.in_game[seat] ? t("In") : t("Out");
-      row.score.textContent = String(score);
+      row.score.textContent = numberText(score);
       row.score.dataset.total = String(score);
       row.bar.style.width = `${Math.min(100, (100 * score) / table.target)}%`;
     });
-    this.turnPoints.textContent = String(table.turn_points);
+    this.turnPoints.textContent = numberText(table.turn_points);
     this.turnPoints.dataset.turnPoints = String(table.turn_points);
     const dice = table.dice_left;
     this.diceLeft.textContent = view.is_over ? "" : tn("One die to roll", "{n} dice to roll", dice);
