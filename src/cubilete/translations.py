@@ -31,6 +31,7 @@ from typing import Any
 from babel import Locale
 from babel.lists import format_list
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from .engine.refusals import game_worded, template
 
@@ -108,4 +109,6 @@ def _shown(lang: str, name: str, value: Any, params: Mapping[str, Any]) -> str:
         return format_list(items, style="standard", locale=lang) if items else ""
     if context is not None:
         return gettext(lang, str(value), context.format(game=params.get("game", "")))
+    if isinstance(value, float):  # 2,5 in es and id; whole numbers here are counts, positions and ports
+        return format_decimal(value, locale=lang)
     return str(value)

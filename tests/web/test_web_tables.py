@@ -110,6 +110,21 @@ def test_a_build_runs_once_while_its_requests_wait_and_other_routes_answer(held_
     assert builder.builds == [("penta", "seed", "duel")]
 
 
+def test_the_live_bar_asking_not_to_wait_is_told_at_once_that_the_tables_are_being_prepared(held_build):
+    """What the page says while the first figures wait (issue 23, item 10): with wait=false the request
+    starts the build and is answered at once, 202 preparing; once the tables are there it is served."""
+    client, builder, gate = held_build
+    game = new_game(client)
+    answer = client.get(f"/api/games/{game['id']}/chances", params={"at": 5, "wait": "false"})
+    assert (answer.status_code, answer.json()) == (202, {"preparing": True})
+    assert builder.started.wait(SAFETY_SECONDS) and gate.waiting == 0  # the build runs; nobody waits on it
+    builder.release.set()
+    wait_for(lambda: gate.prepared(rules_for("penta"), ("duel",)), "the duel's tables prepared")
+    answer = client.get(f"/api/games/{game['id']}/chances", params={"at": 5, "wait": "false"})
+    assert answer.json()["code"] == "chances_ahead"  # past the tables: served
+    assert builder.builds == [("penta", "seed", "duel")]
+
+
 def test_fifty_requests_wait_for_a_build_without_holding_worker_threads(held_build):
     """Starlette runs plain routes on 40 worker threads: 50 requests waiting for a build would hold all
     of them if they waited there."""

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..analysis.outlook import outlook, outlook_level
@@ -60,11 +60,15 @@ def chances_router(games: Games) -> APIRouter:
     outlooks = OutlookCache()
 
     @router.get(
-        "/api/games/{game_id}/chances", summary="Every seat's chance to win or expected final total",
+        "/api/games/{game_id}/chances",
+        summary="Every seat's chance to win or expected final total",
         dependencies=[limited(RouteClass.HINTS)],
     )
     async def chances(
-        game_id: str, at: int | None = Query(None, ge=0, description="after this many events; default: now")
+        response: Response,
+        game_id: str,
+        at: int | None = Query(None, ge=0, description="after this many events; default: now"),
+        wait: bool = Query(True, description="false: answer at once, 202 preparing, while the tables are built"),
     ) -> dict[str, Any]:
         """For the live bar: each seat's total now (`score`) and `value`, its chance to win (`unit`
         "win_probability"; with more than two players an estimate, `estimate`): at 5000 the exact
@@ -72,11 +76,18 @@ def chances_router(games: Games) -> APIRouter:
         finish first of the seat to move playing the duel, a shared first place counting half, and
         each seat's expected final total under solitaire-optimal play beside it (`expected`). Alone
         at Penta or Generala, `value` is that expected final total (`unit` "points").
-        The same for every reader; refused (403, hints_off) in a game with friends that did not allow hints."""
+        The same for every reader; refused (403, hints_off) in a game with friends that did not allow hints.
+        The first request for a rule set's tables waits while they are built (a minute or more for a duel):
+        with `wait=false` it is answered at once, 202 `{"preparing": true}`, so that the page can say so
+        before it asks again."""
         live = await games.find(game_id)
         live.table.check_hints()
         rules = live.match.rules
-        await games.tables.ready(rules, (outlook_level(rules.game, len(live.seats)),))
+        levels = (outlook_level(rules.game, len(live.seats)),)
+        if not wait and not games.tables.prepared(rules, levels):
+            response.status_code = 202
+            return {"preparing": True}
+        await games.tables.ready(rules, levels)
         return await run_in_threadpool(outlooks.outlook, live, at)
 
     return router

@@ -19,6 +19,7 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
     """The sheets, the dice and what can be done with them."""
     rules = state.rules
     options = state.score_options()
+    can_reroll = any(isinstance(action, Keep) for action in legal)
     return {
         "boxes": _boxes(rules),
         "upper_bonus_threshold": rules.upper_bonus_threshold,
@@ -28,12 +29,10 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
         "dice": list(state.dice),
         "held": list(state.held),
         "rolls_left": state.rolls_left,
-        "can_reroll": any(isinstance(action, Keep) for action in legal),
-        "options": [
-            {"box": option.box, "points": option.points, "bonus": option.bonus}
-            for option in options
-        ],
-        "must_sacrifice": bool(options) and no_open_box_scores(options),
+        "can_reroll": can_reroll,
+        "options": [{"box": option.box, "points": option.points, "bonus": option.bonus} for option in options],
+        # due only once the dice cannot be rolled again: with rolls left, a roll may still score (seed 000)
+        "must_sacrifice": bool(options) and not can_reroll and no_open_box_scores(options),
     }
 
 

@@ -81,6 +81,11 @@ class TableGate:
                     self.waiting -= 1
             job.result()
 
+    def prepared(self, rules: Rules, levels: Iterable[str] = (ADVICE_LEVEL,)) -> bool:
+        """Whether the tables of these levels are prepared, without waiting: the jobs of those that are not
+        are started (or refused at once, TablesOverBudget, as by `ready`)."""
+        return all([self._job(rules, level).done() for level in levels])
+
     def close(self) -> None:
         """Stop the build thread once the job under way (if any) is done; the jobs not started are dropped."""
         with self._lock:

@@ -21,9 +21,12 @@ function showThinking(on) {
   for (const element of document.querySelectorAll("[data-thinking]")) element.hidden = !on;
 }
 
-async function request(method, path, body) {
-  pending += 1;
-  thinkingTimer ??= setTimeout(() => showThinking(true), 300);
+// A quiet request (the live bar's figures) is one the player is not waiting for: no "thinking…".
+async function request(method, path, body, quiet = false) {
+  if (!quiet) {
+    pending += 1;
+    thinkingTimer ??= setTimeout(() => showThinking(true), 300);
+  }
   try {
     const url = new URL(path, location.origin);
     url.searchParams.set("lang", lang);
@@ -42,7 +45,7 @@ async function request(method, path, body) {
     if (error instanceof ApiError) throw error;
     throw new ApiError(0, t("The server did not answer."));
   } finally {
-    pending -= 1;
+    if (!quiet) pending -= 1;
     if (pending === 0) {
       clearTimeout(thinkingTimer);
       thinkingTimer = null;
@@ -51,7 +54,7 @@ async function request(method, path, body) {
   }
 }
 
-export const getJson = (path) => request("GET", path);
+export const getJson = (path, { quiet = false } = {}) => request("GET", path, undefined, quiet);
 export const postJson = (path, body) => request("POST", path, body);
 
 // The seats this browser plays in a game: { seat: token }, kept in localStorage. Only the seats

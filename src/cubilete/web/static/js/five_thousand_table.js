@@ -5,8 +5,8 @@
 
 import { isUsable, onUse, setUsable } from "./controls.js";
 import { landed, makeTray, showDie } from "./dice.js";
-import { rememberHeld, recallHeld } from "./held_dice.js";
-import { listText, t, tn } from "./i18n.js";
+import { forgetHeld, rememberHeld, recallHeld } from "./held_dice.js";
+import { listText, numberText, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
 import { chanceText, optionText } from "./options.js";
 
@@ -84,6 +84,7 @@ export class FiveThousandTable {
   render(view, step) {
     this.view = view;
     const table = view.table;
+    if (view.is_over) forgetHeld(this.controller.gameId);
     if (table.phase !== "set_aside") this.choosing.clear();
     else if (this.mine) this.keepChoosing(view);
     this.hideHints();
@@ -93,11 +94,11 @@ export class FiveThousandTable {
       row.item.classList.toggle("current", seat === current);
       row.item.dataset.inGame = String(table.in_game[seat]);
       row.status.textContent = table.in_game[seat] ? t("In") : t("Out");
-      row.score.textContent = String(score);
+      row.score.textContent = numberText(score);
       row.score.dataset.total = String(score);
       row.bar.style.width = `${Math.min(100, (100 * score) / table.target)}%`;
     });
-    this.turnPoints.textContent = String(table.turn_points);
+    this.turnPoints.textContent = numberText(table.turn_points);
     this.turnPoints.dataset.turnPoints = String(table.turn_points);
     const dice = table.dice_left;
     this.diceLeft.textContent = view.is_over ? "" : tn("One die to roll", "{n} dice to roll", dice);

@@ -59,7 +59,8 @@ class TurnClock {
   tick() {
     const clock = this.clock;
     const controller = this.controller;
-    if (clock === null || controller.received !== clock.events || controller.isBot(clock.seat)) {
+    // the clock of the view shown: none while earlier steps play back (a timed-out turn played for Beto)
+    if (clock === null || controller.view?.events !== clock.events || controller.isBot(clock.seat)) {
       this.element.hidden = true;
       return;
     }
@@ -203,6 +204,11 @@ class GameController {
 
   // Why a control cannot be used now.
   explain(text) {
+    this.messages.explain(text);
+  }
+
+  // A warning about the table now (a sacrifice due), which cannot wait for the news before it.
+  warn(text) {
     this.messages.explain(text);
   }
 

@@ -4,7 +4,7 @@
 // to show the finished table, which keeps the review link.
 
 import { seatTokens } from "./api.js";
-import { listText, page, t } from "./i18n.js";
+import { listText, numberText, page, t } from "./i18n.js";
 import { myName, playerUrl } from "./my_player.js";
 
 export function showGameOver(view, controller) {
@@ -26,7 +26,7 @@ export function showGameOver(view, controller) {
       nameLabel.textContent = name;
       const scoreLabel = document.createElement("span");
       scoreLabel.className = "score";
-      scoreLabel.textContent = String(score);
+      scoreLabel.textContent = numberText(score);
       item.append(placeLabel, nameLabel, scoreLabel);
       return item;
     }),

@@ -5,8 +5,16 @@ const boot = JSON.parse(document.getElementById("boot").textContent);
 export const lang = boot.lang;
 export const page = boot.page;
 
+// Numbers as the page's language writes them (CLDR's, as Babel writes them on the server): 48,6 in
+// Spanish and Indonesian, 48.6 in English. A number given to a message is written so too.
+const wholeNumbers = new Intl.NumberFormat(lang);
+const oneDecimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+export const numberText = (value) => wholeNumbers.format(value);
+export const decimalText = (value) => oneDecimal.format(value);
+
+const shown = (value) => (typeof value === "number" ? numberText(value) : String(value));
 const fill = (text, params) =>
-  text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? shown(params[name]) : whole));
 const entry = (message, context) => boot.messages[context ? `${context}\u0004${message}` : message];
 
 // A message in the page's language, with {name} placeholders filled from params.

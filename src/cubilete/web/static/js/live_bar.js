@@ -7,11 +7,9 @@
 
 import { ApiError, getJson } from "./api.js";
 import { element } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { decimalText, t } from "./i18n.js";
 import { chanceText } from "./options.js";
 import { loadSettings } from "./settings.js";
-
-const expected = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 export class LiveBar {
   constructor(gameId, controller) {
@@ -62,7 +60,15 @@ export class LiveBar {
     this.asking = true;
     try {
       while (loadSettings().liveBar && this.shown !== this.wanted) {
-        this.draw(await getJson(`/api/games/${this.gameId}/chances?at=${this.wanted}`));
+        const path = `/api/games/${this.gameId}/chances?at=${this.wanted}`;
+        let answer = await getJson(`${path}&wait=false`, { quiet: true });
+        if (answer.preparing) {
+          // the first figures of these rules wait for the computer's tables: a minute or more for a duel
+          this.say(t("Preparing the computer's tables…"));
+          this.element.dataset.preparing = "";
+          answer = await getJson(path, { quiet: true });
+        }
+        this.draw(answer);
       }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -75,11 +81,13 @@ export class LiveBar {
   say(text) {
     this.shown = null;
     delete this.element.dataset.events;
+    delete this.element.dataset.preparing;
     this.element.replaceChildren(element("p", "live-off", text));
   }
 
   draw(answer) {
     this.shown = answer.events;
+    delete this.element.dataset.preparing;
     this.element.dataset.events = String(answer.events);
     const winChance = answer.unit === "win_probability";
     const title = element(
@@ -94,7 +102,7 @@ export class LiveBar {
       const item = element("li", `seat-${seat.seat}`);
       item.dataset.liveSeat = String(seat.seat);
       item.dataset.value = String(seat.value);
-      const figure = winChance ? chanceText(seat.value) : expected.format(seat.value);
+      const figure = winChance ? chanceText(seat.value) : decimalText(seat.value);
       const meter = element("span", "meter");
       const fill = element("span", "fill");
       fill.style.width = `${(100 * seat.value) / (winChance ? 1 : top)}%`;
@@ -107,7 +115,7 @@ export class LiveBar {
       if (seat.expected !== undefined) {
         item.title = t("{points} now, {expected} expected at the end", {
           points: seat.score,
-          expected: expected.format(seat.expected),
+          expected: decimalText(seat.expected),
         });
       } else if (!winChance) item.title = t("{points} now", { points: seat.score });
       list.append(item);

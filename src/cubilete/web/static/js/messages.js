@@ -64,7 +64,8 @@ export class MessageLine {
     this.log.hidden = false;
   }
 
-  // Why a control cannot be used now (a tap on it, or its key).
+  // What cannot wait for the news on the line: why a control cannot be used now (a tap on it, or its
+  // key), a sacrifice due once the last roll has landed. Shown at once, as a warning.
   explain(text) {
     if (!text) return;
     this.show(text, "warning");

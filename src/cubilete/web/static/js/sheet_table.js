@@ -3,8 +3,8 @@
 
 import { isUsable, onUse, setUsable } from "./controls.js";
 import { DICE, landed, makeTray, showDie } from "./dice.js";
-import { rememberHeld, recallHeld } from "./held_dice.js";
-import { boxName, t, tn } from "./i18n.js";
+import { forgetHeld, rememberHeld, recallHeld } from "./held_dice.js";
+import { boxName, decimalText, numberText, t, tn } from "./i18n.js";
 import { SeatColumns } from "./seat_columns.js";
 import { sheetWords } from "./sheet_words.js";
 
@@ -126,6 +126,7 @@ export class SheetTable {
     const previous = this.view;
     this.view = view;
     const table = view.table;
+    if (view.is_over) forgetHeld(this.controller.gameId);
     if (table.dice.length === 0) {
       this.holding.clear();
       this.selected = null;
@@ -178,11 +179,12 @@ export class SheetTable {
         if (points !== undefined) {
           td.dataset.score = String(points);
           delete td.dataset.preview;
-          td.textContent = String(points);
+          td.textContent = numberText(points);
         } else if (option !== undefined) {
           delete td.dataset.score;
           td.dataset.preview = String(option.points);
-          td.textContent = option.bonus ? `${option.points}+${option.bonus}` : String(option.points);
+          const preview = numberText(option.points);
+          td.textContent = option.bonus ? `${preview}+${numberText(option.bonus)}` : preview;
         } else {
           delete td.dataset.score;
           delete td.dataset.preview;
@@ -206,11 +208,11 @@ export class SheetTable {
     }
     table.sheets.forEach((sheet, seat) => {
       if (this.cells.upper[seat]) {
-        this.cells.upper[seat].textContent = `${sheet.upper_total}/${table.upper_bonus_threshold}`;
-        this.cells.bonus[seat].textContent = String(sheet.upper_bonus);
+        this.cells.upper[seat].textContent = `${numberText(sheet.upper_total)}/${numberText(table.upper_bonus_threshold)}`;
+        this.cells.bonus[seat].textContent = numberText(sheet.upper_bonus);
       }
-      if (this.cells.fiveEqual[seat]) this.cells.fiveEqual[seat].textContent = String(sheet.five_equal_bonus);
-      this.cells.total[seat].textContent = String(sheet.total);
+      if (this.cells.fiveEqual[seat]) this.cells.fiveEqual[seat].textContent = numberText(sheet.five_equal_bonus);
+      this.cells.total[seat].textContent = numberText(sheet.total);
       this.cells.total[seat].dataset.total = String(sheet.total);
       this.cells.heads[seat].classList.toggle("current", seat === current);
     });
@@ -290,7 +292,8 @@ export class SheetTable {
     if (view.to_roll) {
       say(this.controller.hotSeat ? t("{name}, roll the dice", { name }) : t("Roll the dice"));
     } else if (view.table.must_sacrifice) {
-      say(this.words.mustSacrifice, "warning");
+      // as soon as the last roll has landed (the table is then ready), not after the news of the keep
+      if (this.interactive) this.controller.warn(this.words.mustSacrifice);
     } else if (view.must_score) {
       say(this.words.lastRoll);
     } else {
@@ -358,7 +361,7 @@ export class SheetTable {
       const choice = document.createElement("button");
       choice.type = "button";
       choice.className = "hint";
-      const expected = option.value.toFixed(1);
+      const expected = decimalText(option.value);
       const points = option.points + option.bonus;
       if (option.kind === "score") {
         choice.textContent = tn("{box}: {points} point → {expected}", "{box}: {points} points → {expected}", points, {
@@ -431,7 +434,8 @@ export class SheetTable {
     let left = seconds;
     const show = () => {
       this.countdownElement.dataset.countdown = String(left);
-      this.countdownElement.textContent = t("The computer scores for you in {n}…", { n: left });
+      // short, beside the name in the turn banner, which says whose turn it is
+      this.countdownElement.textContent = t("The computer scores in {n}…", { n: left });
     };
     show();
     this.countdownElement.hidden = false;
