@@ -155,3 +155,19 @@ def test_refusals_show_names_translated_and_lists_as_the_language_writes_them():
     assert refusal_message("en", "must_roll_entry", {"entry": 500}) == (
         "you are not in the game yet: you need 500 points in one turn to bank"
     )
+
+
+@pytest.mark.parametrize(("game", "word"), [("penta", "una casilla"), ("generala", "una combinación")])
+def test_a_sheet_refused_by_the_engine_is_named_as_its_game_names_it(game, word):
+    from cubilete.engine import IllegalAction, Keep, new_state, rules_for
+
+    state = new_state(rules_for(game), 1)
+    for _roll in range(3):  # three rolls: none left to keep for
+        state = state.apply_roll([1, 2, 3, 4, 6])
+        if state.rolls_left:
+            state = state.apply(Keep(()))
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(Keep((0,)))
+    assert refusal_message("es", refused.value.code, refused.value.params) == (
+        f"no quedan lanzamientos en este turno: elige {word} para anotar"
+    )

@@ -135,6 +135,11 @@ GAME_REFUSALS: dict[str, dict[str, str]] = {
     "generala": {
         "unknown_box": "{game} has no combination '{box}'; its combinations are {boxes}",
         "box_used": "the combination {box} is already used",
+        "no_roll_pending_keep_or_score": "no roll is pending: choose dice to keep or a combination to score",
+        "no_rolls_left": "no rolls left this turn: choose a combination to score",
+        "hold_all": "holding all five dice rolls nothing: choose a combination to score",
+        "sheet_full": "every combination of this sheet is filled: the game is over",
+        "nothing_to_score": "every combination of this sheet is filled: nothing can be scored",
     },
 }
 

@@ -95,7 +95,7 @@ class SheetState:
     ) -> SheetState:
         """A one-player state mid-game: this sheet, and either a turn start or these dice."""
         if sheet.is_full:
-            raise InvalidRecord("sheet_full")
+            raise InvalidRecord("sheet_full", game=rules.game)
         start = cls(rules, (sheet,), rolls_left=rules.rolls_per_turn)
         if not dice:
             return start
@@ -136,7 +136,7 @@ class SheetState:
 
     def apply_roll(self, dice: Sequence[int]) -> SheetState:
         if not self.is_chance:
-            raise IllegalAction("no_roll_pending_keep_or_score")
+            raise IllegalAction("no_roll_pending_keep_or_score", game=self.game)
         rolled = iter(validate_dice(dice, self.dice_to_roll))
         table = (
             self.dice[i] if i in self.held else next(rolled) for i in range(DICE_COUNT)
@@ -214,14 +214,14 @@ class SheetState:
 
     def _keep(self, action: Keep) -> SheetState:
         if self.rolls_left == 0:
-            raise IllegalAction("no_rolls_left")
+            raise IllegalAction("no_rolls_left", game=self.game)
         bad = [i for i in action.held if not 0 <= i < DICE_COUNT]
         if bad:
             raise InvalidDice("die_positions", last=DICE_COUNT - 1, positions=bad)
         if len(set(action.held)) != len(action.held):
             raise IllegalAction("held_twice")
         if len(action.held) == DICE_COUNT:
-            raise IllegalAction("hold_all")
+            raise IllegalAction("hold_all", game=self.game)
         return replace(self, held=action.held, awaiting_roll=True)
 
     def _score(self, box: str) -> SheetState:

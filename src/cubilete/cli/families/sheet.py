@@ -194,7 +194,7 @@ def score(rules: SheetRules, dice: Dice, args: argparse.Namespace) -> Report:
     """Every legal box for these dice on the sheet of `args.sheet`, with its points now."""
     sheet = sheet_from_json(rules, parse_json(args.sheet, "--sheet"))
     if sheet.is_full:
-        raise InvalidDice("nothing_to_score")
+        raise InvalidDice("nothing_to_score", game=rules.game)
     options = score_options(rules, sheet, dice)
     sacrifice = no_open_box_scores(options)
     data = {
