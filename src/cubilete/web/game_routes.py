@@ -84,7 +84,7 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     """Answers the game's id and URL, and a secret token for each human seat:
     an action for a seat must carry that seat's token."""
     lang = body.lang or request_language(request)
-    request.state.game_lang = lang  # refusals of this request speak the new game's language
+    request.state.game_lang = lang  # a reader who chose no language is refused in the new game's
     services(request).access.check_creation(body.creation_password, body.public)
     seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
     table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
