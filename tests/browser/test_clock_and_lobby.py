@@ -28,9 +28,10 @@ def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(topology, new
     spectator = new_page(locale="en-US")
     spectator.goto(topology.for_friend(links["watch"]))
     ready(ana)
-    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Ana")  # her own clock counts down too
+    expect(ana.locator("[data-turn-clock-left]")).to_be_hidden()  # no clock before the table's first move
     ana.click("[data-action='roll']")
     ready(ana)
+    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Ana")  # her own clock counts down too
     box = score_first_open_box(ana)
     for page in (ana, spectator):
         expect(page.locator(f"[data-box='{box}'][data-player='0'][data-score]")).to_have_count(1)
