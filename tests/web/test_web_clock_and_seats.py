@@ -241,6 +241,23 @@ def test_a_joiner_gets_a_fresh_token_for_the_open_seat_and_it_is_listed_no_more(
     assert old_link.status_code == 403
 
 
+def test_a_seat_taken_under_a_new_name_reaches_the_pages_already_open(client):
+    """Ana's page follows the game live when Dani takes Caro's seat from the open tables: the next push
+    carries the new name and seats' version; a page reconnecting after it gets them too."""
+    created = create(client, players=(ANA, {"name": "Caro", "kind": "human", "invited": True}), public=True)
+    url = f"/api/games/{created['id']}/live"
+    with client.websocket_connect(f"{url}?since=0") as ana:
+        before = ana.receive_json()
+        assert before["seats"][1]["name"] == "Caro"
+        assert client.post(f"/api/games/{created['id']}/seats/1/join", json={"name": "Dani"}).status_code == 200
+        pushed = ana.receive_json()
+        while pushed["seats_version"] == before["seats_version"]:  # a presence push may come first
+            pushed = ana.receive_json()
+        assert pushed["seats"][1]["name"] == "Dani" and pushed["events"] == before["events"]
+    with client.websocket_connect(f"{url}?since=0") as reconnected:
+        assert reconnected.receive_json()["seats"][1]["name"] == "Dani"
+
+
 def test_private_games_and_taken_seats_cannot_be_joined(client):
     private = create(client)
     refused = client.post(f"/api/games/{private['id']}/seats/1/join", json={"name": "Carla"})

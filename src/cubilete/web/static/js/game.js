@@ -315,6 +315,7 @@ class GameController {
     }
     this.seats = answer.seats;
     this.seatsVersion = answer.seats_version;
+    this.table.seatsChanged(answer.seats);
   }
 
   // Send the current seat's intention; the answer carries every step since the view we had.

@@ -117,6 +117,14 @@ export class SheetTable {
     return cells;
   }
 
+  // The seats changed (a seat taken under a new name): the sheet's heads say who plays each column.
+  seatsChanged(seats) {
+    this.columns.rename(seats.map((seat) => seat.name));
+    this.cells.heads.forEach((th, index) => {
+      th.title = seats[index].name;
+    });
+  }
+
   get mine() {
     const seat = this.view.current_player;
     return !this.view.is_over && !this.controller.isBot(seat) && this.controller.tokenFor(seat) !== null;
