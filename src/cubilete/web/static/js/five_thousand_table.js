@@ -83,6 +83,14 @@ export class FiveThousandTable {
     });
   }
 
+  // The seats whose players are offline: their names say so (`label`).
+  markAway(away, label) {
+    this.rows.forEach(({ name }, seat) => {
+      if (away.has(seat)) name.dataset.away = label;
+      else delete name.dataset.away;
+    });
+  }
+
   get mine() {
     const seat = this.view.current_player;
     return !this.view.is_over && !this.controller.isBot(seat) && this.controller.tokenFor(seat) !== null;

@@ -125,6 +125,14 @@ export class SheetTable {
     });
   }
 
+  // The seats whose players are offline: their heads say so (`label`).
+  markAway(away, label) {
+    this.cells.heads.forEach((th, seat) => {
+      if (away.has(seat)) th.dataset.away = label;
+      else delete th.dataset.away;
+    });
+  }
+
   get mine() {
     const seat = this.view.current_player;
     return !this.view.is_over && !this.controller.isBot(seat) && this.controller.tokenFor(seat) !== null;
