@@ -51,7 +51,9 @@ def test_handing_a_seat_to_the_computer_and_leaving_are_confirmed_first(server, 
     ana.click("[data-action='hand-to-bot'][data-seat='0']")
     confirm = ana.get_by_role("dialog", name=words["Hand your seat to the computer?"])
     expect(confirm).to_be_visible()
-    told = "The computer plays {name}'s turns to the end of the game; you go on watching. You cannot take the seat back."
+    told = (
+        "The computer plays {name}'s turns to the end of the game; you go on watching. You cannot take the seat back."
+    )
     expect(confirm).to_contain_text(words[told].format(name="Ana"))
     confirm.get_by_role("button", name=words["Cancel"]).click()
     expect(confirm).to_be_hidden()
