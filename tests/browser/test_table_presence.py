@@ -5,6 +5,7 @@ then leaves for good. Ana creates the game through the form; one browser context
 
 from __future__ import annotations
 
+from a11y import axe_violations
 from playwright.sync_api import expect
 from test_browser import ready
 from test_online import create_with_a_friend, held_tokens
@@ -55,7 +56,10 @@ def test_handing_a_seat_to_the_computer_and_leaving_are_confirmed_first(server, 
         "The computer plays {name}'s turns to the end of the game; you go on watching. You cannot take the seat back."
     )
     expect(confirm).to_contain_text(words[told].format(name="Ana"))
-    confirm.get_by_role("button", name=words["Cancel"]).click()
+    cancel = confirm.get_by_role("button", name=words["Cancel"])
+    expect(cancel).to_be_focused()  # a second tap by mistake gives up nothing
+    assert axe_violations(ana) == []
+    cancel.click()
     expect(confirm).to_be_hidden()
     assert list(held_tokens(ana)) == ["0"]  # nothing happened
     expect(ana.locator("th.seat[data-seat='0']")).to_have_text("Ana")
