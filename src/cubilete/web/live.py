@@ -3,7 +3,7 @@
 The browser connects with the number of events it has seen (`since`) and receives the game
 with every step since then; after that, one message per change the broker announces. It may
 send `{"since": n}` at any time (after waking up) to receive the steps after n again, and
-`{"seats": {"0": token, ...}}` to say which seats it plays: while it is connected they are present
+`{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are present
 (web/presence.py), and each view it receives lists the human seats no page is connected for
 (`away`). Anything else closes the socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or
 whose database fails closes the socket with a code of its own and the refusal's code as reason.
@@ -92,7 +92,7 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
     follower = presence.follow(game_id)  # first: presence news is counted before this socket draws its view
     unsubscribe = followed.broker.subscribe(game_id, changed)
     reader = asyncio.create_task(_read_requests(websocket, wakes))
-    seen = max(since, 0)
+    seen, claimed = max(since, 0), 0
     try:
         while True:
             view = await asyncio.to_thread(_view, followed, seen)
@@ -101,14 +101,18 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
             pending = [await wakes.get()]
             while not wakes.empty():  # several changes at once: one view covers them
                 pending.append(wakes.get_nowait())
+            claims = [wake for wake in pending if isinstance(wake, SeatClaim)]
+            claimed += len(claims)
+            if claimed > 1:  # each would be news to every page of the game: once per connection
+                pending.append(BadRequest("the seats are said once per connection"))
             refused = next((wake for wake in pending if isinstance(wake, BadRequest)), None)
             if refused is not None:
                 await websocket.close(BAD_REQUEST, refused.reason)
                 return
             if None in pending:
                 return
-            for claim in (wake for wake in pending if isinstance(wake, SeatClaim)):
-                proven = await asyncio.to_thread(_proven_seats, followed.games, game_id, claim)
+            if claims:
+                proven = await asyncio.to_thread(_proven_seats, followed.games, game_id, claims[0])
                 presence.claim(game_id, follower, proven)
             catch_ups = (wake for wake in pending if type(wake) is int and wake != CHANGED)
             seen = min([seen, *catch_ups])
