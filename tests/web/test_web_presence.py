@@ -77,7 +77,12 @@ def test_a_page_is_present_only_for_the_seats_whose_tokens_it_holds(client):
         impostor.send_json({"seats": {"1": created["seats"][0]["token"]}})  # Ana's token is not Beto's
         impostor.send_json({"since": 0})
         assert impostor.receive_json()["away"] == [1]
-        for socket, second in ((impostor, {"0": created["seats"][0]["token"]}), (ana, ["not", "a", "claim"])):
+        claims = (
+            (impostor, {"0": created["seats"][0]["token"]}),
+            (ana, ["not", "a", "claim"]),
+            (page(pages, client, created), {"\N{SUPERSCRIPT TWO}": "x"}),  # a digit to Python, no seat number
+        )
+        for socket, second in claims:
             socket.send_json({"seats": second})  # said again (each would be news to every page), or malformed
             with pytest.raises(WebSocketDisconnect) as closed:
                 for _push in range(MOST_PUSHES):  # the views already on their way, then the close

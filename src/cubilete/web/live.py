@@ -3,10 +3,11 @@
 The browser connects with the number of events it has seen (`since`) and receives the game
 with every step since then; after that, one message per change the broker announces. It may
 send `{"since": n}` at any time (after waking up) to receive the steps after n again, and
-`{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are present
-(web/presence.py), and each view it receives lists the human seats no page is connected for
-(`away`). Anything else closes the socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or
-whose database fails closes the socket with a code of its own and the refusal's code as reason.
+`{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are
+present (web/presence.py), and each view it receives lists the human seats no page is connected for
+(`away`). Anything else closes the socket with BAD_REQUEST and a reason. A game that is not there,
+cannot be read, or whose database fails closes the socket with a code of its own and the refusal's
+code as reason.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -185,13 +186,15 @@ def request_of(text: str | None) -> int | SeatClaim:
 
 
 def _seat_claim(seats: Any) -> SeatClaim:
-    shape = 'not {"seats": {"0": token}} with a few seats'
+    """The seats of `{"seats": {"0": token}}`: a few, each a seat number (ASCII digits) and a token."""
+    shape = BadRequest('not {"seats": {"0": token}} with a few seats')
     if not isinstance(seats, dict) or len(seats) > MOST_SEATS_CLAIMED:
-        raise BadRequest(shape)
+        raise shape
     claim = SeatClaim()
     for seat, token in seats.items():
-        if not (seat.isdigit() and len(seat) < 3 and isinstance(token, str) and len(token) <= MOST_TOKEN_LENGTH):
-            raise BadRequest(shape)
+        seat_number = seat.isascii() and seat.isdigit() and len(seat) < 3
+        if not (seat_number and isinstance(token, str) and len(token) <= MOST_TOKEN_LENGTH):
+            raise shape
         claim[int(seat)] = token
     return claim
 

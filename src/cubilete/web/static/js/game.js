@@ -268,7 +268,7 @@ class GameController {
 
   // A view from the server (pushed, or the answer to a request): played back after those before it.
   receive(answer) {
-    if (answer.away) this.showAway(answer.away);
+    if (answer.away) this.showAway(answer);
     if (answer.events >= this.received) {
       this.received = answer.events;
       this.turnClock.follow(answer);
@@ -323,17 +323,17 @@ class GameController {
 
   // The human seats no page is connected for (pushed by the live socket): marked on the table; a seat
   // that was here and goes away is told, and so is its coming back (a first arrival is not: the mark
-  // goes, and joining has its own notice). This page's own seats are never away to itself.
-  showAway(away) {
+  // goes, and joining has its own notice; nor is a seat handed to the computer). This page's own seats
+  // are never away to itself.
+  showAway({ away, seats }) {
     const mine = seatTokens(gameId);
     const shown = new Set(away.filter((seat) => !(seat in mine)));
     this.lost ??= new Set();
-    for (const seat of this.seats.keys()) {
-      const name = this.seatName(seat);
+    for (const [seat, { name, kind }] of seats.entries()) {
       if (this.away && shown.has(seat) && !this.away.has(seat)) {
         this.lost.add(seat);
         this.notify(t("{name} lost the connection", { name }));
-      } else if (!shown.has(seat) && this.lost.delete(seat)) {
+      } else if (!shown.has(seat) && this.lost.delete(seat) && kind !== "bot") {
         this.notify(t("{name} is connected", { name }));
       }
     }
