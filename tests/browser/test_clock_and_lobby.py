@@ -1,6 +1,7 @@
 """A game never stalls, and the lobby, as people see it: Beto never opens his invite link, so when his
 turn clock runs out the computer plays his turn and every page says so; Ana hands her seat to the
-computer from ⚙; Carla finds a public game on the home page's open tables and joins it by name.
+computer from ⚙ (after saying so); Carla finds a public game on the home page's open tables and joins it
+by name, which Ana's open page shows at once.
 
 The servers run with CUBILETE_CLOCK_SCALE=0.3 (a test hook): the form's 30 s clock lasts 9 s, time
 enough for Ana's page to play her turn on a busy machine, where 3 s ran out before she scored. Each test
@@ -28,9 +29,10 @@ def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(topology, new
     spectator = new_page(locale="en-US")
     spectator.goto(topology.for_friend(links["watch"]))
     ready(ana)
-    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Ana")  # her own clock counts down too
+    expect(ana.locator("[data-turn-clock-left]")).to_be_hidden()  # no clock before the table's first move
     ana.click("[data-action='roll']")
     ready(ana)
+    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Ana")  # her own clock counts down too
     box = score_first_open_box(ana)
     for page in (ana, spectator):
         expect(page.locator(f"[data-box='{box}'][data-player='0'][data-score]")).to_have_count(1)
@@ -55,6 +57,7 @@ def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(topology, new
     # Ana hands her seat to the computer from ⚙: the spectator is told, and her phone plays it no more.
     ana.click("[data-action='settings']")
     ana.click("[data-action='hand-to-bot'][data-seat='0']")
+    ana.click("[data-action='confirm-seat']")
     expect(spectator.locator("[data-notice]")).to_have_text("Ana handed their seat to the computer")
     expect(ana.locator("[data-notice]")).to_have_text("Ana dejó su puesto a la computadora")
     assert ana.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}')") is None
@@ -78,6 +81,7 @@ def test_a_public_game_is_joined_from_the_open_tables(topology, new_page):
     expect(carla.locator("[data-current-player]")).to_have_text("Turno de Ana")
     assert list(held_tokens(carla)) == ["1"]
     expect(ana.locator("[data-notice]")).to_have_text("Carla se unió a la partida")
+    expect(ana.locator("th.seat[data-seat='1']")).to_have_text("Carla")  # Beto's name gives way, no reload
     ana.click("[data-action='roll']")
     ready(ana)
     generala_prompt = "Toca los dados para guardarlos; después vuelve a lanzar o elige una combinación"  # seed 003's word

@@ -14,6 +14,7 @@ from cubilete.engine.runner import Match
 from cubilete.players import default_level, make_player, player_levels
 from cubilete.storage import Storage
 from cubilete.web import create_app
+from cubilete.web.i18n import refusal_message
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human"}
@@ -696,17 +697,17 @@ def test_the_live_socket_of_an_unknown_game_closes(client):
     assert closed.value.code == 4404
 
 
-# -- refusals in the game's language ------------------------------------------------------------
+# -- refusals in the reader's language ------------------------------------------------------------
 
 
 def test_a_spanish_game_refuses_in_spanish_with_the_code_and_its_parameters(client):
     created = create(client, players=(ANA, LUIS), lang="es")
     url = f"/api/games/{created['id']}/actions"
     ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]
-    # an English browser (header and ?lang=en) still gets the game's language
+    # a reader who chose no language (an English Accept-Language is no choice) gets the game's
     def refused(body, **extra):
         headers = {"Accept-Language": "en", **extra.pop("headers", {})}
-        return client.post(url, json=body, params={"lang": "en"}, headers=headers, **extra)
+        return client.post(url, json=body, headers=headers, **extra)
 
     roll_first = refused({"seat": 0, "token": ana, "action": {"type": "score", "box": "chance"}})
     assert act(client, created, {"type": "roll"}, at=0).status_code == 200
@@ -744,6 +745,26 @@ def test_a_spanish_game_refuses_in_spanish_with_the_code_and_its_parameters(clie
         assert response.json()["params"] == params
         assert response.json()["message"] == spanish
         assert response.json()["detail"] != spanish
+
+
+def test_a_friend_reading_indonesian_in_a_spanish_game_is_refused_in_indonesian(client):
+    """The page sends its language (`?lang=`), the cookie keeps the one chosen: every refusal of a game
+    route answers in it, not in the game's."""
+    created = create(client, players=(ANA, LUIS), lang="es")
+    game = f"/api/games/{created['id']}"
+    luis = {"seat": 1, "token": created["seats"][1]["token"]}
+    answers = [
+        client.post(f"{game}/actions", json={**luis, "action": {"type": "roll"}}, params={"lang": "id"}),
+        client.post(f"{game}/hint", json=luis, params={"lang": "id"}),
+        client.post(f"{game}/clock", json={"at": 0}, params={"lang": "id"}),
+        client.post(f"{game}/seats/1/bot", json={"token": "not-his"}, headers={"Cookie": "lang=id"}),
+    ]
+    assert [answer.json()["code"] for answer in answers] == ["not_your_turn", "not_your_turn", "no_turn_clock", "wrong_token"]
+    assert answers[0].json()["message"] == "sekarang giliran Ana"
+    for answer in answers:
+        assert answer.json()["message"] == refusal_message("id", answer.json()["code"], answer.json()["params"])
+    spanish = client.post(f"{game}/actions", json={**luis, "action": {"type": "roll"}})
+    assert spanish.json()["message"] == "es el turno de Ana"  # no choice: the game's language
 
 
 def test_a_blank_name_is_refused_in_the_language_asked_for_the_new_game(client):

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 from harness import run_async
+from sqlalchemy import create_engine, text
 
 from cubilete.storage import Storage
 from cubilete.web import create_app
@@ -82,18 +83,36 @@ def later(client, seconds: float) -> None:
 
 def test_the_view_shows_when_the_turn_started_and_its_deadline(client):
     created = create(client, turn_clock=30)
+    act(client, created, {"type": "roll"})
     view = read(client, created)
     started = datetime.fromisoformat(view["clock"]["turn_started"])
     deadline = datetime.fromisoformat(view["clock"]["deadline"])
     assert started.tzinfo is not None and deadline - started == timedelta(seconds=30)
     assert view["clock"]["seconds"] == 30
-    play_a_turn(client, created, 0)
+    act(client, created, {"type": "score", "box": "chance"})
     luis_turn = read(client, created)["clock"]
     assert datetime.fromisoformat(luis_turn["turn_started"]) >= started  # the turn Luis got, not the game's start
     act(client, created, {"type": "roll"}, seat=1)
     during = read(client, created)["clock"]  # Luis's own moves do not restart his clock
     assert (during["turn_started"], during["deadline"]) == (luis_turn["turn_started"], luis_turn["deadline"])
     assert read(client, create(client))["clock"] is None  # no clock by default
+
+
+def test_no_clock_runs_before_the_tables_first_move(client, database):
+    """Ana, still on the invite page sharing links an hour after creating the game, keeps her first
+    turn: the clock starts with the table's first move, and runs from that move."""
+    created = create(client, turn_clock=30)
+    later(client, 3600)
+    assert read(client, created)["clock"] is None
+    refused = clock(client, created, 0)
+    assert (refused.status_code, refused.json()["code"]) == (409, "no_turn_clock")
+    with create_engine(database).begin() as connection:  # the game was created an hour ago
+        connection.execute(text("UPDATE games SET created = :then"), {"then": datetime.now(UTC) - timedelta(hours=1)})
+    later(client, 0)
+    at = act(client, created, {"type": "roll"}).json()["events"]
+    assert read(client, created)["clock"]["seconds"] == 30
+    running = clock(client, created, at)  # her clock began with her roll, not with the game
+    assert (running.status_code, running.json()["code"]) == (409, "clock_running")
 
 
 def test_the_clock_is_refused_before_the_deadline_and_plays_the_turn_after_it(client, database):
@@ -143,11 +162,12 @@ def test_a_game_without_a_clock_refuses_it(client):
 
 def test_a_spectator_may_run_the_clock_and_two_processes_store_it_once(client, database):
     created = create(client, turn_clock=30)
+    at = act(client, created, {"type": "roll"}).json()["events"]
     with TestClient(create_app(database)) as other:
         for app_client in (client, other):
             later(app_client, 31)
-        first = clock(client, created, 0)
-        second = clock(other, created, 0)
+        first = clock(client, created, at)
+        second = clock(other, created, at)
     assert first.status_code == 200 and first.json()["current_player"] == 1
     assert second.status_code == 409
 
@@ -238,6 +258,23 @@ def test_a_joiner_gets_a_fresh_token_for_the_open_seat_and_it_is_listed_no_more(
     assert act(client, created, {"type": "roll"}, seat=1, token=token).status_code == 200
     invite = claim(client, created, 1, created["seats"][1]["invite"])  # the invited friend comes too late
     assert invite.status_code == 409 and invite.json()["code"] == "invite_claimed"
+
+
+def test_a_seat_taken_under_a_new_name_reaches_the_pages_already_open(client):
+    """Ana's page follows the game live when Dani takes Caro's seat from the open tables: the next push
+    carries the new name and seats' version; a page reconnecting after it gets them too."""
+    created = create(client, players=(ANA, {"name": "Caro", "kind": "human", "invited": True}), public=True)
+    url = f"/api/games/{created['id']}/live"
+    with client.websocket_connect(f"{url}?since=0") as ana:
+        before = ana.receive_json()
+        assert before["seats"][1]["name"] == "Caro"
+        assert client.post(f"/api/games/{created['id']}/seats/1/join", json={"name": "Dani"}).status_code == 200
+        pushed = ana.receive_json()
+        while pushed["seats_version"] == before["seats_version"]:  # a presence push may come first
+            pushed = ana.receive_json()
+        assert pushed["seats"][1]["name"] == "Dani" and pushed["events"] == before["events"]
+    with client.websocket_connect(f"{url}?since=0") as reconnected:
+        assert reconnected.receive_json()["seats"][1]["name"] == "Dani"
 
 
 def test_private_games_and_taken_seats_cannot_be_joined(client):
@@ -364,7 +401,8 @@ def test_the_api_answers_json_for_the_seats_paths(client):
 def test_the_clock_plays_a_5000_turn_to_its_end(client):
     response = client.post("/api/games", json={"game": "5000", "players": [ANA, LUIS], "turn_clock": 30})
     created = response.json()
+    at = act(client, created, {"type": "roll"}).json()["events"]
     later(client, 31)
-    view = clock(client, created, 0).json()
-    assert view["current_player"] == 1 and view["events"] > 0
+    view = clock(client, created, at).json()
+    assert view["current_player"] == 1 and view["events"] > at
     assert all(step["by_clock"] and step["seat"] == 0 for step in view["steps"])

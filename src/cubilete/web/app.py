@@ -28,6 +28,7 @@ from .games import Games
 from .health_routes import health_router
 from .open_broker import open_broker
 from .page_routes import page_router
+from .presence import Presence
 from .rate_limits import RateLimits, RequestRates
 from .record_routes import record_router
 from .refusals import add_refusal_handlers
@@ -91,9 +92,8 @@ def create_app(
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
-    app.state.services = Services(
-        games, broker, LinkBase(public_url, listen_host), RequestRates(rate_limits), access or Access()
-    )
+    links, presence = LinkBase(public_url, listen_host), Presence(broker)
+    app.state.services = Services(games, broker, links, RequestRates(rate_limits), access or Access(), presence)
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)

@@ -1,8 +1,9 @@
 """Who is told when a game changes: every browser following it, whichever process accepted the change.
 
-A broker carries one fact per message, its `News`: "game G now has N events" (`EventsStored`) or
+A broker carries one fact per message, its `News`: "game G now has N events" (`EventsStored`),
 "game G's seats changed" (`SEATS_CHANGED`); followers then read what they have not seen from the
-game itself. The in-process broker serves one server process; redis_broker.py has the same interface
+game itself. The third, "in process P, pages of these seats of game G are connected" (`SeatsPresent`,
+web/presence.py), is the whole fact, and is not stored. The in-process broker serves one server process; redis_broker.py has the same interface
 for several, and open_broker.py picks one. A broker that may miss news (Redis restarting) reads it
 from the database meanwhile (broker_watch.py).
 """
@@ -32,8 +33,16 @@ class SeatsChanged:
     """The game's seats changed: read them again."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeatsPresent:
+    """The seats of the game whose pages are connected to the process `origin` (web/presence.py)."""
+
+    origin: str
+    seats: tuple[int, ...]
+
+
 SEATS_CHANGED = SeatsChanged()
-News = EventsStored | SeatsChanged
+News = EventsStored | SeatsChanged | SeatsPresent
 Listener = Callable[[News], None]
 StoredNews = Callable[[], Iterable[tuple[str, News]]]
 """What the database holds beyond this process's copies of its games, as each game's news."""

@@ -85,7 +85,7 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     action for a seat must carry that seat's token), and an invite code and link for each friend's seat:
     the first to claim it (POST .../seats/{seat}/claim) gets the seat's token, which this answer never holds."""
     lang = body.lang or request_language(request)
-    request.state.game_lang = lang  # refusals of this request speak the new game's language
+    request.state.game_lang = lang  # a reader who chose no language is refused in the new game's
     services(request).access.check_creation(body.creation_password, body.public)
     seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
     table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
@@ -170,4 +170,4 @@ async def live(websocket: WebSocket, game_id: str, since: int = 0, lang: str | N
     """Pushes the game's steps to a player's or spectator's browser as they happen (see web/live.py)."""
     language = negotiate((lang, websocket.cookies.get("lang")), websocket.headers.get("accept-language"))
     found = services(websocket)
-    await follow_game(websocket, found.games, found.broker, game_id, language, since)
+    await follow_game(websocket, found.games, found.broker, found.presence, game_id, language, since)

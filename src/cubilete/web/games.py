@@ -10,8 +10,8 @@ Several server processes may share the database: before acting, a process catche
 the stored events, and the database's unique (game, index) key refuses the second of two changes for
 the same moment (StaleRequest).
 
-A game may have a turn clock. No timer runs on the server: the deadline is computed from the stored
-time of the event that gave the seat to move its turn, every browser of the game counts down to it,
+A game may have a turn clock, from the table's first move on. No timer runs on the server: the deadline
+is computed from the stored time of the event that gave the seat to move its turn, every browser of the game counts down to it,
 and any of them asks (`clock`) when it passes; the server checks the time and the advice plays the
 turn through the same path, so two processes asked at once store it once. Seats may change (handed to
 a bot, left, joined from the open tables): each change is stored only if the seats are still the
@@ -420,12 +420,14 @@ class Games:
 
     def _time_turn(self, live: LiveGame, stored_from: int | None = None, stored_at: datetime | None = None) -> None:
         """Keep the turn clock's deadline (holding the game's lock): the time the turn started is the
-        time its first event's predecessor was stored (`stored_at` if among the events just stored)."""
+        time its first event's predecessor was stored (`stored_at` if among the events just stored). No
+        clock runs before the table's first move (the creator may still be sharing the invites): the
+        first turn's runs from that move."""
         state = live.state
-        if not live.table.turn_clock or state.is_over or state.num_players < 2:
+        if not live.table.turn_clock or state.is_over or state.num_players < 2 or not live.match.events:
             live.turn_started = live.deadline = None
             return
-        start = live.turn_start()
+        start = max(live.turn_start(), 1)
         if live.turn_started is not None and live.turn_started[0] == start:
             return
         if stored_at is not None and stored_from is not None and start - 1 >= stored_from:

@@ -2,9 +2,12 @@
 
 The browser connects with the number of events it has seen (`since`) and receives the game
 with every step since then; after that, one message per change the broker announces. It may
-send `{"since": n}` at any time (after waking up) to receive the steps after n again; anything
-else closes the socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or
-whose database fails closes the socket with a code of its own and the refusal's code as reason.
+send `{"since": n}` at any time (after waking up) to receive the steps after n again, and
+`{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are
+present (web/presence.py), and each view it receives lists the human seats no page is connected for
+(`away`). Anything else closes the socket with BAD_REQUEST and a reason. A game that is not there,
+cannot be read, or whose database fails closes the socket with a code of its own and the refusal's
+code as reason.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -13,15 +16,17 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import suppress
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
-from ..engine.errors import InvalidRecord
+from ..engine.errors import CubileteError, InvalidRecord
 from ..storage import DATABASE_FAILURES
 from .broker import Broker, News
 from .games import GameNotFound, Games
+from .presence import Presence
+from .seats import HUMAN
 from .views import game_view
 
 NOT_FOUND = 4404  # a WebSocket close code in the range left to applications
@@ -34,6 +39,8 @@ _CLOSES = (  # a refusal of the game: the socket's close code and reason
     (DATABASE_FAILURES, TRY_AGAIN_LATER, "database_unavailable"),
 )
 CHANGED = -1  # in a follower's queue: the game changed; a number >= 0: the browser asks from there; None: it left
+MOST_SEATS_CLAIMED = 8  # a page plays at most this many seats (a game has six at most)
+MOST_TOKEN_LENGTH = 64
 
 
 class BadRequest(Exception):
@@ -44,69 +51,112 @@ class BadRequest(Exception):
         self.reason = reason
 
 
-Wake = int | BadRequest | None
+class SeatClaim(dict[int, str]):
+    """In a follower's queue: the seats the browser says it plays, with their tokens."""
 
 
-async def follow_game(websocket: WebSocket, games: Games, broker: Broker, game_id: str, lang: str, since: int) -> None:
+Wake = int | SeatClaim | BadRequest | None
+
+
+async def follow_game(
+    websocket: WebSocket, games: Games, broker: Broker, presence: Presence, game_id: str, lang: str, since: int
+) -> None:
     await websocket.accept()
     try:
         await asyncio.to_thread(games.get, game_id)
-        await _push_changes(websocket, games, broker, game_id, lang, since)
+        await _push_changes(websocket, Followed(games, broker, presence, game_id, lang), since)
     except (GameNotFound, InvalidRecord, *DATABASE_FAILURES) as refused:
         code, reason = next((code, reason) for kinds, code, reason in _CLOSES if isinstance(refused, kinds))
         with suppress(WebSocketDisconnect, RuntimeError, OSError):  # unless the browser left meanwhile
             await websocket.close(code, reason)
 
 
-async def _push_changes(websocket: WebSocket, games: Games, broker: Broker, game_id: str, lang: str, since: int) -> None:
+class Followed(NamedTuple):
+    """A game one socket follows, and where its news and its presence come from."""
+
+    games: Games
+    broker: Broker
+    presence: Presence
+    game_id: str
+    lang: str
+
+
+async def _push_changes(websocket: WebSocket, followed: Followed, since: int) -> None:
     """A view of the game now, then one per change the broker announces or catch-up the browser asks for."""
     loop = asyncio.get_running_loop()
     wakes: asyncio.Queue[Wake] = asyncio.Queue()
+    game_id, presence = followed.game_id, followed.presence
 
     def changed(_news: News) -> None:  # called from the publisher's thread
         loop.call_soon_threadsafe(wakes.put_nowait, CHANGED)
 
-    unsubscribe = broker.subscribe(game_id, changed)
+    follower = presence.follow(game_id)  # first: presence news is counted before this socket draws its view
+    unsubscribe = followed.broker.subscribe(game_id, changed)
     reader = asyncio.create_task(_read_requests(websocket, wakes))
-    seen = max(since, 0)
+    seen, claimed = max(since, 0), 0
     try:
         while True:
-            view = await asyncio.to_thread(_view, games, game_id, lang, seen)
+            view = await asyncio.to_thread(_view, followed, seen)
             await websocket.send_text(orjson.dumps(view).decode())
             seen = view["events"]
             pending = [await wakes.get()]
             while not wakes.empty():  # several changes at once: one view covers them
                 pending.append(wakes.get_nowait())
+            claims = [wake for wake in pending if isinstance(wake, SeatClaim)]
+            claimed += len(claims)
+            if claimed > 1:  # each would be news to every page of the game: once per connection
+                pending.append(BadRequest("the seats are said once per connection"))
             refused = next((wake for wake in pending if isinstance(wake, BadRequest)), None)
             if refused is not None:
                 await websocket.close(BAD_REQUEST, refused.reason)
                 return
             if None in pending:
                 return
-            seen = min([seen, *(wake for wake in pending if isinstance(wake, int) and wake != CHANGED)])
+            if claims:
+                proven = await asyncio.to_thread(_proven_seats, followed.games, game_id, claims[0])
+                presence.claim(game_id, follower, proven)
+            catch_ups = (wake for wake in pending if type(wake) is int and wake != CHANGED)
+            seen = min([seen, *catch_ups])
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
     finally:
         unsubscribe()
+        presence.leave(game_id, follower)
         reader.cancel()
 
 
-def _view(games: Games, game_id: str, lang: str, since: int) -> dict[str, Any]:
-    live = games.get(game_id)
+def _view(followed: Followed, since: int) -> dict[str, Any]:
+    live = followed.games.get(followed.game_id)
+    present = followed.presence.present(followed.game_id)
     with live.lock:
-        return game_view(live, lang, min(since, len(live.match.events)))
+        view = game_view(live, followed.lang, min(since, len(live.match.events)))
+        away = [index for index, seat in enumerate(live.seats) if seat.kind == HUMAN and index not in present]
+    return {**view, "away": away}
+
+
+def _proven_seats(games: Games, game_id: str, claim: SeatClaim) -> list[int]:
+    """The seats of the claim whose tokens are theirs (a seat handed to the computer since is not)."""
+    live = games.get(game_id)
+    proven = []
+    for seat, token in claim.items():
+        try:
+            live.check_seat(seat, token)
+        except CubileteError:
+            continue
+        proven.append(seat)
+    return proven
 
 
 async def _read_requests(websocket: WebSocket, wakes: asyncio.Queue[Wake]) -> None:
-    """The browser's requests to catch up (`{"since": n}`); a BadRequest for anything else, then None
-    (as once it leaves)."""
+    """The browser's requests (to catch up, the seats it plays); a BadRequest for anything else, then
+    None (as once it leaves)."""
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             try:
-                wakes.put_nowait(catch_up_since(message.get("text")))
+                wakes.put_nowait(request_of(message.get("text")))
             except BadRequest as refusal:
                 wakes.put_nowait(refusal)
                 break
@@ -116,8 +166,9 @@ async def _read_requests(websocket: WebSocket, wakes: asyncio.Queue[Wake]) -> No
         wakes.put_nowait(None)
 
 
-def catch_up_since(text: str | None) -> int:
-    """The number of events a catch-up request (`{"since": n}`, JSON text) asks from, at least 0."""
+def request_of(text: str | None) -> int | SeatClaim:
+    """A browser's request (JSON text): a catch-up (`{"since": n}`: from n, at least 0), or the seats it
+    plays (`{"seats": {"0": token}}`)."""
     if text is None:
         raise BadRequest('not text: send {"since": n} as JSON text')
     try:
@@ -126,10 +177,26 @@ def catch_up_since(text: str | None) -> int:
         raise BadRequest("nested too deeply") from None
     except ValueError:
         raise BadRequest("not JSON") from None
+    if isinstance(request, dict) and "seats" in request:
+        return _seat_claim(request["seats"])
     since = request.get("since") if isinstance(request, dict) else None
     if type(since) is not int:  # not a float (1e400 is infinite), nor a boolean
         raise BadRequest('not {"since": n} with n a whole number')
     return max(since, 0)
+
+
+def _seat_claim(seats: Any) -> SeatClaim:
+    """The seats of `{"seats": {"0": token}}`: a few, each a seat number (ASCII digits) and a token."""
+    shape = BadRequest('not {"seats": {"0": token}} with a few seats')
+    if not isinstance(seats, dict) or len(seats) > MOST_SEATS_CLAIMED:
+        raise shape
+    claim = SeatClaim()
+    for seat, token in seats.items():
+        seat_number = seat.isascii() and seat.isdigit() and len(seat) < 3
+        if not (seat_number and isinstance(token, str) and len(token) <= MOST_TOKEN_LENGTH):
+            raise shape
+        claim[int(seat)] = token
+    return claim
 
 
 def _not_a_number(constant: str) -> Any:

@@ -22,7 +22,7 @@ from ..engine.validation import describe
 from ..players import make_player
 from ..players.table import ADVICE_LEVEL, advisor, auto_score, play_human
 from ..storage import STORED_GAME, StoredGame
-from .broker import EventsStored, News
+from .broker import EventsStored, News, SeatsChanged
 from .i18n import LANGUAGES
 from .seats import BOT, Seat, check_seat_token
 from .table_options import TableOptions
@@ -229,11 +229,14 @@ class LiveGame:
             self.unsubscribe = None
 
     def hear(self, news: News) -> None:
-        """A broker's news (from any thread): the game has more events, or its seats changed."""
+        """A broker's news (from any thread): the game has more events, or its seats changed (who is
+        connected is web/presence.py's)."""
         if isinstance(news, EventsStored):
             self.heard = max(self.heard, news.events)
-        else:
+        elif isinstance(news, SeatsChanged):
             self.seats_news = True
+        else:
+            return
         self.news = True
 
     def is_behind(self) -> bool:

@@ -23,13 +23,23 @@ import redis
 from redis.client import PubSub
 
 from ..storage.connections import shown_url
-from .broker import SEATS_CHANGED, BrokerUnreachable, EventsStored, Listener, Listeners, News, StoredNews
+from .broker import (
+    SEATS_CHANGED,
+    BrokerUnreachable,
+    EventsStored,
+    Listener,
+    Listeners,
+    News,
+    SeatsPresent,
+    StoredNews,
+)
 from .broker_watch import BrokerWatch
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "cubilete:game:"
 CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the URL overrides it)
 SEATS_MESSAGE = "seats"  # SEATS_CHANGED on the wire; an event count is sent as its digits
+PRESENT_PREFIX = "present "  # SeatsPresent on the wire: "present ORIGIN 0,2"
 PING_SECONDS = 1.0  # how often the listening connection asks Redis whether it is there
 RETRY_SECONDS = 1.0  # how often news Redis missed is sent again
 TIMEOUT_SECONDS = 5.0  # a command to Redis that takes longer has failed
@@ -62,8 +72,7 @@ class RedisBroker:
             raise BrokerUnreachable("broker_unreachable", url=shown_url(url), reason="no answer within 10 s")
 
     def publish(self, game_id: str, news: News) -> None:
-        message = str(news.events) if isinstance(news, EventsStored) else SEATS_MESSAGE
-        self._outbox.put((f"{self._prefix}{game_id}", message))
+        self._outbox.put((f"{self._prefix}{game_id}", _encoded(news)))
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
@@ -90,7 +99,7 @@ class RedisBroker:
         self._listeners.clear()
 
     def _publish_queued(self) -> None:
-        missed: dict[tuple[str, bool], str] = {}  # each game's latest events and seats news Redis missed
+        missed: dict[tuple[str, str], str] = {}  # each game's latest news of each kind Redis missed
         last = False
         while not last:
             messages = self._queued(RETRY_SECONDS if missed else None)
@@ -105,7 +114,7 @@ class RedisBroker:
                 if not missed:
                     log.warning("could not tell other processes of %d changes, trying again: %s", len(changes), error)
                 for channel, message in changes:  # the latest of each kind says all the earlier ones did
-                    missed[(channel, message == SEATS_MESSAGE)] = message
+                    missed[(channel, _kind(message))] = message
                 continue
             if missed:
                 log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
@@ -146,9 +155,34 @@ class RedisBroker:
 
     def _deliver(self, channel: bytes, data: bytes) -> None:
         try:
-            game_id, message = channel.decode()[len(self._prefix) :], data.decode()
-            news: News = SEATS_CHANGED if message == SEATS_MESSAGE else EventsStored(int(message))
+            game_id, news = channel.decode()[len(self._prefix) :], _decoded(data.decode())
         except (UnicodeDecodeError, ValueError):
             log.warning("ignored a message that is no game's news: %r on %r", data, channel)
             return
         self._listeners.tell(game_id, news)
+
+
+def _encoded(news: News) -> str:
+    if isinstance(news, EventsStored):
+        return str(news.events)
+    if isinstance(news, SeatsPresent):
+        return f"{PRESENT_PREFIX}{news.origin} {','.join(map(str, news.seats))}"
+    return SEATS_MESSAGE
+
+
+def _decoded(message: str) -> News:
+    """A message's news; a ValueError if it is none."""
+    if message == SEATS_MESSAGE:
+        return SEATS_CHANGED
+    if message.startswith(PRESENT_PREFIX):
+        origin, _, seats = message[len(PRESENT_PREFIX) :].partition(" ")
+        return SeatsPresent(origin, tuple(int(seat) for seat in seats.split(",") if seat))
+    return EventsStored(int(message))
+
+
+def _kind(message: str) -> str:
+    """What a message's news is of (a newer message of the same kind replaces it): events, seats, or one
+    process's presence."""
+    if message.startswith(PRESENT_PREFIX):
+        return message.rpartition(" ")[0]  # "present ORIGIN"
+    return message if message == SEATS_MESSAGE else "events"

@@ -1,6 +1,7 @@
 """Every refusal the app answers, in one shape: its code and parameters, the player's text and the
-English one, with an HTTP status by kind. The player's language is the game's when the request is
-about a game (or creates one), else the request's."""
+English one, with an HTTP status by kind. The language is the reader's: the one the request chose
+(`?lang=`, the cookie, a new game's `lang`), else the game's when the request is about one, else the
+browser's Accept-Language."""
 
 from __future__ import annotations
 
@@ -104,8 +105,12 @@ def refusal(request: Request, code: str, params: dict[str, Any], status: int, bo
 
 
 def refusal_language(request: Request, body_lang: Any = None, look_up_game: bool = True) -> str:
-    """The game's language when the request is about a game (or creates one), else the request's.
-    Without `look_up_game`, only a game in memory is asked (the database is not)."""
+    """The reader's language: the one the request chose (a page sends `?lang=`), else the game's when the
+    request is about a game (or creates one), else the browser's. Without `look_up_game`, only a game in
+    memory is asked (the database is not)."""
+    chosen = (request.query_params.get("lang"), request.cookies.get("lang"), body_lang)
+    if any(lang in LANGUAGES for lang in chosen):  # the game need not be read
+        return request_language(request, body_lang)
     game_lang = getattr(request.state, "game_lang", None)
     game_id = request.path_params.get("game_id")
     if game_lang is None and game_id is not None:
@@ -115,4 +120,4 @@ def refusal_language(request: Request, body_lang: Any = None, look_up_game: bool
             game_lang = None if live is None else live.lang
         except (CubileteError, *DATABASE_FAILURES):  # no such game, or none that can be loaded now
             pass
-    return game_lang if game_lang in LANGUAGES else request_language(request, body_lang)
+    return request_language(request, game_lang if game_lang in LANGUAGES else None)

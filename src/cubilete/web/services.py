@@ -1,5 +1,6 @@
 """What the routers reach through the app (`app.state`, set once by `create_app`): the game service,
-the broker that tells other processes, where links point, and the per-client request budgets."""
+the broker that tells other processes, who is at each table, where links point, and the per-client
+request budgets."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from .access import Access
 from .addresses import LinkBase
 from .broker import Broker
 from .games import Games
+from .presence import Presence
 from .rate_limits import RequestRates
 
 
@@ -22,6 +24,7 @@ class Services:
     links: LinkBase
     rates: RequestRates
     access: Access  # who may create games, whether open tables are listed
+    presence: Presence  # the seats whose pages are connected
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

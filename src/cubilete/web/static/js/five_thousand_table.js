@@ -40,7 +40,7 @@ export class FiveThousandTable {
       bar.append(document.createElement("span"));
       item.append(name, status, score, bar);
       this.players.append(item);
-      return { item, status, score, bar: bar.firstChild };
+      return { item, name, status, score, bar: bar.firstChild };
     });
     const turn = document.createElement("div");
     turn.className = "turn-points";
@@ -74,6 +74,21 @@ export class FiveThousandTable {
     this.bankButton.setAttribute("aria-describedby", this.reason.id);
     buttons.append(this.hintButton, this.rollButton, this.setAsideButton, this.bankButton);
     buttons.after(this.reason);
+  }
+
+  // The seats changed (a seat taken under a new name): the scoreboard says who plays each row.
+  seatsChanged(seats) {
+    this.rows.forEach((row, index) => {
+      row.name.textContent = seats[index].name;
+    });
+  }
+
+  // The seats whose players are offline: their names say so (`label`).
+  markAway(away, label) {
+    this.rows.forEach(({ name }, seat) => {
+      if (away.has(seat)) name.dataset.away = label;
+      else delete name.dataset.away;
+    });
   }
 
   get mine() {

@@ -24,6 +24,7 @@ import { takeSeatFromLink } from "./seat_link.js";
 import { showGameLinks } from "./game_links.js";
 import { LiveBar } from "./live_bar.js";
 import { Feel } from "./feel.js";
+import { showMySeats } from "./my_seats.js";
 
 // The table class of each game family, by the family id the server's view sends.
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
@@ -132,6 +133,7 @@ class GameController {
       (connected) => {
         this.connectionElement.hidden = connected;
       },
+      () => seatTokens(gameId),
     );
   }
 
@@ -268,6 +270,7 @@ class GameController {
 
   // A view from the server (pushed, or the answer to a request): played back after those before it.
   receive(answer) {
+    if (answer.away) this.showAway(answer);
     if (answer.events >= this.received) {
       this.received = answer.events;
       this.turnClock.follow(answer);
@@ -317,6 +320,27 @@ class GameController {
     }
     this.seats = answer.seats;
     this.seatsVersion = answer.seats_version;
+    this.table.seatsChanged(answer.seats);
+  }
+
+  // The human seats no page is connected for (pushed by the live socket): marked on the table; a seat
+  // that was here and goes away is told, and so is its coming back (a first arrival is not: the mark
+  // goes, and joining has its own notice; nor is a seat handed to the computer). This page's own seats
+  // are never away to itself.
+  showAway({ away, seats }) {
+    const mine = seatTokens(gameId);
+    const shown = new Set(away.filter((seat) => !(seat in mine)));
+    this.lost ??= new Set();
+    for (const [seat, { name, kind }] of seats.entries()) {
+      if (this.away && shown.has(seat) && !this.away.has(seat)) {
+        this.lost.add(seat);
+        this.notify(t("{name} lost the connection", { name }));
+      } else if (!shown.has(seat) && this.lost.delete(seat) && kind !== "bot") {
+        this.notify(t("{name} is connected", { name }));
+      }
+    }
+    this.away = shown;
+    this.table.markAway(shown, t("offline"));
   }
 
   // Send the current seat's intention; the answer carries every step since the view we had.
@@ -448,42 +472,6 @@ class GameController {
   }
 }
 
-// The ⚙ dialog's controls for the seats this browser plays: hand one to the computer, or leave.
-function showMySeats(container, dialog) {
-  const mine = Object.keys(seatTokens(gameId))
-    .map(Number)
-    .filter((seat) => controller.seats[seat] && !controller.isBot(seat));
-  container.hidden = mine.length === 0 || controller.view?.is_over;
-  container.replaceChildren(
-    ...mine.map((seat) => {
-      const row = document.createElement("div");
-      row.className = "my-seat";
-      row.dataset.mySeat = String(seat);
-      const title = document.createElement("h3");
-      title.textContent = mine.length > 1 ? t("Seat of {name}", { name: controller.seatName(seat) }) : t("Your seat");
-      const button = (action, label, leave) => {
-        const element = document.createElement("button");
-        element.type = "button";
-        element.className = "secondary";
-        element.dataset.action = action;
-        element.dataset.seat = String(seat);
-        element.textContent = label;
-        element.addEventListener("click", () => {
-          dialog.close();
-          controller.giveUpSeat(seat, leave);
-        });
-        return element;
-      };
-      row.append(
-        title,
-        button("hand-to-bot", t("Hand my seat to the computer"), false),
-        button("leave", t("Leave"), true),
-      );
-      return row;
-    }),
-  );
-}
-
 startPage();
 const seatNotice = await takeSeatFromLink(gameId);
 const controller = new GameController();
@@ -494,7 +482,7 @@ const openSettings = settingsDialog(document.querySelector("#settings"), () => {
 });
 document.querySelector("[data-action='settings']").addEventListener("click", () => {
   showGameLinks(document.querySelector("#settings"), controller.view?.game, controller.seats);
-  showMySeats(document.querySelector("#settings [data-my-seats]"), document.querySelector("#settings"));
+  showMySeats(document.querySelector("#settings [data-my-seats]"), document.querySelector("#settings"), controller);
   openSettings();
 });
 controller.start().catch((error) => {

@@ -8,8 +8,9 @@ const LONGEST_DELAY_MS = 10_000;
 const ANSWER_WITHIN_MS = 4_000; // a socket that does not answer a catch-up by then is dead
 
 // seen(): the number of events this page has; onView(view): a view with the steps since then;
-// onConnected(boolean): whether pushes arrive now.
-export function followGame(gameId, seen, onView, onConnected) {
+// onConnected(boolean): whether pushes arrive now; playing(): the seats this page plays ({ seat: token }),
+// said on each connection: while it lasts, the others see those seats present.
+export function followGame(gameId, seen, onView, onConnected, playing) {
   let socket = null;
   let delay = FIRST_DELAY_MS;
   let retry = null;
@@ -31,6 +32,8 @@ export function followGame(gameId, seen, onView, onConnected) {
     current.onopen = () => {
       delay = FIRST_DELAY_MS;
       onConnected(true);
+      const seats = playing();
+      if (Object.keys(seats).length > 0) current.send(JSON.stringify({ seats }));
     };
     current.onmessage = (message) => {
       clearTimeout(deadline);

@@ -42,6 +42,16 @@ export class SeatColumns {
     });
   }
 
+  // A seat taken under a new name (from the open tables): its head and its button say it.
+  rename(names) {
+    this.names = [...names];
+    this.toggles?.forEach((button, seat) => {
+      button.textContent = names[seat];
+    });
+    if (this.active) this.show(this.current);
+    else this.heads.forEach((th, seat) => th.replaceChildren(names[seat]));
+  }
+
   toggle(seat) {
     this.opened = this.opened === seat ? null : seat;
     this.show(this.current);

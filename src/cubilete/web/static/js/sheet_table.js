@@ -117,6 +117,22 @@ export class SheetTable {
     return cells;
   }
 
+  // The seats changed (a seat taken under a new name): the sheet's heads say who plays each column.
+  seatsChanged(seats) {
+    this.columns.rename(seats.map((seat) => seat.name));
+    this.cells.heads.forEach((th, index) => {
+      th.title = seats[index].name;
+    });
+  }
+
+  // The seats whose players are offline: their heads say so (`label`).
+  markAway(away, label) {
+    this.cells.heads.forEach((th, seat) => {
+      if (away.has(seat)) th.dataset.away = label;
+      else delete th.dataset.away;
+    });
+  }
+
   get mine() {
     const seat = this.view.current_player;
     return !this.view.is_over && !this.controller.isBot(seat) && this.controller.tokenFor(seat) !== null;

@@ -6,7 +6,11 @@ import { t } from "./i18n.js";
 
 let notice = null;
 
+// A page with a connection line of its own (the game's, which its live socket keeps) says it there alone.
+const ownConnectionLine = () => document.querySelector("[data-connection]") !== null;
+
 function showNotice(shown) {
+  if (ownConnectionLine()) return;
   if (notice === null && shown) {
     notice = document.createElement("p");
     notice.className = "connection";
