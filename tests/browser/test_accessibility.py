@@ -58,7 +58,8 @@ def test_the_home_rules_and_missing_pages(server, new_page):
 
 
 # Generala in the quick suite: Penta's first duel would cost its server twenty seconds of CPU.
-@pytest.mark.parametrize("game", ["generala", pytest.param("penta", marks=pytest.mark.slow)])
+@pytest.mark.slow  # the live bar's figures on a phone; the quick suite checks the bar in test_game_page.py
+@pytest.mark.parametrize("game", ["generala", "penta"])
 def test_a_sheet_game_in_the_middle(server, new_page, game):
     page = new_page()
     start_game(page, server, game, 2)

@@ -220,6 +220,7 @@ def test_the_language_switch_shows_the_seeds_exact_strings(server, new_page):
     expect(page.locator("main")).to_contain_text(f"«{VALIDATE['es']}»")
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_after_the_last_roll_the_computer_scores_after_three_seconds(server, new_page):
     replay = Match(rules_for("penta"), ["Ana"], seed=7)
     replay.roll()

@@ -23,6 +23,7 @@ def server_env() -> dict[str, str]:
     return {"CUBILETE_CLOCK_SCALE": CLOCK_SCALE}
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_the_clock_plays_for_an_absent_player_and_everyone_sees_it(topology, new_page):
     ana = new_page(locale="es-ES")
     links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto", clock="30")

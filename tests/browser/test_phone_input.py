@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 from test_browser import ready, start_from_home
 
@@ -158,6 +159,7 @@ def test_a_disabled_control_says_why_in_the_message_line(server, new_page):
     expect(page.locator(MESSAGE)).to_have_text("Es el turno de Beto")
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_the_log_lists_the_bots_moves_and_the_computers_choice_for_a_player(server, new_page):
     page = new_page(bot_pace_ms=0)
     start_game(page, server, "generala", seats=[("Luis", "here"), ("Robot", "bot")])
@@ -191,6 +193,7 @@ def test_the_log_lists_the_bots_moves_and_the_computers_choice_for_a_player(serv
     assert max(robot) < min(luis)  # the robot played after Luis: above him
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_the_auto_score_comes_back_after_a_box_is_selected_and_deselected(server, new_page):
     page = new_page()
     start_game(page, server, "penta")

@@ -1,6 +1,7 @@
 """`cubilete play` in a terminal: the Textual app driven by Textual's own test pilot, with keys
 and clicks as a player would (each test runs the app in its own event loop)."""
 
+import pytest
 from harness import run_async
 from textual.widgets import Log, OptionList, Static
 
@@ -155,6 +156,7 @@ def test_after_the_last_roll_the_computer_scores_in_the_optimal_box():
     play(PlayApp(game, auto_score_seconds=0.1), scenario)
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_a_whole_game_scored_by_the_computer_ends_with_the_total():
     game = session(game="generala")
 

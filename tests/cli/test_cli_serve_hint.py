@@ -28,6 +28,7 @@ def serve(tmp_path, *options: str) -> Server:
     return Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), log, env=env, options=options)
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_serve_on_loopback_says_friends_cannot_reach_it_and_a_public_url_does_not(tmp_path):
     for options, hinted in (((), True), (("--public-url", "https://dice.example"), False)):
         server = serve(tmp_path, *options).start()

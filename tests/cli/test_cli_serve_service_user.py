@@ -120,6 +120,7 @@ def check_served_from_the_given_directories(command: list[str], base: Path, home
     return startup
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_an_unprivileged_user_with_no_home_serves_from_systemds_directories(as_service_user, service_directories):
     startup = check_served_from_the_given_directories(as_service_user, service_directories)
     # the sources are root's: Numba caches the kernels in the cache directory given
@@ -127,6 +128,7 @@ def test_an_unprivileged_user_with_no_home_serves_from_systemds_directories(as_s
     assert (service_directories / "state" / "games.sqlite3").owner() == UNPRIVILEGED
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_with_no_writable_directory_the_kernels_compile_uncached_and_it_says_so(as_service_user, service_directories):
     env = service_environment(STATE_DIRECTORY=str(service_directories / "state"))  # and no cache directory
     log = service_directories / "server.log"

@@ -24,6 +24,7 @@ FIVES_AND_PENTA = replace(
 )
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_free_joker_published_standard_deviation_and_upper_bonus():
     stats = exact_stats(PENTA_FREE)
     assert stats.standard_deviation == pytest.approx(59.61, abs=0.005)

@@ -50,6 +50,7 @@ def play_turn(server, created: dict, seat: int, at: int) -> dict:
 
 
 @pytest.mark.parametrize("outage", ["restart", "freeze"])
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_a_process_that_cannot_hear_redis_still_follows_what_another_stores(
     outage, postgres_url, own_redis, start_server
 ):

@@ -73,6 +73,7 @@ def play(base_url: str, client: Client, choose: random.Random) -> None:
 
 
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_a_process_killed_under_load_keeps_every_acknowledged_move_with_its_dice(kind, tmp_path, start_server, request):
     if kind == "sqlite":
         database = f"sqlite:///{tmp_path / 'games.sqlite3'}"

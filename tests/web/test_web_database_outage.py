@@ -101,6 +101,7 @@ def test_a_stopped_database_gets_coded_503s_and_a_refused_move_is_not_stored(pos
     assert status == 200 and stored_events(postgres_cluster, game["id"]) == view["events"]
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_a_frozen_database_is_answered_within_its_timeout_and_stores_nothing_refused_once_thawed(
     postgres_cluster, start_server
 ):

@@ -116,6 +116,7 @@ def wait_for_ping(url: str) -> None:
             time.sleep(0.05)
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_a_broker_that_stops_makes_readiness_503_until_it_is_back(database, own_redis):
     url, start, stop = own_redis
     with TestClient(create_app(database, url)) as client:
