@@ -22,7 +22,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from web_load import Server, running
+from web_load import Server, serving_sqlite
 
 BOUNDS_OFF = ("--max-connections", "100000", "--idle-timeout", "3600", "--header-timeout", "3600")
 SLOW_HEADERS = b"GET / HTTP/1.1\r\nHost: cubilete\r\n"  # the blank line that ends them never comes
@@ -86,9 +86,7 @@ def main() -> None:
     print(f"{'stretch':<12} {'idle held':>13} {'slow held':>13} {'fds':>7} {'RSS MB':>7}   new client's /healthz")
     with tempfile.TemporaryDirectory() as folder:
         for name, options in (("bounds off", BOUNDS_OFF), ("defaults", ())):
-            database = f"sqlite:///{Path(folder) / (name.replace(' ', '_') + '.sqlite3')}"
-            command = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database, *options]
-            with running(name.replace(" ", "-"), command, Path(folder)) as server:
+            with serving_sqlite(name, options, Path(folder)) as server:
                 print(f"{name:<12} {stretch(server, args)}", flush=True)
 
 

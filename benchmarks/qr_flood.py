@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from web_load import Player, Server, Tally, client_session, running
+from web_load import Player, Server, Tally, client_session, serving_sqlite
 
 QR_LINK = "http://192.168.1.20:8000/game/{game}#seat=1&token={token}"  # an invite link's length
 
@@ -81,9 +81,7 @@ def main() -> None:
             ("QR flood, limits off", ("--no-rate-limits",), args.flooders),
             ("QR flood, limits on", (), args.flooders),
         ):
-            database = f"sqlite:///{Path(folder) / (name.replace(' ', '_').replace(',', '') + '.sqlite3')}"
-            command = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database, *options]
-            with running(name.split(",")[0].replace(" ", "-"), command, Path(folder)) as server:
+            with serving_sqlite(name, options, Path(folder)) as server:
                 print(f"{name:<24} {asyncio.run(stretch(server, args, flooders))}", flush=True)
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 

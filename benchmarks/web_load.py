@@ -57,7 +57,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
@@ -133,6 +133,15 @@ def running(name: str, args: list[str], folder: Path) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def serving_sqlite(name: str, options: Sequence[str], folder: Path) -> contextlib.AbstractContextManager[Server]:
+    """`cubilete serve` with these options on a SQLite file of its own in `folder` (a stretch of a
+    benchmark that compares options: each on a fresh server)."""
+    slug = "".join(char if char.isalnum() else "_" for char in name)
+    database = f"sqlite:///{folder / (slug + '.sqlite3')}"
+    command = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database, *options]
+    return running(slug, command, folder)
 
 
 def wait_ready(server: Server, timeout: float = 60.0) -> None:
