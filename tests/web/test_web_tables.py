@@ -62,6 +62,17 @@ def chances_ahead(client: TestClient, game: dict):
     return client.get(f"/api/games/{game['id']}/chances", params={"at": 5})
 
 
+def asking_chances(client: TestClient, game: dict, count: int, gate: TableGate) -> tuple[list, list]:
+    """`count` live bars asking the game's figures at once, each in a thread; answers once all of them
+    wait for the tables. The threads, and the list their answers go to."""
+    answers: list = []
+    threads = [threading.Thread(target=lambda: answers.append(chances_ahead(client, game))) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    wait_for(lambda: gate.waiting == count, f"{count} requests waiting for the tables")
+    return threads, answers
+
+
 def wait_for(condition, what: str) -> None:
     deadline = time.monotonic() + SAFETY_SECONDS
     while not condition():
@@ -94,11 +105,7 @@ def test_creating_and_reading_games_with_duel_bots_builds_no_tables(database):
 def test_a_build_runs_once_while_its_requests_wait_and_other_routes_answer(held_build):
     client, builder, gate = held_build
     game = new_game(client)
-    answers = []
-    waiting = [threading.Thread(target=lambda: answers.append(chances_ahead(client, game))) for _ in range(2)]
-    for thread in waiting:
-        thread.start()
-    wait_for(lambda: gate.waiting == 2, "both requests waiting for the duel's tables")
+    waiting, answers = asking_chances(client, game, 2, gate)
     assert builder.builds == [("penta", "seed", "duel")]  # one build for both
     assert client.get("/").status_code == 200
     new_game(client, rules="free")  # game creation answers while the build runs
@@ -130,11 +137,7 @@ def test_fifty_requests_wait_for_a_build_without_holding_worker_threads(held_bui
     of them if they waited there."""
     client, builder, gate = held_build
     game = new_game(client)
-    answers = []
-    waiting = [threading.Thread(target=lambda: answers.append(chances_ahead(client, game))) for _ in range(50)]
-    for thread in waiting:
-        thread.start()
-    wait_for(lambda: gate.waiting == 50, "fifty requests waiting for the duel's tables")
+    waiting, answers = asking_chances(client, game, 50, gate)
     assert client.get("/api/games/options").status_code == 200  # a plain route, on a worker thread
     assert gate.waiting == 50  # answered while the build is still held
     builder.release.set()
