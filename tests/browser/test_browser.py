@@ -147,6 +147,7 @@ def test_a_hot_seat_generala_round_with_two_humans(server, new_page):
         assert total == page.get_attribute(f"[data-player='{seat}'][data-score]", "data-score")
 
 
+@pytest.mark.slow  # a whole game; the quick suite plays 5000's first turns online and its review's hint
 def test_a_5000_game_against_a_bot_to_the_end(server, new_page, motion):
     page = new_page(locale="en-US", reduced_motion=motion)
     start_from_home(page, server, "5000")

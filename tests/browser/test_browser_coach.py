@@ -119,6 +119,7 @@ def play_to_the_end(page) -> None:
     raise AssertionError("the game did not end within 2000 clicks")
 
 
+@pytest.mark.slow  # a whole game; the quick suite plays 5000's first turns online and its review's hint
 def test_a_5000_game_against_a_bot_is_reviewed_with_its_win_chance_chart(server, new_page, motion):
     page = new_page(locale="en-US", reduced_motion=motion)
     page.goto(f"{server.url}/")
