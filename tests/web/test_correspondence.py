@@ -109,6 +109,21 @@ def test_the_seat_to_move_is_reminded_once_a_quarter_is_left_and_not_before(clie
     assert read(client, created)["current_player"] == 1 and reminded == [created["id"]]
 
 
+def test_a_failing_reminder_is_logged_and_the_round_goes_on(client, caplog):
+    """A reminder that fails (a push service down) never keeps the sweeper from playing expired turns."""
+    reminded, expired = create(client, "7d"), create(client, "1d")
+    for created in (reminded, expired):
+        roll(client, created)
+
+    def failing(_live):
+        raise OSError("the push service is down")
+
+    later(client, 6 * DAY)  # a seventh of the first's week left, the second's day over
+    sweep(client, CorrespondenceSweeper(client.app.state.services.games, failing))  # raises nothing
+    assert f"the reminder of correspondence game {reminded['id']} failed" in caplog.text
+    assert read(client, expired)["current_player"] == 1
+
+
 def test_live_clocks_games_without_a_clock_and_finished_games_are_not_swept(client, database):
     live_clock, no_clock, by_post, finished, corrupt = (create(client, chosen) for chosen in (30, 0, "7d", "1d", "1d"))
     for created in (live_clock, by_post, finished):

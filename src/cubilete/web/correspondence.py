@@ -30,6 +30,7 @@ from ..storage.tables import games_table
 from .games import GameNotFound, Games, StaleRequest
 from .live_game import LiveGame
 from .table_options import CORRESPONDENCE_CLOCKS
+from .tables import TablesOverBudget
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +95,20 @@ class CorrespondenceSweeper:
             elif left <= (deadline - started[1]) / REMIND_AT:
                 turn = (game_id, started[0])
                 if turn not in self._reminded:
-                    await run_in_threadpool(self.remind, live)
+                    await self._remind(live)
                 due.add(turn)
         except (StaleRequest, IllegalAction):
             pass  # another process (or a page, or the player) moved the game on first
-        except (GameNotFound, InvalidRecord) as error:  # deleted meanwhile, or unreadable: the others go on
-            log.warning("correspondence game %s skipped: %s", game_id, error)
+        except (GameNotFound, InvalidRecord, TablesOverBudget) as error:  # deleted, unreadable, or no advice yet
+            log.warning("correspondence game %s skipped this round: %s", game_id, error)
+
+    async def _remind(self, live: LiveGame) -> None:
+        """Remind the seat to move (in a worker thread: the reminder may use the network or the database); its
+        failure is logged and never stops the round, whose expired turns matter more."""
+        try:
+            await run_in_threadpool(self.remind, live)
+        except Exception:
+            log.exception("the reminder of correspondence game %s failed", live.id)
 
 
 def correspondence_games(storage: Storage, after: str, limit: int = SWEEP_BATCH) -> list[str]:
