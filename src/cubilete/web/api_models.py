@@ -71,7 +71,9 @@ class NewGame(BaseModel):
         None, ge=0, le=MAX_SEED, description="the dice seed, only for a game with one human seat; default: random"
     )
     lang: Language | None = None
-    turn_clock: Literal[0, 30, 60, 300] = Field(0, description="seconds per turn, 0 for no clock")
+    turn_clock: Literal[0, 30, 60, 300, "1d", "3d", "7d"] = Field(
+        0, description='seconds per turn, 0 for no clock; or days per move by correspondence: "1d", "3d" or "7d"'
+    )
     public: bool = Field(False, description="listed for anyone on the server to join a free seat")
     hints_allowed: bool = Field(
         False,

@@ -2,7 +2,8 @@
 point), its middleware, its refusals, and its routers, each in a module named for its subject:
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
 record_routes.py, chances.py, shell.py and health_routes.py; the static files last. While it runs,
-games that never got a move are swept away (unplayed_games.py)."""
+games that never got a move are swept away (unplayed_games.py), and the expired turns of games by
+correspondence are played (correspondence.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .addresses import LinkBase
 from .broker import BrokerUnreachable
 from .chances import chances_router
 from .compression import Compression
+from .correspondence import sweeping_correspondence
 from .export_routes import export_router
 from .game_routes import add_move_route, game_router
 from .games import Games
@@ -82,7 +84,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        async with sweeping_unplayed(games, unplayed_max_age):
+        async with sweeping_unplayed(games, unplayed_max_age), sweeping_correspondence(games):
             yield
         games.close()
         tables.close()

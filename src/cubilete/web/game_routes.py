@@ -28,7 +28,7 @@ from .model_route import ModelBodyRoute
 from .rate_limits import RouteClass, limited
 from .seats import SeatRequest, SeatSecret
 from .services import games_of, services
-from .table_options import TableOptions, table_hints
+from .table_options import TableOptions, table_hints, turn_clock_seconds
 from .views import locked_view
 
 # -- moves: every move comes through the action route, matched first ----------
@@ -88,7 +88,7 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     request.state.game_lang = lang  # a reader who chose no language is refused in the new game's
     services(request).access.check_creation(body.creation_password, body.public)
     seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
-    table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
+    table = TableOptions(turn_clock_seconds(body.turn_clock), body.public, table_hints(seats, body.hints_allowed))
     live, seat_secrets = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)
     game_url = services(request).game_url(request, live.id)
     return {

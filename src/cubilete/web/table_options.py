@@ -11,6 +11,9 @@ from ..engine.validation import Record, describe
 from .seats import SeatRequest
 
 HINTS_ALWAYS, HINTS_AGREED, HINTS_OFF = "always", "agreed", "off"  # TableOptions.hints
+DAY = 86_400  # seconds
+# The allowances of games by correspondence, as the form and the API name them: seconds per move.
+CORRESPONDENCE_CLOCKS = {"1d": DAY, "3d": 3 * DAY, "7d": 7 * DAY}
 STORED_OPTIONS = Record("stored table options")
 
 
@@ -22,7 +25,7 @@ class HintsOff(CubileteError):
 class TableOptions:
     """How the table was set up on the new-game form."""
 
-    turn_clock: int = 0  # seconds per turn, 0 for none
+    turn_clock: int = 0  # seconds per turn, 0 for none (a day or more: a game by correspondence)
     public: bool = False  # may be listed for anyone on the server to join
     # Hints and win chances: HINTS_ALWAYS (every seat on the creator's device, or bots; games stored
     # before this option too), HINTS_AGREED (the creator allowed them, and a friend takes a seat only
@@ -52,6 +55,11 @@ class TableOptions:
     def check_hints(self) -> None:
         if not self.hints_on:
             raise HintsOff("hints_off")
+
+
+def turn_clock_seconds(chosen: int | str) -> int:
+    """The turn clock chosen on the form (seconds, or a correspondence allowance such as "3d") in seconds."""
+    return CORRESPONDENCE_CLOCKS[chosen] if isinstance(chosen, str) else chosen
 
 
 def table_hints(seats: Sequence[SeatRequest], allowed: bool) -> str:

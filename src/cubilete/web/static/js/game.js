@@ -25,6 +25,7 @@ import { showGameLinks } from "./game_links.js";
 import { LiveBar } from "./live_bar.js";
 import { Feel } from "./feel.js";
 import { showMySeats } from "./my_seats.js";
+import { DAY_SECONDS, timeLeftText } from "./time_left.js";
 
 // The table class of each game family, by the family id the server's view sends.
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
@@ -35,7 +36,8 @@ const NOTICE_MS = 20_000;
 
 // The turn clock: a countdown to the deadline of the latest view, by the server's time (the view
 // says what time it was there); at 0, this page asks the server to play the turn. Every page of the
-// game does so (players and spectators): one is accepted, the others refused and ignored.
+// game does so (players and spectators): one is accepted, the others refused and ignored. A clock by
+// correspondence (days per move) reads in days, hours and minutes, in seconds only in its last minute.
 class TurnClock {
   constructor(controller) {
     this.controller = controller;
@@ -52,7 +54,8 @@ class TurnClock {
       this.clock = null;
     } else {
       const offset = Date.parse(view.clock.now) - Date.now();
-      this.clock = { deadline: Date.parse(view.clock.deadline), offset, events: view.events, seat: view.current_player };
+      const { deadline, seconds: allowance } = view.clock;
+      this.clock = { deadline: Date.parse(deadline), allowance, offset, events: view.events, seat: view.current_player };
     }
     this.tick();
   }
@@ -69,7 +72,11 @@ class TurnClock {
     const seconds = Math.max(0, Math.ceil(left / 1000));
     this.element.hidden = false;
     this.element.dataset.secondsLeft = String(seconds);
-    this.element.textContent = t("Time left for {name}: {seconds} s", { name: controller.seatName(clock.seat), seconds });
+    const name = controller.seatName(clock.seat);
+    this.element.textContent =
+      clock.allowance >= DAY_SECONDS
+        ? t("Time left for {name}: {time}", { name, time: timeLeftText(seconds) })
+        : t("Time left for {name}: {seconds} s", { name, seconds });
     if (left <= 0 && this.askedAt !== clock.events && Date.now() >= this.retryAt) this.ranOut(clock.events);
   }
 

@@ -1,13 +1,24 @@
 // The home page: choose a game, its rules and the seats (on this device, a friend's, or bots), start
 // and invite the friends; resume or forget the games this browser plays in; join an open table; the
-// player's name on this device and the link to their record.
+// player's name on this device and the link to their record. Games by correspondence (days per move)
+// are chosen with the turn clock; the games to resume list first those where it is this browser's turn.
 
-import { ApiError, forgetGame, getJson, knownGames, postJson, rememberInvites, rememberTokens } from "./api.js";
+import {
+  ApiError,
+  forgetGame,
+  getJson,
+  knownGames,
+  postJson,
+  rememberInvites,
+  rememberTokens,
+  seatTokens,
+} from "./api.js";
 import { askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
 import { withConnection } from "./shell.js";
+import { timeLeftText, viewSecondsLeft } from "./time_left.js";
 
 startPage();
 
@@ -22,7 +33,8 @@ const isPublic = document.querySelector("[data-public]");
 const hintsAllowed = document.querySelector("[data-hints-allowed]");
 const errorBox = form.querySelector("[data-error]");
 const KINDS = ["here", "friend", "bot"];
-const TURN_CLOCKS = [0, 30, 60, 300];
+const TURN_CLOCKS = [0, 30, 60, 300, "1d", "3d", "7d"]; // seconds per turn, or days per move
+const DAYS = /^(\d)d$/;
 
 let games = [];
 let game = null;
@@ -192,7 +204,7 @@ async function start(event) {
       players: seats.map(({ name, kind, level }) =>
         kind === "bot" ? { name, kind, level } : { name, kind: "human", invited: kind === "friend" },
       ),
-      turn_clock: Number(turnClock.value),
+      turn_clock: DAYS.test(turnClock.value) ? turnClock.value : Number(turnClock.value),
       public: isPublic.checked,
       hints_allowed: hintsAllowed.checked,
       lang,
@@ -228,7 +240,21 @@ function showInvites(created, friends) {
   panel.scrollIntoView();
 }
 
+// Whose turn a game view is at, for the list of games to resume: this browser's (one of its seats is
+// to move), with the seconds its clock has left (Infinity without one), or another seat's.
+function turnOf(view) {
+  const seat = view.seats[view.current_player];
+  const mine = seat.kind !== "bot" && String(view.current_player) in seatTokens(view.id);
+  return { mine, name: seat.name, left: view.clock ? viewSecondsLeft(view) : Infinity };
+}
+
+function turnText(turn) {
+  if (!turn.mine) return t("{name}'s turn", { name: turn.name });
+  return turn.left === Infinity ? t("Your turn") : t("Your turn · {time} left", { time: timeLeftText(turn.left) });
+}
+
 // The games this browser plays in, each read from the server by id; a game that is gone is forgotten.
+// First those where it is this browser's turn, the least time left first; then the others.
 async function drawUnfinished() {
   const found = await Promise.all(
     knownGames().map((id) =>
@@ -238,10 +264,11 @@ async function drawUnfinished() {
       }),
     ),
   );
-  const unfinished = found.filter((view) => view && !view.is_over);
+  const unfinished = found.filter((view) => view && !view.is_over).map((view) => ({ view, turn: turnOf(view) }));
+  unfinished.sort((a, b) => Number(b.turn.mine) - Number(a.turn.mine) || (a.turn.mine ? a.turn.left - b.turn.left : 0));
   const list = document.querySelector("[data-unfinished]");
   list.replaceChildren(
-    ...unfinished.map((view) => {
+    ...unfinished.map(({ view, turn }) => {
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = `/game/${view.id}`;
@@ -250,7 +277,11 @@ async function drawUnfinished() {
       title.textContent = gameName(view.game);
       const players = document.createElement("span");
       players.textContent = view.seats.map((seat) => seat.name).join(", ");
-      link.append(title, players);
+      const status = document.createElement("small");
+      status.className = "turn-status";
+      status.dataset.turnStatus = turn.mine ? "mine" : "theirs";
+      status.textContent = turnText(turn);
+      link.append(title, players, status);
       const forget = document.createElement("button");
       forget.type = "button";
       forget.className = "icon-button forget";
@@ -357,14 +388,16 @@ function drawRulesLinks() {
   );
 }
 
-turnClock.replaceChildren(
-  ...TURN_CLOCKS.map((seconds) =>
-    new Option(
-      seconds === 0 ? t("Off") : seconds < 60 ? t("{n} s per turn", { n: seconds }) : t("{n} min per turn", { n: seconds / 60 }),
-      String(seconds),
-    ),
-  ),
-);
+function turnClockName(clock) {
+  if (clock === 0) return t("Off");
+  if (typeof clock === "string") {
+    const days = Number(DAYS.exec(clock)[1]);
+    return tn("{n} day per turn", "{n} days per turn", days);
+  }
+  return clock < 60 ? t("{n} s per turn", { n: clock }) : t("{n} min per turn", { n: clock / 60 });
+}
+
+turnClock.replaceChildren(...TURN_CLOCKS.map((clock) => new Option(turnClockName(clock), String(clock))));
 addSeat.addEventListener("click", () => {
   seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.default_level });
   drawSeats();
@@ -383,5 +416,7 @@ document.querySelector("[data-join-name]").value = myName();
 drawMyRecord();
 drawOpenTables();
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") drawOpenTables();
+  if (document.visibilityState !== "visible") return;
+  drawOpenTables();
+  drawUnfinished(); // turns played meanwhile, on other devices or by the clock
 });
