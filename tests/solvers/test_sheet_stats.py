@@ -31,6 +31,7 @@ def test_free_joker_published_standard_deviation_and_upper_bonus():
     assert stats.upper_bonus_probability == pytest.approx(0.681, abs=0.0005)
 
 
+@pytest.mark.slow  # a whole distribution per game: the slow step runs it
 @pytest.mark.parametrize("rules", [PENTA_FREE, GENERALA_SEED], ids=lambda rules: rules.game)
 def test_the_distribution_agrees_with_the_solver_and_the_box_means(rules):
     stats = exact_stats(rules)

@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
 from harness import Server
 
 from cubilete.engine.games import rules_for
@@ -63,6 +64,7 @@ def eventually(read, predicate, seconds: float = 10):
 # -- two processes, one PostgreSQL database, one Redis broker ------------------------------------------
 
 
+@pytest.mark.slow  # two server processes started for it: the slow step runs it (the quick suite keeps the follower's test)
 def test_a_move_accepted_by_one_process_is_seen_by_the_other(postgres_url, redis_url, start_server):
     first, second = start_server(postgres_url, redis_url), start_server(postgres_url, redis_url)
     created = first.api("POST", "/api/games", {"game": "penta", "players": [ANA], "seed": 7})
@@ -83,6 +85,7 @@ def test_a_move_accepted_by_one_process_is_seen_by_the_other(postgres_url, redis
     assert eventually(lambda: first.api("GET", path), lambda view: view["events"] == 3) == second.api("GET", path)
 
 
+@pytest.mark.slow  # two server processes started for it: the slow step runs it (the quick suite keeps the follower's test)
 def test_of_two_moves_for_the_same_moment_on_two_processes_one_is_accepted(postgres_url, redis_url, start_server):
     servers = start_server(postgres_url, redis_url), start_server(postgres_url, redis_url)
     created = servers[0].api("POST", "/api/games", {"game": "penta", "players": [ANA], "seed": 3})
@@ -162,6 +165,7 @@ def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_
         follower.close()
 
 
+@pytest.mark.slow  # two server processes started for it: the slow step runs it (the quick suite keeps the follower's test)
 def test_two_processes_give_an_open_seat_to_one_joiner_and_share_seat_changes(postgres_url, redis_url, start_server):
     servers = start_server(postgres_url, redis_url), start_server(postgres_url, redis_url)
     beto = {"name": "Beto", "kind": "human", "invited": True}

@@ -170,6 +170,7 @@ def test_a_5000_hint_ranks_roll_and_bank_by_chance_to_win_and_needs_the_seats_to
     assert hint["options"][1]["loss"] == pytest.approx(hint["options"][0]["value"] - hint["options"][1]["value"])
 
 
+@pytest.mark.slow  # solves the free-set-aside 5000 table for it alone: the slow step runs it
 def test_a_5000_hint_with_free_set_aside_ranks_each_choice_of_dice(client):
     created, match = five_thousand_decision(client, rules="free-set-aside")
     while not any(isinstance(action, SetAside) for action in match.state.legal_actions()):  # a bust: the next seat
