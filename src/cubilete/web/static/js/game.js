@@ -25,6 +25,7 @@ import { showGameLinks } from "./game_links.js";
 import { LiveBar } from "./live_bar.js";
 import { Feel } from "./feel.js";
 import { showMySeats } from "./my_seats.js";
+import { Reactions } from "./reactions.js";
 
 // The table class of each game family, by the family id the server's view sends.
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
@@ -109,6 +110,7 @@ class GameController {
     this.turnClock = new TurnClock(this);
     this.liveBar = new LiveBar(gameId, this);
     this.feel = new Feel(this);
+    this.reactions = new Reactions(this);
   }
 
   async start() {
@@ -123,6 +125,7 @@ class GameController {
     document.querySelector("[data-rules-name]").textContent = rulesName(view.game, view.rules);
     document.querySelector("[data-rules-link]").href = `/rules/${view.game}`;
     this.liveBar.start(view);
+    this.reactions.follow(view.seats);
     this.render(view);
     this.turnClock.follow(view);
     this.next();
@@ -134,6 +137,7 @@ class GameController {
         this.connectionElement.hidden = connected;
       },
       () => seatTokens(gameId),
+      (reaction) => this.reactions.show(reaction),
     );
   }
 
@@ -321,6 +325,7 @@ class GameController {
     this.seats = answer.seats;
     this.seatsVersion = answer.seats_version;
     this.table.seatsChanged(answer.seats);
+    this.reactions.follow(answer.seats);
   }
 
   // The human seats no page is connected for (pushed by the live socket): marked on the table; a seat
