@@ -1,6 +1,6 @@
 """Reactions, as two friends meet them on their phones: Ana (in English) opens the presets from the turn
 line, by touch or keyboard, and sends «Well played!»; Beto's page (in Spanish) shows «¡Bien jugado!» by
-her name and tells his screen reader. Ana creates the game through the form; one browser context per
+her name (still: he asked for reduced motion) and tells his screen reader. Ana creates the game through the form; one browser context per
 player."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_a_reaction_reaches_the_friend_in_his_language(server, new_page):
     ana = new_page(locale="en-US")
     links = create_with_a_friend(ana, server, "penta", "Ana", "Beto", clock="0")
     ready(ana)
-    beto = new_page(locale="es-ES")
+    beto = new_page(locale="es-ES", reduced_motion="reduce")  # his bubble stays still where it shows
     beto.goto(links["invite"])
     words = messages("es")
     expect(beto.locator("[data-current-player]")).to_have_text(words["{name}'s turn"].format(name="Ana"))
@@ -42,6 +42,7 @@ def test_a_reaction_reaches_the_friend_in_his_language(server, new_page):
     bubble = beto.locator(".reaction-bubble[data-reaction-seat='0']")
     expect(bubble).to_have_text("¡Bien jugado!")
     expect(beto.locator("[data-reaction-said]")).to_have_text("Ana reacciona: ¡Bien jugado!")
+    assert bubble.evaluate("bubble => getComputedStyle(bubble).animationName") == "none"
     below = beto.locator(ANA_HEAD).bounding_box()
     assert abs(bubble.bounding_box()["y"] - (below["y"] + below["height"] + 4)) < 2  # by her name
     expect(ana.locator(".reaction-bubble[data-reaction-seat='0']")).to_have_text("Well played!")  # her own page too
