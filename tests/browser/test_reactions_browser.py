@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 from a11y import axe_violations
+from layout_checks import not_on_screen
 from playwright.sync_api import expect
 from test_browser import ready
+from test_layout import CONTROLS
 from test_online import create_with_a_friend
 
 from cubilete.web.i18n import messages
@@ -27,6 +29,11 @@ def test_a_reaction_reaches_the_friend_in_his_language(server, new_page):
     expect(beto.locator("[data-current-player]")).to_have_text(words["{name}'s turn"].format(name="Ana"))
 
     react = ana.get_by_role("button", name="React to the table")
+    assert not_on_screen(ana, f"[data-action='react'], {CONTROLS}") == []
+    line = ana.locator(".turn-line").bounding_box()["height"]
+    ana.evaluate("document.querySelector('[data-react]').hidden = true")
+    assert ana.locator(".turn-line").bounding_box()["height"] == line  # the sheet loses no room on a phone
+    ana.evaluate("document.querySelector('[data-react]').hidden = false")
     react.click()
     presets = ana.get_by_role("group", name="Reactions")
     expect(presets.get_by_role("button")).to_have_count(6)
