@@ -29,7 +29,6 @@ REACTIONS: dict[str, str] = {  # the key, and its English text
     "oops": "Oops!",
     "thanks": "Thanks!",
 }
-REACTION_CONTEXT = "reaction"  # the catalogs' context of the reactions' texts
 SEAT_PAUSE_SECONDS = 2
 
 
@@ -53,8 +52,7 @@ class Reactions:
         """Tell every page of the game that the seat (its token checked) shows the reaction `key`."""
         if key not in REACTIONS:
             raise UnknownReaction("unknown_reaction", reaction=key, reactions=list(REACTIONS))
-        seat_key = f"{game_id}/{seat}"
-        if not self._limiter.hit(self._pause, REACTION_CONTEXT, seat_key):
-            reset = self._limiter.get_window_stats(self._pause, REACTION_CONTEXT, seat_key).reset_time
+        if not self._limiter.hit(self._pause, game_id, str(seat)):
+            reset = self._limiter.get_window_stats(self._pause, game_id, str(seat)).reset_time
             raise ReactionTooSoon("reaction_too_soon", seconds=max(1, math.ceil(reset - time.time())))
         self._broker.publish(game_id, Reacted(seat, key))
