@@ -74,6 +74,7 @@ def test_a_seat_reacts_at_most_once_every_two_seconds(client):
     assert react(client, created, 0, "wow").status_code == 204
     again = react(client, created, 0, "oops", lang="es")
     assert again.status_code == 429 and again.json()["code"] == "reaction_too_soon"
+    assert again.headers["Retry-After"] == "2"
     assert again.json()["message"] == "una reacción a la vez: inténtalo de nuevo en 2 s"
     assert react(client, created, 1, "oops").status_code == 204  # another seat's pause is its own
 

@@ -66,6 +66,8 @@ def refuse(request: Request, error: CubileteError) -> JSONResponse:
     answer = refusal(request, error.code, error.params, status)
     if isinstance(error, TablesOverBudget):
         answer.headers["Retry-After"] = str(TABLES_RETRY_AFTER)
+    if isinstance(error, ReactionTooSoon):
+        answer.headers["Retry-After"] = str(error.params["seconds"])
     return answer
 
 
