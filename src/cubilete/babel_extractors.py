@@ -8,6 +8,8 @@ context "refusal", with its English template as the translators' comment; a code
 own way (GAME_REFUSALS) again under the context "refusal:GAME".
 `extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level"),
 and the one-line descriptions of each rule set and bot level (contexts "rules-help:penta", "level-help:penta").
+`extract_reactions`: the keys of the REACTIONS dict of web/reactions.py, as the message ids of the context
+"reaction", with their English texts as the translators' comments.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import IO, Any
 Extracted = tuple[int, str | None, Any, list[str]]
 I18N_ATTRIBUTES = ("data-i18n", "data-i18n-label")
 REFUSAL_CONTEXT = "refusal"  # as translations.py reads the catalogs
+REACTION_CONTEXT = "reaction"  # as web/reactions.py says
 
 
 class _AttributeMessages(HTMLParser):
@@ -59,8 +62,18 @@ def extract_refusals(
                     yield from _templates(templates, f"{REFUSAL_CONTEXT}:{game.value}")
 
 
+def extract_reactions(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[Extracted]:
+    """The keys of the REACTIONS dict literal, read from the source (nothing of the web app is imported)."""
+    for node in ast.walk(ast.parse(fileobj.read())):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "REACTIONS":
+            if isinstance(node.value, ast.Dict):
+                yield from _templates(node.value, REACTION_CONTEXT)
+
+
 def _templates(templates: ast.Dict, context: str) -> Iterator[Extracted]:
-    """Each code of a dict literal of refusal templates, with its English template as the comment."""
+    """Each key of a dict literal of English texts (refusal templates, reactions), with its text as the comment."""
     for key, value in zip(templates.keys, templates.values):
         if isinstance(key, ast.Constant) and isinstance(value, ast.Constant) and isinstance(value.value, str):
             yield key.lineno, "pgettext", (context, key.value), [f"English: {value.value}"]

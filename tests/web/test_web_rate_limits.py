@@ -120,6 +120,7 @@ def test_the_help_gives_the_default_budgets_and_expiry(capsys):
     assert f"QR codes of invite links (default: {defaults.qr_codes})" in help_text
     assert f"the live bar's chances (default: {defaults.hints})" in help_text
     assert f"finished games' records (default: {defaults.reviews})" in help_text
+    assert f"players' reactions to the table (default: {defaults.reactions})" in help_text
     assert f"0 keeps them (default: {UNPLAYED_MAX_AGE.total_seconds() / 3600:g})" in help_text
 
 

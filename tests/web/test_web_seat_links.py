@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from test_web_clock_and_seats import claim, create, read
 
 from cubilete.web import create_app
+from cubilete.web.reactions import REACTIONS
 from cubilete.web.seats import HUMAN, Seat
 
 ANA = {"name": "Ana", "kind": "human"}
@@ -46,7 +47,11 @@ def test_the_watch_link_of_the_game_page_is_the_invite_pages_lan_address(databas
         assert created["watch"] == f"http://{LAN}:8000/game/{created['id']}"
         assert created["seats"][1]["link"].startswith(f"{created['watch']}#seat=1&invite=")
         page = boot_page(client, created["url"])
-    assert page == {"id": created["id"], "link": created["watch"]}  # what ⚙'s watch link and invites start from
+    assert page == {  # what ⚙'s watch link and invites start from, and the players' reactions' keys
+        "id": created["id"],
+        "link": created["watch"],
+        "reactions": list(REACTIONS),
+    }
 
 
 def test_the_view_says_which_friends_seats_wait_for_their_friend(client):

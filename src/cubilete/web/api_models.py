@@ -126,6 +126,15 @@ class JoinIn(BaseModel):
     name: Name
 
 
+class ReactionIn(BaseModel):
+    """A seat, its token, and the key of the preset reaction it shows the table (web/reactions.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+    token: Token
+    reaction: str = Field(max_length=32, description="one of the keys of web/reactions.py's REACTIONS")
+
+
 class SeatProof(BaseModel):
     """A seat and its token: required wherever a request acts for a seat."""
 

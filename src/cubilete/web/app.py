@@ -32,6 +32,7 @@ from .open_broker import open_broker
 from .page_routes import page_router
 from .presence import Presence
 from .rate_limits import RateLimits, RequestRates
+from .reactions import Reactions
 from .record_routes import record_router
 from .refusals import add_refusal_handlers
 from .review_routes import review_router
@@ -95,7 +96,9 @@ def create_app(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
     links, presence = LinkBase(public_url, listen_host), Presence(broker)
-    app.state.services = Services(games, broker, links, RequestRates(rate_limits), access or Access(), presence)
+    app.state.services = Services(
+        games, broker, links, RequestRates(rate_limits), access or Access(), presence, Reactions(broker)
+    )
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)

@@ -3,7 +3,8 @@
 A broker carries one fact per message, its `News`: "game G now has N events" (`EventsStored`),
 "game G's seats changed" (`SEATS_CHANGED`); followers then read what they have not seen from the
 game itself. The third, "in process P, pages of these seats of game G are connected" (`SeatsPresent`,
-web/presence.py), is the whole fact, and is not stored. The in-process broker serves one server process; redis_broker.py has the same interface
+web/presence.py), is the whole fact, and is not stored; so is the fourth, "seat S of game G reacted"
+(`Reacted`, web/reactions.py). The in-process broker serves one server process; redis_broker.py has the same interface
 for several, and open_broker.py picks one. A broker that may miss news (Redis restarting) reads it
 from the database meanwhile (broker_watch.py).
 """
@@ -34,6 +35,14 @@ class SeatsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class Reacted:
+    """The seat showed the table a preset reaction (web/reactions.py); not stored."""
+
+    seat: int
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeatsPresent:
     """The seats of the game whose pages are connected to the process `origin` (web/presence.py)."""
 
@@ -42,7 +51,7 @@ class SeatsPresent:
 
 
 SEATS_CHANGED = SeatsChanged()
-News = EventsStored | SeatsChanged | SeatsPresent
+News = EventsStored | SeatsChanged | SeatsPresent | Reacted
 Listener = Callable[[News], None]
 StoredNews = Callable[[], Iterable[tuple[str, News]]]
 """What the database holds beyond this process's copies of its games, as each game's news."""

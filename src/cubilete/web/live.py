@@ -1,7 +1,8 @@
 """A game followed live over a WebSocket: each change is pushed to every browser of the game.
 
 The browser connects with the number of events it has seen (`since`) and receives the game
-with every step since then; after that, one message per change the broker announces. It may
+with every step since then; after that, one message per change the broker announces, and a seat's
+reaction (web/reactions.py) as a message of its own, `{"reaction": {"seat": 1, "key": "wow"}}`. It may
 send `{"since": n}` at any time (after waking up) to receive the steps after n again, and
 `{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are
 present (web/presence.py), and each view it receives lists the human seats no page is connected for
@@ -23,7 +24,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..engine.errors import CubileteError, InvalidRecord
 from ..storage import DATABASE_FAILURES
-from .broker import Broker, News
+from .broker import Broker, News, Reacted
 from .games import GameNotFound, Games
 from .presence import Presence
 from .seats import HUMAN
@@ -55,7 +56,7 @@ class SeatClaim(dict[int, str]):
     """In a follower's queue: the seats the browser says it plays, with their tokens."""
 
 
-Wake = int | SeatClaim | BadRequest | None
+Wake = int | SeatClaim | BadRequest | Reacted | None
 
 
 async def follow_game(
@@ -87,21 +88,25 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
     wakes: asyncio.Queue[Wake] = asyncio.Queue()
     game_id, presence = followed.game_id, followed.presence
 
-    def changed(_news: News) -> None:  # called from the publisher's thread
-        loop.call_soon_threadsafe(wakes.put_nowait, CHANGED)
+    def changed(news: News) -> None:  # called from the publisher's thread
+        loop.call_soon_threadsafe(wakes.put_nowait, news if isinstance(news, Reacted) else CHANGED)
 
     follower = presence.follow(game_id)  # first: presence news is counted before this socket draws its view
     unsubscribe = followed.broker.subscribe(game_id, changed)
     reader = asyncio.create_task(_read_requests(websocket, wakes))
-    seen, claimed = max(since, 0), 0
+    seen, claimed, redraw = max(since, 0), 0, True
     try:
         while True:
-            view = await asyncio.to_thread(_view, followed, seen)
-            await websocket.send_text(orjson.dumps(view).decode())
-            seen = view["events"]
+            if redraw:
+                view = await asyncio.to_thread(_view, followed, seen)
+                await websocket.send_text(orjson.dumps(view).decode())
+                seen = view["events"]
             pending = [await wakes.get()]
             while not wakes.empty():  # several changes at once: one view covers them
                 pending.append(wakes.get_nowait())
+            for reaction in (wake for wake in pending if isinstance(wake, Reacted)):
+                await websocket.send_text(_reaction_message(reaction))
+            redraw = not all(isinstance(wake, Reacted) for wake in pending)  # a reaction alone changes no view
             claims = [wake for wake in pending if isinstance(wake, SeatClaim)]
             claimed += len(claims)
             if claimed > 1:  # each would be news to every page of the game: once per connection
@@ -132,6 +137,10 @@ def _view(followed: Followed, since: int) -> dict[str, Any]:
         view = game_view(live, followed.lang, min(since, len(live.match.events)))
         away = [index for index, seat in enumerate(live.seats) if seat.kind == HUMAN and index not in present]
     return {**view, "away": away}
+
+
+def _reaction_message(reaction: Reacted) -> str:
+    return orjson.dumps({"reaction": {"seat": reaction.seat, "key": reaction.key}}).decode()
 
 
 def _proven_seats(games: Games, game_id: str, claim: SeatClaim) -> list[int]:

@@ -15,6 +15,7 @@ from .games import GameNotFound
 from .i18n import messages, request_language
 from .pages import PAGE_METHODS, render_page, rules_html
 from .rate_limits import RouteClass, limited
+from .reactions import REACTIONS
 from .services import games_of, services
 
 QR_MAX_TEXT = 512
@@ -30,13 +31,14 @@ def home(request: Request) -> str:
 @page_router.api_route("/game/{game_id}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def game_page(request: Request, game_id: str) -> HTMLResponse:
     """In the reader's language (a friend's may differ from the creator's), with the game's link at the
-    address other devices reach (the watch link, the invites of ⚙)."""
+    address other devices reach (the watch link, the invites of ⚙) and the keys of the players' reactions."""
     lang = request_language(request)
     try:
         games_of(request).get(game_id)
     except GameNotFound:
         return HTMLResponse(render_page("missing", lang, {}), status_code=404)
-    return HTMLResponse(render_page("game", lang, {"id": game_id, "link": services(request).game_url(request, game_id)}))
+    data = {"id": game_id, "link": services(request).game_url(request, game_id), "reactions": list(REACTIONS)}
+    return HTMLResponse(render_page("game", lang, data))
 
 
 @page_router.api_route("/rules/{game}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)

@@ -1,6 +1,7 @@
 """Per-client limits on the requests that cost the server the most: new games (bots' games and rematches
-too), QR codes, hints (and the live bar's chances) and reviews. One client creating games in a loop made
-367 a second, and a flood of QR codes took a core; people make a few of each a minute.
+too), QR codes, hints (and the live bar's chances), reviews, and reactions (each told to every page of
+a game). One client creating games in a loop made 367 a second, and a flood of QR codes took a core;
+people make a few of each a minute.
 
 Each route class has its own budget of requests per minute per client address (clients.py), counted in
 this process's memory by the `limits` library's fixed window: one counter per client and class, which
@@ -29,6 +30,7 @@ GAMES_PER_MINUTE = 30
 QR_CODES_PER_MINUTE = 60
 HINTS_PER_MINUTE = 300  # the live bar asks once per step shown, and a bot's turn shows several
 REVIEWS_PER_MINUTE = 120
+REACTIONS_PER_MINUTE = 20  # a player's reactions to the table (web/reactions.py)
 
 
 class RouteClass(Enum):
@@ -36,6 +38,7 @@ class RouteClass(Enum):
     QR_CODES = "qr_codes"
     HINTS = "hints"  # a hint, the live bar's chances
     REVIEWS = "reviews"  # a game's review, a past position ranked
+    REACTIONS = "reactions"  # a seat's preset reaction, told to every page of the game
 
 
 @dataclass(frozen=True)
@@ -46,9 +49,10 @@ class RateLimits:
     qr_codes: int | None = QR_CODES_PER_MINUTE
     hints: int | None = HINTS_PER_MINUTE
     reviews: int | None = REVIEWS_PER_MINUTE
+    reactions: int | None = REACTIONS_PER_MINUTE
 
 
-NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None)
+NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None, reactions=None)
 
 
 class TooManyRequests(Exception):

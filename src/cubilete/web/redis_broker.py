@@ -30,16 +30,19 @@ from .broker import (
     Listener,
     Listeners,
     News,
+    Reacted,
     SeatsPresent,
     StoredNews,
 )
 from .broker_watch import BrokerWatch
+from .reactions import REACTIONS
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "cubilete:game:"
 CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the URL overrides it)
 SEATS_MESSAGE = "seats"  # SEATS_CHANGED on the wire; an event count is sent as its digits
 PRESENT_PREFIX = "present "  # SeatsPresent on the wire: "present ORIGIN 0,2"
+REACTED_PREFIX = "reacted "  # Reacted on the wire: "reacted 1 well_played"
 PING_SECONDS = 1.0  # how often the listening connection asks Redis whether it is there
 RETRY_SECONDS = 1.0  # how often news Redis missed is sent again
 TIMEOUT_SECONDS = 5.0  # a command to Redis that takes longer has failed
@@ -114,7 +117,8 @@ class RedisBroker:
                 if not missed:
                     log.warning("could not tell other processes of %d changes, trying again: %s", len(changes), error)
                 for channel, message in changes:  # the latest of each kind says all the earlier ones did
-                    missed[(channel, _kind(message))] = message
+                    if not message.startswith(REACTED_PREFIX):  # a reaction is of its moment: not sent late
+                        missed[(channel, _kind(message))] = message
                 continue
             if missed:
                 log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
@@ -167,6 +171,8 @@ def _encoded(news: News) -> str:
         return str(news.events)
     if isinstance(news, SeatsPresent):
         return f"{PRESENT_PREFIX}{news.origin} {','.join(map(str, news.seats))}"
+    if isinstance(news, Reacted):
+        return f"{REACTED_PREFIX}{news.seat} {news.key}"
     return SEATS_MESSAGE
 
 
@@ -177,7 +183,18 @@ def _decoded(message: str) -> News:
     if message.startswith(PRESENT_PREFIX):
         origin, _, seats = message[len(PRESENT_PREFIX) :].partition(" ")
         return SeatsPresent(origin, tuple(int(seat) for seat in seats.split(",") if seat))
+    if message.startswith(REACTED_PREFIX):
+        return _reacted(message[len(REACTED_PREFIX) :])
     return EventsStored(int(message))
+
+
+def _reacted(text: str) -> Reacted:
+    """The reaction of "SEAT KEY": a seat number of a game's few seats, and a key of REACTIONS; a ValueError
+    for anything else (the page shows what it is told)."""
+    seat, _, key = text.partition(" ")
+    if not (seat.isascii() and seat.isdigit() and len(seat) < 3 and key in REACTIONS):
+        raise ValueError(f"not a reaction: {text!r}")
+    return Reacted(int(seat), key)
 
 
 def _kind(message: str) -> str:

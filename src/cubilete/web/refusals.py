@@ -22,6 +22,7 @@ from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
 from .rate_limits import TooManyRequests
+from .reactions import ReactionTooSoon
 from .seats import SeatRefused, SeatTaken
 from .services import games_of
 from .table_options import HintsOff
@@ -37,6 +38,7 @@ _STATUS = (
     (TablesOverBudget, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
+    (ReactionTooSoon, 429),
     (CreationRefused, 403),
     (StaleRequest, 409),
     (RecordNotOver, 409),
@@ -64,6 +66,8 @@ def refuse(request: Request, error: CubileteError) -> JSONResponse:
     answer = refusal(request, error.code, error.params, status)
     if isinstance(error, TablesOverBudget):
         answer.headers["Retry-After"] = str(TABLES_RETRY_AFTER)
+    if isinstance(error, ReactionTooSoon):
+        answer.headers["Retry-After"] = str(error.params["seconds"])
     return answer
 
 

@@ -1,14 +1,16 @@
 """The routes of seats: handing a seat to the computer or leaving, taking an invited seat, joining an
-open seat of a public game, and the list of public games with open seats (the lobby)."""
+open seat of a public game, the list of public games with open seats (the lobby), and a seat's reaction
+to the table (web/reactions.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 
-from .api_models import InviteIn, JoinIn, TokenIn
+from .api_models import InviteIn, JoinIn, ReactionIn, TokenIn
 from .i18n import request_language
+from .rate_limits import RouteClass, limited
 from .services import games_of, services
 from .views import locked_view
 
@@ -59,3 +61,18 @@ def open_tables(request: Request) -> list[dict[str, Any]]:
         }
         for table in games_of(request).open_tables()
     ]
+
+
+@seat_router.post(
+    "/api/games/{game_id}/reactions",
+    status_code=204,
+    summary="A player shows the table a preset reaction",
+    dependencies=[limited(RouteClass.REACTIONS)],
+)
+def react(request: Request, game_id: str, body: ReactionIn) -> Response:
+    """Only a seat's holder reacts (its token, like any seat request); `reaction` is one of the keys of
+    `reactions` in the game page's data (web/reactions.py). Every page of the game receives
+    `{"reaction": {"seat", "key"}}` over its live socket; nothing is stored."""
+    games_of(request).get(game_id).check_seat(body.seat, body.token)
+    services(request).reactions.react(game_id, body.seat, body.reaction)
+    return Response(status_code=204)

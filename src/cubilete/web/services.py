@@ -1,6 +1,6 @@
 """What the routers reach through the app (`app.state`, set once by `create_app`): the game service,
-the broker that tells other processes, who is at each table, where links point, and the per-client
-request budgets."""
+the broker that tells other processes, who is at each table, where links point, the per-client
+request budgets, and the players' reactions."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .broker import Broker
 from .games import Games
 from .presence import Presence
 from .rate_limits import RequestRates
+from .reactions import Reactions
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Services:
     rates: RequestRates
     access: Access  # who may create games, whether open tables are listed
     presence: Presence  # the seats whose pages are connected
+    reactions: Reactions  # the seats' preset reactions, told to the table
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

@@ -109,6 +109,7 @@ def add_rate_options(parser: Parser) -> None:
         ("--qr-codes-per-minute", "QR codes of invite links", 60),
         ("--hints-per-minute", "hints and the live bar's chances", 300),
         ("--reviews-per-minute", "reviews, their positions and finished games' records", 120),
+        ("--reactions-per-minute", "players' reactions to the table", 20),
     ):
         rates.add_argument(option, type=_at_least_one, metavar="N", help=f"{what} (default: {default})")
     rates.add_argument("--no-rate-limits", action="store_true", help="no per-client budget at all (load tests)")
@@ -199,7 +200,8 @@ def run(args: argparse.Namespace) -> int:
     limits = ConnectionLimits(args.max_connections, args.idle_timeout, args.header_timeout)
     tables = TableGate() if args.table_memory_mb is None else TableGate(args.table_memory_mb)
     per_minute = {"games": args.games_per_minute, "qr_codes": args.qr_codes_per_minute,
-                  "hints": args.hints_per_minute, "reviews": args.reviews_per_minute}
+                  "hints": args.hints_per_minute, "reviews": args.reviews_per_minute,
+                  "reactions": args.reactions_per_minute}
     rates = NO_RATE_LIMITS if args.no_rate_limits else RateLimits(
         **{name: value for name, value in per_minute.items() if value is not None}
     )

@@ -91,6 +91,11 @@ export class FiveThousandTable {
     });
   }
 
+  // Where the seat's name is shown (a reaction's bubble points at it).
+  seatHead(seat) {
+    return this.rows[seat].name;
+  }
+
   get mine() {
     const seat = this.view.current_player;
     return !this.view.is_over && !this.controller.isBot(seat) && this.controller.tokenFor(seat) !== null;

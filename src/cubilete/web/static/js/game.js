@@ -26,6 +26,7 @@ import { LiveBar } from "./live_bar.js";
 import { Feel } from "./feel.js";
 import { showMySeats } from "./my_seats.js";
 import { DAY_SECONDS, timeLeftText } from "./time_left.js";
+import { Reactions } from "./reactions.js";
 
 // The table class of each game family, by the family id the server's view sends.
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
@@ -116,6 +117,7 @@ class GameController {
     this.turnClock = new TurnClock(this);
     this.liveBar = new LiveBar(gameId, this);
     this.feel = new Feel(this);
+    this.reactions = new Reactions(this);
   }
 
   async start() {
@@ -130,6 +132,7 @@ class GameController {
     document.querySelector("[data-rules-name]").textContent = rulesName(view.game, view.rules);
     document.querySelector("[data-rules-link]").href = `/rules/${view.game}`;
     this.liveBar.start(view);
+    this.reactions.follow(view.seats);
     this.render(view);
     this.turnClock.follow(view);
     this.next();
@@ -141,6 +144,7 @@ class GameController {
         this.connectionElement.hidden = connected;
       },
       () => seatTokens(gameId),
+      (reaction) => this.reactions.show(reaction),
     );
   }
 
@@ -328,6 +332,7 @@ class GameController {
     this.seats = answer.seats;
     this.seatsVersion = answer.seats_version;
     this.table.seatsChanged(answer.seats);
+    this.reactions.follow(answer.seats);
   }
 
   // The human seats no page is connected for (pushed by the live socket): marked on the table; a seat

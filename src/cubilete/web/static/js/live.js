@@ -9,8 +9,9 @@ const ANSWER_WITHIN_MS = 4_000; // a socket that does not answer a catch-up by t
 
 // seen(): the number of events this page has; onView(view): a view with the steps since then;
 // onConnected(boolean): whether pushes arrive now; playing(): the seats this page plays ({ seat: token }),
-// said on each connection: while it lasts, the others see those seats present.
-export function followGame(gameId, seen, onView, onConnected, playing) {
+// said on each connection: while it lasts, the others see those seats present; onReaction({ seat, key }):
+// a seat's reaction to the table (js/reactions.js), which changes no view.
+export function followGame(gameId, seen, onView, onConnected, playing, onReaction) {
   let socket = null;
   let delay = FIRST_DELAY_MS;
   let retry = null;
@@ -38,7 +39,9 @@ export function followGame(gameId, seen, onView, onConnected, playing) {
     current.onmessage = (message) => {
       clearTimeout(deadline);
       onConnected(true);
-      onView(JSON.parse(message.data));
+      const pushed = JSON.parse(message.data);
+      if (pushed.reaction) onReaction(pushed.reaction);
+      else onView(pushed);
     };
     current.onclose = (event) => {
       if (socket !== current) return; // replaced already

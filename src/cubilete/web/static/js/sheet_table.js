@@ -133,6 +133,11 @@ export class SheetTable {
     });
   }
 
+  // Where the seat's name is shown (a reaction's bubble points at it).
+  seatHead(seat) {
+    return this.cells.heads[seat];
+  }
+
   get mine() {
     const seat = this.view.current_player;
     return !this.view.is_over && !this.controller.isBot(seat) && this.controller.tokenFor(seat) !== null;
