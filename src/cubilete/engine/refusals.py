@@ -125,6 +125,14 @@ REFUSALS: dict[str, str] = {
     # -- who may use a server (its host's choice) -------------------------------------------
     "creation_password_needed": "This server asks its password to create a game: ask its host for it",
     "open_tables_off": "This server lists no open tables: invite your friends with their links instead",
+    # -- profiles and passkeys ------------------------------------------------------------
+    "name_taken": "the name {name} is already taken on this server: choose another",
+    "profile_needed": "sign in to your profile first: this device's profile key or recovery code is not valid",
+    "profile_not_found": "no profile is called {name} on this server",
+    "profile_seat_kind": "a seat kept for a profile is a player's seat, not the computer's",
+    "passkey_expired": "the passkey request expired or was already used: try again",
+    "passkey_unknown": "this passkey belongs to no profile on this server",
+    "passkey_refused": "the passkey could not be checked: {reason}",
 }
 
 

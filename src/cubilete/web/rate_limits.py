@@ -29,6 +29,7 @@ GAMES_PER_MINUTE = 30
 QR_CODES_PER_MINUTE = 60
 HINTS_PER_MINUTE = 300  # the live bar asks once per step shown, and a bot's turn shows several
 REVIEWS_PER_MINUTE = 120
+PROFILES_PER_MINUTE = 30  # a profile claimed, a recovery code tried, a passkey's steps
 
 
 class RouteClass(Enum):
@@ -36,6 +37,7 @@ class RouteClass(Enum):
     QR_CODES = "qr_codes"
     HINTS = "hints"  # a hint, the live bar's chances
     REVIEWS = "reviews"  # a game's review, a past position ranked
+    PROFILES = "profiles"  # a new profile, a sign-in (recovery code or passkey), a passkey's registration
 
 
 @dataclass(frozen=True)
@@ -46,9 +48,10 @@ class RateLimits:
     qr_codes: int | None = QR_CODES_PER_MINUTE
     hints: int | None = HINTS_PER_MINUTE
     reviews: int | None = REVIEWS_PER_MINUTE
+    profiles: int | None = PROFILES_PER_MINUTE
 
 
-NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None)
+NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None, profiles=None)
 
 
 class TooManyRequests(Exception):

@@ -1,0 +1,92 @@
+"""The routes of profiles (profiles.py): claiming a name, the signed-in device's profile (read, rename,
+delete, its seats with their tokens), and what anyone may see of a profile: its page (/profile/{name})
+and its name, finished games and record. Passkeys have their own routes (passkey_routes.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict
+from starlette.concurrency import run_in_threadpool
+
+from .api_models import Name
+from .games import Games
+from .i18n import request_language
+from .pages import PAGE_METHODS, render_page
+from .profiles import Profile, Profiles
+from .rate_limits import RouteClass, limited
+from .records import MAX_PROOFS, PlayerRecords, SeatProof
+
+
+class ProfileIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {"name": "Beto"}})
+    name: Name
+
+
+def profile_json(profile: Profile) -> dict[str, Any]:
+    return {"id": profile.id, "name": profile.name}
+
+
+def profile_router(games: Games, profiles: Profiles) -> APIRouter:
+    router = APIRouter()
+    records = PlayerRecords(games)
+
+    async def signed_in(request: Request) -> Profile:
+        return await run_in_threadpool(profiles.required, request)
+
+    @router.post(
+        "/api/profiles",
+        status_code=201,
+        summary="Claim a name on this server",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def create(body: ProfileIn) -> dict[str, Any]:
+        """Answers the profile and this device's secret: shown once as the recovery code, then sent as
+        `Authorization: Bearer <secret>`. 409 `name_taken` if a profile has the name (without case)."""
+        profile, secret = await run_in_threadpool(profiles.create, body.name)
+        return profile_json(profile) | {"secret": secret}
+
+    @router.get(
+        "/api/profiles/me",
+        summary="The profile this device is signed in to",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def me(request: Request) -> dict[str, Any]:
+        """401 `profile_needed` without a device secret (or recovery code) of a profile."""
+        return profile_json(await signed_in(request))
+
+    @router.patch("/api/profiles/me", summary="Rename the profile (its seats keep their names)")
+    async def rename(request: Request, body: ProfileIn) -> dict[str, Any]:
+        profile = await signed_in(request)
+        return profile_json(await run_in_threadpool(profiles.rename, profile, body.name))
+
+    @router.delete("/api/profiles/me", status_code=204, summary="Delete the profile; its seats stay in their games")
+    async def delete(request: Request) -> Response:
+        profile = await signed_in(request)
+        await run_in_threadpool(profiles.delete, profile)
+        return Response(status_code=204)
+
+    @router.get("/api/profiles/me/seats", summary="The profile's seats, with their tokens, for this device to keep")
+    async def my_seats(request: Request) -> list[dict[str, Any]]:
+        profile = await signed_in(request)
+        seats = await run_in_threadpool(profiles.seats, profile)
+        return [{"game": seat.game, "seat": seat.seat, "token": seat.token} for seat in seats]
+
+    @router.get("/api/profiles/{name}", summary="What anyone sees of a profile: its finished games and record")
+    async def public(request: Request, name: str) -> dict[str, Any]:
+        """The profile's name, and per game and rule set and per finished game (oldest first) what a
+        player's record holds; nothing of its unfinished games. 404 `profile_not_found`."""
+        profile = await run_in_threadpool(profiles.named, name)
+        seats = await run_in_threadpool(profiles.seats, profile, MAX_PROOFS)
+        proofs = [SeatProof(seat.game, seat.seat, seat.token) for seat in seats]
+        record = await records.record(profile.name, proofs, request_language(request), any_name=True)
+        return {"name": profile.name, "rule_sets": record["rule_sets"], "games": record["games"]}
+
+    @router.api_route("/profile/{name}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
+    def profile_page(request: Request, name: str) -> str:
+        """The record page, filled from the profile's public answer rather than the browser's seats."""
+        return render_page("player", request_language(request), {"name": name, "profile": True})
+
+    return router
