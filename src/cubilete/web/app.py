@@ -28,6 +28,7 @@ from .games import Games
 from .health_routes import health_router
 from .open_broker import open_broker
 from .page_routes import page_router
+from .passkeys import Passkeys
 from .presence import Presence
 from .profile_routes import profile_router
 from .profiles import Profiles
@@ -108,7 +109,7 @@ def create_app(
     app.include_router(seat_router)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
-    app.include_router(profile_router(games, profiles))
+    app.include_router(profile_router(games, profiles, Passkeys(storage, profiles)))
     app.include_router(export_router(games))
     app.include_router(chances_router(games))
     app.include_router(shell_router())

@@ -1,23 +1,32 @@
 """The routes of profiles (profiles.py): claiming a name, the signed-in device's profile (read, rename,
-delete, its seats with their tokens), and what anyone may see of a profile: its page (/profile/{name})
-and its name, finished games and record. Passkeys have their own routes (passkey_routes.py)."""
+delete, its seats with their tokens), passkeys (added by a signed-in device, signing in
+another), and what anyone may see of a profile: its page (/profile/{name}) and its name, finished games
+and record."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from .api_models import Name
 from .games import Games
 from .i18n import request_language
 from .pages import PAGE_METHODS, render_page
+from .passkeys import Passkeys
 from .profiles import Profile, Profiles
 from .rate_limits import RouteClass, limited
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
+from .services import services
+
+
+class CredentialIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    credential: dict[str, Any] = Field(description="the browser's PublicKeyCredential, as its toJSON() gives it")
 
 
 class ProfileIn(BaseModel):
@@ -29,12 +38,59 @@ def profile_json(profile: Profile) -> dict[str, Any]:
     return {"id": profile.id, "name": profile.name}
 
 
-def profile_router(games: Games, profiles: Profiles) -> APIRouter:
+def relying_party(request: Request) -> tuple[str, str]:
+    """A passkey's relying party: this server's host name, and the origin its pages are served at."""
+    origin = services(request).link_base(request)
+    return urlsplit(origin).hostname or "", origin
+
+
+def profile_router(games: Games, profiles: Profiles, passkeys: Passkeys) -> APIRouter:
     router = APIRouter()
     records = PlayerRecords(games)
 
     async def signed_in(request: Request) -> Profile:
         return await run_in_threadpool(profiles.required, request)
+
+    @router.post(
+        "/api/profiles/me/passkeys/options",
+        summary="Options for the browser to make a passkey for the profile",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def passkey_options(request: Request) -> Response:
+        profile = await signed_in(request)
+        options = await run_in_threadpool(passkeys.registration_options, profile, relying_party(request)[0])
+        return Response(options, media_type="application/json")
+
+    @router.post(
+        "/api/profiles/me/passkeys",
+        status_code=201,
+        summary="Keep the browser's new passkey for the profile",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def add_passkey(request: Request, body: CredentialIn) -> dict[str, Any]:
+        """401 `passkey_expired` (the options' challenge is used once, for 5 minutes) or `passkey_refused`."""
+        profile = await signed_in(request)
+        await run_in_threadpool(passkeys.register, profile, body.credential, *relying_party(request))
+        return profile_json(profile)
+
+    @router.post(
+        "/api/passkeys/options",
+        summary="Options for the browser to sign in with a passkey it holds",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def sign_in_options(request: Request) -> Response:
+        options = await run_in_threadpool(passkeys.sign_in_options, relying_party(request)[0])
+        return Response(options, media_type="application/json")
+
+    @router.post(
+        "/api/passkeys/sign-in",
+        summary="Sign in with a passkey: a new secret for this device",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def passkey_sign_in(request: Request, body: CredentialIn) -> dict[str, Any]:
+        """Answers the profile and this device's own secret, as a new profile's answer does."""
+        profile, secret = await run_in_threadpool(passkeys.sign_in, body.credential, *relying_party(request))
+        return profile_json(profile) | {"secret": secret}
 
     @router.post(
         "/api/profiles",

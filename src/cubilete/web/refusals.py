@@ -21,6 +21,7 @@ from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
+from .passkeys import PasskeyRefused
 from .profiles import ProfileNameTaken, ProfileNotFound, ProfileRefused
 from .rate_limits import TooManyRequests
 from .seats import SeatRefused, SeatTaken
@@ -37,6 +38,7 @@ _STATUS = (
     (GameNotFound, 404),
     (ProfileNotFound, 404),
     (ProfileRefused, 401),
+    (PasskeyRefused, 401),
     (ProfileNameTaken, 409),
     (TablesOverBudget, 503),
     (SeatRefused, 403),
