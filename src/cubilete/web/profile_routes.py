@@ -39,8 +39,10 @@ def profile_json(profile: Profile) -> dict[str, Any]:
 
 
 def relying_party(request: Request) -> tuple[str, str]:
-    """A passkey's relying party: this server's host name, and the origin its pages are served at."""
-    origin = services(request).link_base(request)
+    """A passkey's relying party: this server's host name, and the origin its pages are served at (the
+    public URL behind a proxy, else the address the browser asked; not an invite link's LAN address)."""
+    public_url = services(request).links.public_url
+    origin = public_url.rstrip("/") if public_url else f"{request.url.scheme}://{request.headers.get('host', '')}"
     return urlsplit(origin).hostname or "", origin
 
 
