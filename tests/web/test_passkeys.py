@@ -19,9 +19,14 @@ from cubilete.web import create_app
 ORIGIN, RP_ID = "http://testserver", "testserver"  # the TestClient's address
 
 
-@pytest.fixture
-def client(tmp_path):
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")) as client:
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def client(request, tmp_path):
+    url = (
+        f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        if request.param == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    with TestClient(create_app(url)) as client:
         yield client
 
 

@@ -22,6 +22,12 @@ def client(tmp_path):
         yield client
 
 
+@pytest.fixture
+def postgres_client(postgres_url):
+    with TestClient(create_app(postgres_url)) as client:
+        yield client
+
+
 def bearer(profile: dict) -> dict:
     return {"Authorization": f"Bearer {profile['secret']}"}
 
@@ -76,7 +82,9 @@ def test_a_route_that_needs_a_profile_refuses_a_missing_or_wrong_secret(client, 
         assert refused.status_code == 401 and refused.json()["code"] == "profile_needed"
 
 
-def test_a_profile_is_renamed_then_deleted_and_its_seats_stay_in_the_game(client):
+@pytest.mark.parametrize("database", ["client", pytest.param("postgres_client", marks=pytest.mark.slow)])
+def test_a_profile_is_renamed_then_deleted_and_its_seats_stay_in_the_game(request, database):
+    client = request.getfixturevalue(database)
     beto, ana = claim_name(client, "Beto"), claim_name(client, "Ana")
     assert client.patch("/api/profiles/me", json={"name": "ana"}, headers=bearer(beto)).json()["code"] == "name_taken"
     renamed = client.patch("/api/profiles/me", json={"name": "Roberto"}, headers=bearer(beto))

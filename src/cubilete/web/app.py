@@ -30,7 +30,7 @@ from .open_broker import open_broker
 from .page_routes import page_router
 from .passkeys import Passkeys
 from .presence import Presence
-from .profile_routes import profile_router
+from .profile_routes import passkey_router, profile_router
 from .profiles import Profiles
 from .rate_limits import RateLimits, RequestRates
 from .record_routes import record_router
@@ -109,7 +109,8 @@ def create_app(
     app.include_router(seat_router)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
-    app.include_router(profile_router(games, profiles, Passkeys(storage, profiles)))
+    app.include_router(profile_router(games, profiles))
+    app.include_router(passkey_router(Passkeys(storage, profiles)))
     app.include_router(export_router(games))
     app.include_router(chances_router(games))
     app.include_router(shell_router())

@@ -87,7 +87,9 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     lang = body.lang or request_language(request)
     request.state.game_lang = lang  # a reader who chose no language is refused in the new game's
     services(request).access.check_creation(body.creation_password, body.public)
-    asked = [(SeatRequest(player.name, player.kind, player.level, player.invited), player.profile) for player in body.players]
+    asked = [
+        (SeatRequest(player.name, player.kind, player.level, player.invited), player.profile) for player in body.players
+    ]
     seats = profiles_of(request).seat_requests(request, asked)
     table = TableOptions(body.turn_clock, body.public, table_hints(seats, body.hints_allowed))
     live, seat_secrets = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)

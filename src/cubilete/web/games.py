@@ -280,7 +280,9 @@ class Games:
         await self._change(live, _no_events, partial(self._change_seats, live, joined), in_thread=True)
         return live, token
 
-    async def claim(self, game_id: str, seat: int, invite: str, holder: SeatHolder | None = None) -> tuple[LiveGame, str]:
+    async def claim(
+        self, game_id: str, seat: int, invite: str, holder: SeatHolder | None = None
+    ) -> tuple[LiveGame, str]:
         """The holder of a friend's invite code (`holder`: a profile) takes the seat, once: answers the seat's
         token, which nobody else ever gets. A second claim is refused (SeatTaken), in this process or another."""
         live = await self.find(game_id)

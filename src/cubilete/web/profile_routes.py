@@ -21,7 +21,7 @@ from .passkeys import Passkeys
 from .profiles import Profile, Profiles
 from .rate_limits import RouteClass, limited
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
-from .services import services
+from .services import profiles_of, services
 
 
 class CredentialIn(BaseModel):
@@ -38,6 +38,11 @@ def profile_json(profile: Profile) -> dict[str, Any]:
     return {"id": profile.id, "name": profile.name}
 
 
+async def signed_in(request: Request) -> Profile:
+    """The request's profile (401 `profile_needed` without one), read in a worker thread."""
+    return await run_in_threadpool(profiles_of(request).required, request)
+
+
 def relying_party(request: Request) -> tuple[str, str]:
     """A passkey's relying party: this server's host name, and the origin its pages are served at (the
     public URL behind a proxy, else the address the browser asked; not an invite link's LAN address)."""
@@ -46,53 +51,9 @@ def relying_party(request: Request) -> tuple[str, str]:
     return urlsplit(origin).hostname or "", origin
 
 
-def profile_router(games: Games, profiles: Profiles, passkeys: Passkeys) -> APIRouter:
+def profile_router(games: Games, profiles: Profiles) -> APIRouter:
     router = APIRouter()
     records = PlayerRecords(games)
-
-    async def signed_in(request: Request) -> Profile:
-        return await run_in_threadpool(profiles.required, request)
-
-    @router.post(
-        "/api/profiles/me/passkeys/options",
-        summary="Options for the browser to make a passkey for the profile",
-        dependencies=[limited(RouteClass.PROFILES)],
-    )
-    async def passkey_options(request: Request) -> Response:
-        profile = await signed_in(request)
-        options = await run_in_threadpool(passkeys.registration_options, profile, relying_party(request)[0])
-        return Response(options, media_type="application/json")
-
-    @router.post(
-        "/api/profiles/me/passkeys",
-        status_code=201,
-        summary="Keep the browser's new passkey for the profile",
-        dependencies=[limited(RouteClass.PROFILES)],
-    )
-    async def add_passkey(request: Request, body: CredentialIn) -> dict[str, Any]:
-        """401 `passkey_expired` (the options' challenge is used once, for 5 minutes) or `passkey_refused`."""
-        profile = await signed_in(request)
-        await run_in_threadpool(passkeys.register, profile, body.credential, *relying_party(request))
-        return profile_json(profile)
-
-    @router.post(
-        "/api/passkeys/options",
-        summary="Options for the browser to sign in with a passkey it holds",
-        dependencies=[limited(RouteClass.PROFILES)],
-    )
-    async def sign_in_options(request: Request) -> Response:
-        options = await run_in_threadpool(passkeys.sign_in_options, relying_party(request)[0])
-        return Response(options, media_type="application/json")
-
-    @router.post(
-        "/api/passkeys/sign-in",
-        summary="Sign in with a passkey: a new secret for this device",
-        dependencies=[limited(RouteClass.PROFILES)],
-    )
-    async def passkey_sign_in(request: Request, body: CredentialIn) -> dict[str, Any]:
-        """Answers the profile and this device's own secret, as a new profile's answer does."""
-        profile, secret = await run_in_threadpool(passkeys.sign_in, body.credential, *relying_party(request))
-        return profile_json(profile) | {"secret": secret}
 
     @router.post(
         "/api/profiles",
@@ -146,5 +107,52 @@ def profile_router(games: Games, profiles: Profiles, passkeys: Passkeys) -> APIR
     def profile_page(request: Request, name: str) -> str:
         """The record page, filled from the profile's public answer rather than the browser's seats."""
         return render_page("player", request_language(request), {"name": name, "profile": True})
+
+    return router
+
+
+def passkey_router(passkeys: Passkeys) -> APIRouter:
+    router = APIRouter()
+
+    @router.post(
+        "/api/profiles/me/passkeys/options",
+        summary="Options for the browser to make a passkey for the profile",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def passkey_options(request: Request) -> Response:
+        profile = await signed_in(request)
+        options = await run_in_threadpool(passkeys.registration_options, profile, relying_party(request)[0])
+        return Response(options, media_type="application/json")
+
+    @router.post(
+        "/api/profiles/me/passkeys",
+        status_code=201,
+        summary="Keep the browser's new passkey for the profile",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def add_passkey(request: Request, body: CredentialIn) -> dict[str, Any]:
+        """401 `passkey_expired` (the options' challenge is used once, for 5 minutes) or `passkey_refused`."""
+        profile = await signed_in(request)
+        await run_in_threadpool(passkeys.register, profile, body.credential, *relying_party(request))
+        return profile_json(profile)
+
+    @router.post(
+        "/api/passkeys/options",
+        summary="Options for the browser to sign in with a passkey it holds",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def sign_in_options(request: Request) -> Response:
+        options = await run_in_threadpool(passkeys.sign_in_options, relying_party(request)[0])
+        return Response(options, media_type="application/json")
+
+    @router.post(
+        "/api/passkeys/sign-in",
+        summary="Sign in with a passkey: a new secret for this device",
+        dependencies=[limited(RouteClass.PROFILES)],
+    )
+    async def passkey_sign_in(request: Request, body: CredentialIn) -> dict[str, Any]:
+        """Answers the profile and this device's own secret, as a new profile's answer does."""
+        profile, secret = await run_in_threadpool(passkeys.sign_in, body.credential, *relying_party(request))
+        return profile_json(profile) | {"secret": secret}
 
     return router
