@@ -171,7 +171,7 @@ def play_to_the_end(client, created) -> None:
 
 
 @pytest.mark.slow  # a finished game's review needs the solver's tables
-def test_anyone_sees_a_profiles_finished_games_and_record_and_nothing_else(client):
+def test_anyone_sees_a_profiles_finished_games_and_record_and_a_rematch_is_the_profiles_too(client):
     beto = claim_name(client, "Beto")
     finished = new_game(client, [{"name": "Betito", "kind": "human"}, LUIS], beto)
     unfinished = new_game(client, [{"name": "Beto", "kind": "human"}, LUIS], beto)
@@ -188,3 +188,11 @@ def test_anyone_sees_a_profiles_finished_games_and_record_and_nothing_else(clien
     assert beto["secret"] not in answer.text and finished["seats"][0]["token"] not in answer.text
     page = client.get("/profile/Beto")
     assert page.status_code == 200 and '"profile": true' in page.text
+
+
+    token = finished["seats"][0]["token"]
+    rematch = client.post(f"/api/games/{finished['id']}/rematch", json={"seat": 0, "token": token}).json()
+    client.post(f"/api/games/{finished['id']}/rematch", json={"seat": 0, "token": token})  # asked again: linked once
+    held = {(seat["game"], seat["seat"]): seat["token"] for seat in my_seats(client, beto)}
+    assert held[rematch["id"], 0] == token  # a rematch keeps the seats' tokens, and the profile its seat
+    assert roll(client, rematch["id"], 0, token) == 200

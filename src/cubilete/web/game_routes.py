@@ -158,6 +158,7 @@ async def hint(request: Request, game_id: str, body: SeatProof) -> dict[str, Any
 )
 async def rematch(request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
     new = await games_of(request).rematch(game_id, body.seat, body.token)
+    await run_in_threadpool(profiles_of(request).link_rematch, game_id, new.id)
     return {"id": new.id, "url": f"/game/{new.id}"}
 
 

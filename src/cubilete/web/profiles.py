@@ -73,6 +73,8 @@ profile_seats_table = Table(
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
     Column("seat", Integer, nullable=False),
     Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False, index=True),
+    # the game the seat's token was derived for: a rematch keeps the seats' tokens, so its first game's
+    Column("token_game", String(32), nullable=False),
     PrimaryKeyConstraint("game_id", "seat", name="pk_profile_seats"),
 )
 BEARER = "bearer "
@@ -247,13 +249,29 @@ class Profiles:
     def link_holders(self, game_id: str, holders: Iterable[tuple[int, SeatHolder | None]]) -> None:
         """The game's seats taken with holders (seat, holder) belong to their profiles from now on."""
         rows = [
-            {"game_id": game_id, "seat": seat, "profile_id": holder.profile_id}
+            {"game_id": game_id, "seat": seat, "profile_id": holder.profile_id, "token_game": game_id}
             for seat, holder in holders
             if holder is not None
         ]
         if rows:
             with self.engine.begin() as connection:
                 connection.execute(insert(profile_seats_table).values(rows))
+
+    def link_rematch(self, game_id: str, rematch_id: str) -> None:
+        """A rematch's seats belong to the profiles of the game's seats, with the same tokens (asking again,
+        or in two processes at once, links them once)."""
+        columns = profile_seats_table.c
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(profile_seats_table).where(columns.game_id == game_id)).mappings().all()
+        try:
+            with self.engine.begin() as connection:
+                linked = connection.execute(select(columns.seat).where(columns.game_id == rematch_id)).first()
+                if rows and linked is None:
+                    connection.execute(
+                        insert(profile_seats_table).values([{**row, "game_id": rematch_id} for row in rows])
+                    )
+        except IntegrityError:
+            pass  # another request linked them first
 
     def owner(self, game_id: str, seat: int) -> str | None:
         """The id of the profile the seat belongs to, if any."""
@@ -269,7 +287,7 @@ class Profiles:
         holder = self.holder(profile)
         columns = profile_seats_table.c
         query = (
-            select(columns.game_id, columns.seat)
+            select(columns.game_id, columns.seat, columns.token_game)
             .join(games_table, games_table.c.id == columns.game_id)
             .where(columns.profile_id == profile.id)
             .order_by(games_table.c.updated.desc(), columns.game_id, columns.seat)
@@ -277,4 +295,4 @@ class Profiles:
         )
         with self.engine.connect() as connection:
             rows = connection.execute(query).all()
-        return [ProfileSeat(game_id, seat, holder.token(game_id, seat)) for game_id, seat in rows]
+        return [ProfileSeat(game_id, seat, holder.token(token_game, seat)) for game_id, seat, token_game in rows]

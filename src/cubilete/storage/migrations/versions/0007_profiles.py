@@ -48,6 +48,7 @@ def upgrade() -> None:
         sa.Column(
             "profile_id", sa.String(32), sa.ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False, index=True
         ),
+        sa.Column("token_game", sa.String(32), nullable=False),
         sa.PrimaryKeyConstraint("game_id", "seat", name="pk_profile_seats"),
     )
     op.create_table(
