@@ -76,3 +76,30 @@ def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games
     laptop.click("[data-action='sign-out']")
     expect(laptop.locator("[data-action='passkey-sign-in']")).to_be_visible()
     assert laptop.evaluate("localStorage.getItem('cubilete-profile')") is None
+
+
+@pytest.mark.slow
+def test_play_with_a_profile_again_reserves_its_seat_from_the_profile_page(localhost, new_page):
+    page = new_page(locale="en-US")
+    beto = page.request.post(f"{localhost}/api/profiles", data={"name": "Beto"}).json()
+    page.goto(f"{localhost}/profile/Beto")
+    expect(page.locator("[data-play-with]")).to_be_hidden()  # only a signed-in visitor may reserve a seat
+    page.goto(f"{localhost}/")
+    page.fill("[data-profile-name]", "Ana")
+    page.click("[data-action='create-profile']")
+    page.click("[data-action='recovery-code-kept']")
+
+    page.goto(f"{localhost}/profile/beto")
+    play_with = page.locator("[data-play-with]")
+    expect(play_with).to_have_text("Play with Beto again")
+    play_with.click()
+    expect(page.locator("[name='name-1']")).to_have_value("Beto")
+    expect(page.locator("[name='kind-1']")).to_have_value("friend")
+    page.fill("[name='name-0']", "Ana")
+    page.click("[data-action='start']")
+    page.wait_for_url("**/game/*")  # no invite to send: the seat is Beto's already
+    game_id = page.url.rsplit("/", 1)[1]
+    seats = page.request.get(
+        f"{localhost}/api/profiles/me/seats", headers={"Authorization": f"Bearer {beto['secret']}"}
+    )
+    assert [(seat["game"], seat["seat"]) for seat in seats.json()] == [(game_id, 1)]
