@@ -76,10 +76,13 @@ def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games
     laptop.click("[data-action='sign-out']")
     expect(laptop.locator("[data-action='passkey-sign-in']")).to_be_visible()
     assert laptop.evaluate("localStorage.getItem('cubilete-profile')") is None
+    laptop.fill("[data-profile-recovery]", secrets[0])  # the recovery code the phone showed once
+    laptop.click("[data-action='recover-profile']")
+    expect(laptop.locator("[data-profile-link]")).to_have_text("Beto")
 
 
 @pytest.mark.slow
-def test_play_with_a_profile_again_reserves_its_seat_from_the_profile_page(localhost, new_page):
+def test_play_with_a_profile_again_then_rename_and_delete_ones_own(localhost, new_page):
     page = new_page(locale="en-US")
     beto = page.request.post(f"{localhost}/api/profiles", data={"name": "Beto"}).json()
     page.goto(f"{localhost}/profile/Beto")
@@ -103,3 +106,13 @@ def test_play_with_a_profile_again_reserves_its_seat_from_the_profile_page(local
         f"{localhost}/api/profiles/me/seats", headers={"Authorization": f"Bearer {beto['secret']}"}
     )
     assert [(seat["game"], seat["seat"]) for seat in seats.json()] == [(game_id, 1)]
+
+    page.goto(f"{localhost}/")
+    page.fill("[data-profile-new-name]", "Anita")
+    page.click("[data-action='rename-profile']")
+    expect(page.locator("[data-profile-link]")).to_have_text("Anita")
+    page.click("[data-action='delete-profile']")
+    expect(page.locator("[data-profile-confirm]")).to_contain_text("Anita")
+    page.click("[data-action='confirm-delete-profile']")
+    expect(page.locator("[data-action='create-profile']")).to_be_visible()
+    assert page.request.get(f"{localhost}/api/profiles/Anita").status == 404

@@ -189,7 +189,6 @@ def test_anyone_sees_a_profiles_finished_games_and_record_and_a_rematch_is_the_p
     page = client.get("/profile/Beto")
     assert page.status_code == 200 and '"profile": true' in page.text
 
-
     token = finished["seats"][0]["token"]
     rematch = client.post(f"/api/games/{finished['id']}/rematch", json={"seat": 0, "token": token}).json()
     client.post(f"/api/games/{finished['id']}/rematch", json={"seat": 0, "token": token})  # asked again: linked once

@@ -31,7 +31,7 @@ function showSummary(record) {
   const wins = record.rule_sets.reduce((sum, row) => sum + row.wins, 0);
   let headline = games
     ? tn("{n} finished game", "{n} finished games", games)
-    : t("No finished game under this name on this device yet.");
+    : page.profile ? t("No finished game yet.") : t("No finished game under this name on this device yet.");
   if (withOthers) {
     // two counts, each with its own plural form ("1 win in 3 games", "2 wins in 1 game")
     const winsText = tn("{n} win", "{n} wins", wins);
