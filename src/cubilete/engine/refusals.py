@@ -128,6 +128,14 @@ REFUSALS: dict[str, str] = {
     # -- players' reactions to the table ------------------------------------------------------
     "unknown_reaction": "there is no reaction '{reaction}'; choose one of {reactions}",
     "reaction_too_soon": "one reaction at a time: try again in {seconds} s",
+    # -- profiles and passkeys ------------------------------------------------------------
+    "name_taken": "the name {name} is already taken on this server: choose another",
+    "profile_needed": "sign in to your profile first: this device's profile key or recovery code is not valid",
+    "profile_not_found": "no profile is called {name} on this server",
+    "profile_seat_kind": "a seat kept for a profile is a player's seat, not the computer's",
+    "passkey_expired": "the passkey request expired or was already used: try again",
+    "passkey_unknown": "this passkey belongs to no profile on this server",
+    "passkey_refused": "the passkey could not be checked: {reason}",
 }
 
 

@@ -22,7 +22,7 @@ def validation_refusal(problem: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     kind, where = problem["type"], tuple(problem["loc"][1:])
     if kind == "json_invalid":
         return "bad_json", {"position": problem["loc"][-1]}
-    if where[:1] == ("players",) and where[2:] == ("name",):
+    if (where[:1] == ("players",) and where[2:] in (("name",), ("profile",))) or where == ("name",):
         if kind == "string_too_short":
             return "blank_name", {}
         if kind == "string_too_long":
@@ -48,6 +48,11 @@ class PlayerIn(BaseModel):
         False,
         description="a friend's seat, claimed once from its invite link (its token goes only to the claimant);"
         " in a public game, open to anyone to join until then",
+    )
+    profile: Name | None = Field(
+        None,
+        description="a friend's seat reserved for the profile of this name: held by that profile from the start"
+        " (no invite); only a creator signed in to a profile may reserve seats",
     )
 
 

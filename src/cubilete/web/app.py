@@ -1,9 +1,9 @@
 """The web app, assembled: its services (the game service on a database, the broker, where links
 point), its middleware, its refusals, and its routers, each in a module named for its subject:
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
-record_routes.py, chances.py, shell.py and health_routes.py; the static files last. While it runs,
-games that never got a move are swept away (unplayed_games.py), and the expired turns of games by
-correspondence are played (correspondence.py)."""
+record_routes.py, profile_routes.py, chances.py, shell.py and health_routes.py; the static files last.
+While it runs, games that never got a move are swept away (unplayed_games.py), and the expired turns of
+games by correspondence are played (correspondence.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,10 @@ from .games import Games
 from .health_routes import health_router
 from .open_broker import open_broker
 from .page_routes import page_router
+from .passkeys import Passkeys
 from .presence import Presence
+from .profile_routes import passkey_router, profile_router
+from .profiles import Profiles
 from .rate_limits import RateLimits, RequestRates
 from .reactions import Reactions
 from .record_routes import record_router
@@ -95,9 +98,10 @@ def create_app(
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
-    links, presence = LinkBase(public_url, listen_host), Presence(broker)
+    links, presence, profiles = LinkBase(public_url, listen_host), Presence(broker), Profiles(storage)
+    rates = RequestRates(rate_limits)
     app.state.services = Services(
-        games, broker, links, RequestRates(rate_limits), access or Access(), presence, Reactions(broker)
+        games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles
     )
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
@@ -110,6 +114,8 @@ def create_app(
     app.include_router(seat_router)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
+    app.include_router(profile_router(games, profiles))
+    app.include_router(passkey_router(Passkeys(storage, profiles)))
     app.include_router(export_router(games))
     app.include_router(chances_router(games))
     app.include_router(shell_router())

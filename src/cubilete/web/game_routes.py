@@ -27,7 +27,7 @@ from .live_game import LiveGame
 from .model_route import ModelBodyRoute
 from .rate_limits import RouteClass, limited
 from .seats import SeatRequest, SeatSecret
-from .services import games_of, services
+from .services import games_of, profiles_of, services
 from .table_options import TableOptions, table_hints, turn_clock_seconds
 from .views import locked_view
 
@@ -87,9 +87,13 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     lang = body.lang or request_language(request)
     request.state.game_lang = lang  # a reader who chose no language is refused in the new game's
     services(request).access.check_creation(body.creation_password, body.public)
-    seats = [SeatRequest(player.name, player.kind, player.level, player.invited) for player in body.players]
+    asked = [
+        (SeatRequest(player.name, player.kind, player.level, player.invited), player.profile) for player in body.players
+    ]
+    seats = profiles_of(request).seat_requests(request, asked)
     table = TableOptions(turn_clock_seconds(body.turn_clock), body.public, table_hints(seats, body.hints_allowed))
     live, seat_secrets = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)
+    profiles_of(request).link_holders(live.id, enumerate(seat.holder for seat in seats))
     game_url = services(request).game_url(request, live.id)
     return {
         "id": live.id,
@@ -154,6 +158,7 @@ async def hint(request: Request, game_id: str, body: SeatProof) -> dict[str, Any
 )
 async def rematch(request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
     new = await games_of(request).rematch(game_id, body.seat, body.token)
+    await run_in_threadpool(profiles_of(request).link_rematch, game_id, new.id)
     return {"id": new.id, "url": f"/game/{new.id}"}
 
 

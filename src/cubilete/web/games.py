@@ -46,12 +46,14 @@ from .seats import (
     BOT,
     HUMAN,
     Seat,
+    SeatHolder,
     SeatRefused,
     SeatRequest,
     SeatSecret,
     SeatTaken,
     check_invite,
     check_seat_range,
+    seat_token,
     with_seat,
 )
 from .table_options import PLAIN_TABLE, TableOptions
@@ -113,10 +115,11 @@ class Games:
         for request in seats:
             if request.kind == BOT and request.level not in levels:
                 raise InvalidRecord("bot_level", game=game, levels=list(levels), level=str(request.level))
-        seat_secrets = [SeatSecret.for_request(request) for request in seats]
+        game_id = secrets.token_urlsafe(9)
+        seat_secrets = [SeatSecret.for_request(request, game_id, index) for index, request in enumerate(seats)]
         stored_seats = tuple(secret.seat(request, table.public) for request, secret in zip(seats, seat_secrets))
         match = Match(rules, [seat.name for seat in stored_seats], seed)
-        live = LiveGame(secrets.token_urlsafe(9), lang, stored_seats, match, table=table)
+        live = LiveGame(game_id, lang, stored_seats, match, table=table)
         self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
         self._time_turn(live)
         self.broker.publish(live.id, EventsStored(0))
@@ -259,10 +262,10 @@ class Games:
         await self._change(live, live.advance_bots, partial(self._change_seats, live, to_bot), in_thread=True)
         return live
 
-    async def join(self, game_id: str, seat: int, name: str) -> tuple[LiveGame, str]:
-        """Someone takes an open seat of a public game under their name; answers the seat's new token."""
+    async def join(self, game_id: str, seat: int, name: str, holder: SeatHolder | None = None) -> tuple[LiveGame, str]:
+        """Someone (`holder`: a profile) takes an open seat of a public game under their name; answers its new token."""
         live = await self.find(game_id)
-        token = secrets.token_urlsafe(18)
+        token = seat_token(holder, game_id, seat)
         if not live.table.public:
             raise SeatRefused("game_not_open")
 
@@ -277,12 +280,14 @@ class Games:
         await self._change(live, _no_events, partial(self._change_seats, live, joined), in_thread=True)
         return live, token
 
-    async def claim(self, game_id: str, seat: int, invite: str) -> tuple[LiveGame, str]:
-        """The holder of a friend's invite code takes the seat, once: answers the seat's token, which
-        nobody else ever gets. A second claim is refused (SeatTaken), in this process or another."""
+    async def claim(
+        self, game_id: str, seat: int, invite: str, holder: SeatHolder | None = None
+    ) -> tuple[LiveGame, str]:
+        """The holder of a friend's invite code (`holder`: a profile) takes the seat, once: answers the seat's
+        token, which nobody else ever gets. A second claim is refused (SeatTaken), in this process or another."""
         live = await self.find(game_id)
         check_invite(live.seats, seat, invite)  # refused at once if this process knows it is taken
-        token = secrets.token_urlsafe(18)
+        token = seat_token(holder, game_id, seat)
 
         def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
             check_invite(seats, seat, invite)

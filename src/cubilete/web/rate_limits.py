@@ -31,6 +31,7 @@ QR_CODES_PER_MINUTE = 60
 HINTS_PER_MINUTE = 300  # the live bar asks once per step shown, and a bot's turn shows several
 REVIEWS_PER_MINUTE = 120
 REACTIONS_PER_MINUTE = 20  # a player's reactions to the table (web/reactions.py)
+PROFILES_PER_MINUTE = 30  # a profile claimed, a recovery code tried, a passkey's steps
 
 
 class RouteClass(Enum):
@@ -39,6 +40,7 @@ class RouteClass(Enum):
     HINTS = "hints"  # a hint, the live bar's chances
     REVIEWS = "reviews"  # a game's review, a past position ranked
     REACTIONS = "reactions"  # a seat's preset reaction, told to every page of the game
+    PROFILES = "profiles"  # a new profile, a sign-in (recovery code or passkey), a passkey's registration
 
 
 @dataclass(frozen=True)
@@ -50,9 +52,10 @@ class RateLimits:
     hints: int | None = HINTS_PER_MINUTE
     reviews: int | None = REVIEWS_PER_MINUTE
     reactions: int | None = REACTIONS_PER_MINUTE
+    profiles: int | None = PROFILES_PER_MINUTE
 
 
-NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None, reactions=None)
+NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None, reactions=None, profiles=None)
 
 
 class TooManyRequests(Exception):

@@ -54,10 +54,11 @@ class PlayerRecords:
         self.games = games
         self.store = SummaryStore(games.storage)
 
-    async def record(self, name: str, proofs: Sequence[SeatProof], lang: str) -> dict[str, Any]:
-        """The record of `name` over the proven seats; `lang` is the refusals' language. The database is read
-        in a worker thread, and the solver's tables a review needs are awaited on the event loop."""
-        mine, other_names, refused = await run_in_threadpool(self._proven, name, proofs, lang)
+    async def record(self, name: str, proofs: Sequence[SeatProof], lang: str, any_name: bool = False) -> dict[str, Any]:
+        """The record of `name` over the proven seats (`any_name`: whatever their names, a profile's seats);
+        `lang` is the refusals' language. The database is read in a worker thread, and the solver's tables a
+        review needs are awaited on the event loop."""
+        mine, other_names, refused = await run_in_threadpool(self._proven, name, proofs, lang, any_name)
         finished = [(head, seat) for head, seat in mine if head.finished]
         summaries = await run_in_threadpool(self.store.summaries, {head.id for head, _ in finished})
         for game_id in dict.fromkeys(head.id for head, seat in finished if (head.id, seat) not in summaries):
@@ -76,7 +77,7 @@ class PlayerRecords:
         }
 
     def _proven(
-        self, name: str, proofs: Sequence[SeatProof], lang: str
+        self, name: str, proofs: Sequence[SeatProof], lang: str, any_name: bool
     ) -> tuple[list[tuple[GameHead, int]], set[str], list[dict[str, Any]]]:
         """The proven seats of `name`, the other names of the proven seats, and each refused proof's refusal."""
         name = name.strip()
@@ -98,7 +99,7 @@ class PlayerRecords:
                 refused.append(_refusal(proof, error, lang))
                 continue
             held.append((head, proof.seat))
-        mine = [(head, seat) for head, seat in held if same_name(head.seats[seat].name, name)]
+        mine = [(head, seat) for head, seat in held if any_name or same_name(head.seats[seat].name, name)]
         other_names = {head.seats[seat].name for head, seat in held if not same_name(head.seats[seat].name, name)}
         return mine, other_names, refused
 

@@ -21,6 +21,8 @@ from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
+from .passkeys import PasskeyRefused
+from .profiles import ProfileNameTaken, ProfileNotFound, ProfileRefused
 from .rate_limits import TooManyRequests
 from .reactions import ReactionTooSoon
 from .seats import SeatRefused, SeatTaken
@@ -35,6 +37,10 @@ DATABASE_RETRY_AFTER = {"Retry-After": "5"}
 
 _STATUS = (
     (GameNotFound, 404),
+    (ProfileNotFound, 404),
+    (ProfileRefused, 401),
+    (PasskeyRefused, 401),
+    (ProfileNameTaken, 409),
     (TablesOverBudget, 503),
     (SeatRefused, 403),
     (HintsOff, 403),

@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from .api_models import InviteIn, JoinIn, ReactionIn, TokenIn
 from .i18n import request_language
 from .rate_limits import RouteClass, limited
-from .services import games_of, services
+from .services import games_of, profiles_of, services
 from .views import locked_view
 
 seat_router = APIRouter()
@@ -31,15 +32,21 @@ async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dic
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/claim", summary="The holder of an invite link takes the seat")
 async def claim(request: Request, game_id: str, seat: int, body: InviteIn) -> dict[str, Any]:
-    """Answers the seat's token (only this answer ever holds it); 409 `invite_claimed` to a second claim."""
-    _live, token = await games_of(request).claim(game_id, seat, body.invite)
+    """Answers the seat's token (only this answer ever holds it); 409 `invite_claimed` to a second claim.
+    A device signed in to a profile claims the seat for it."""
+    holder = await run_in_threadpool(profiles_of(request).device_holder, request)
+    _live, token = await games_of(request).claim(game_id, seat, body.invite, holder)
+    await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/join", summary="Take an open seat of a public game")
 async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[str, Any]:
-    """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first."""
-    _live, token = await games_of(request).join(game_id, seat, body.name)
+    """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first.
+    A device signed in to a profile joins for it."""
+    holder = await run_in_threadpool(profiles_of(request).device_holder, request)
+    _live, token = await games_of(request).join(game_id, seat, body.name, holder)
+    await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
 

@@ -9,6 +9,7 @@ the version it was made from, so of two claims (in any processes) one gets the s
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -89,6 +90,25 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class SeatHolder:
+    """The profile a seat belongs to from the moment it is taken (web/profiles.py): the seat's token is
+    derived from the profile's seat key, so that every device signed in to the profile can be given it."""
+
+    profile_id: str
+    seat_key: bytes
+    here: bool = True  # played on the requesting device; False: reserved for a friend's profile
+
+    def token(self, game_id: str, seat: int) -> str:
+        mac = hmac.new(self.seat_key, f"{game_id}/{seat}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def seat_token(holder: SeatHolder | None, game_id: str, seat: int) -> str:
+    """A new seat's token: a profile's derived one, else a random one."""
+    return secrets.token_urlsafe(18) if holder is None else holder.token(game_id, seat)
+
+
+@dataclass(frozen=True)
 class SeatRequest:
     """A seat as asked for when creating a game."""
 
@@ -96,6 +116,7 @@ class SeatRequest:
     kind: str
     level: str | None = None
     invited: bool = False  # a friend's seat (invite link); open to anyone in a public game
+    holder: SeatHolder | None = None  # the profile the (human) seat belongs to
 
 
 @dataclass(frozen=True)
@@ -105,14 +126,18 @@ class SeatSecret:
 
     token: str | None = None
     invite: str | None = None
+    reserved_sha256: str | None = None  # a seat reserved for a friend's profile: held from the start, by them
 
     @classmethod
-    def for_request(cls, request: SeatRequest) -> SeatSecret:
+    def for_request(cls, request: SeatRequest, game_id: str, seat: int) -> SeatSecret:
+        holder = request.holder
         if request.kind != HUMAN:
             return cls()
+        if holder is not None and not holder.here:
+            return cls(reserved_sha256=digest_token(holder.token(game_id, seat)))
         if request.invited:
             return cls(invite=secrets.token_urlsafe(18))
-        return cls(token=secrets.token_urlsafe(18))
+        return cls(token=seat_token(holder, game_id, seat))
 
     def seat(self, request: SeatRequest, public: bool) -> Seat:
         """The seat as stored: digests only; a public game's friend's seat is open to anyone until claimed."""
@@ -120,7 +145,7 @@ class SeatSecret:
             request.name,
             request.kind,
             request.level if request.kind == BOT else None,
-            None if self.token is None else digest_token(self.token),
+            self.reserved_sha256 if self.token is None else digest_token(self.token),
             open=public and self.invite is not None,
             invite_sha256=None if self.invite is None else digest_token(self.invite),
         )

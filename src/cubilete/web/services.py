@@ -14,6 +14,7 @@ from .addresses import LinkBase
 from .broker import Broker
 from .games import Games
 from .presence import Presence
+from .profiles import Profiles
 from .rate_limits import RequestRates
 from .reactions import Reactions
 
@@ -27,6 +28,7 @@ class Services:
     access: Access  # who may create games, whether open tables are listed
     presence: Presence  # the seats whose pages are connected
     reactions: Reactions  # the seats' preset reactions, told to the table
+    profiles: Profiles  # the names claimed on this server, and the seats that belong to them
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""
@@ -51,3 +53,7 @@ def services(connection: HTTPConnection) -> Services:
 
 def games_of(connection: HTTPConnection) -> Games:
     return services(connection).games
+
+
+def profiles_of(connection: HTTPConnection) -> Profiles:
+    return services(connection).profiles

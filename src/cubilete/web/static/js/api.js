@@ -30,11 +30,10 @@ async function request(method, path, body, quiet = false) {
   try {
     const url = new URL(path, location.origin);
     url.searchParams.set("lang", lang);
-    const response = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+    const secret = signedInProfile()?.secret;
+    if (secret) headers.Authorization = `Bearer ${secret}`;
+    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const data = await response.json().catch(() => null);
     if (!response.ok) {
       const refusal = data?.code ? data : { message: t("The server did not answer."), code: null, params: {} };
@@ -56,6 +55,27 @@ async function request(method, path, body, quiet = false) {
 
 export const getJson = (path, { quiet = false } = {}) => request("GET", path, undefined, quiet);
 export const postJson = (path, body) => request("POST", path, body);
+export const patchJson = (path, body) => request("PATCH", path, body);
+export const deleteJson = (path) => request("DELETE", path);
+
+// The profile this browser is signed in to, if any: { id, name, secret } (the secret is this device's
+// own, sent with every request as `Authorization: Bearer`; web/profiles.py).
+const PROFILE_KEY = "cubilete-profile";
+
+export function signedInProfile() {
+  try {
+    const profile = JSON.parse(localStorage.getItem(PROFILE_KEY));
+    return typeof profile?.secret === "string" ? profile : null;
+  } catch {
+    return null;
+  }
+}
+
+export function keepProfile({ id, name, secret }) {
+  localStorage.setItem(PROFILE_KEY, JSON.stringify({ id, name, secret }));
+}
+
+export const forgetProfile = () => localStorage.removeItem(PROFILE_KEY);
 
 // The seats this browser plays in a game: { seat: token }, kept in localStorage. Only the seats
 // played on this device (or claimed here from an invite): a friend's token is never sent to the creator.

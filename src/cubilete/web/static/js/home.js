@@ -17,6 +17,7 @@ import { askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
+import { friendToPlayWith, mergeProfileSeats } from "./profile_panel.js";
 import { withConnection } from "./shell.js";
 import { timeLeftText, viewSecondsLeft } from "./time_left.js";
 
@@ -201,8 +202,8 @@ async function start(event) {
     const created = await postJson("/api/games", {
       game: game.id,
       rules: rulesSelect.value,
-      players: seats.map(({ name, kind, level }) =>
-        kind === "bot" ? { name, kind, level } : { name, kind: "human", invited: kind === "friend" },
+      players: seats.map(({ name, kind, level, profile }) =>
+        kind === "bot" ? { name, kind, level } : { name, kind: "human", invited: kind === "friend", profile: kind === "friend" ? profile : undefined },
       ),
       turn_clock: DAYS.test(turnClock.value) ? turnClock.value : Number(turnClock.value),
       public: isPublic.checked,
@@ -215,7 +216,7 @@ async function start(event) {
     rememberTokens(created.id, Object.fromEntries(onThisDevice.map((seat) => [seat.seat, seat.token])));
     rememberSeatNames(created.seats.map((seat) => (seat.kind === "bot" ? null : seat.name)));
     if (!myName() && onThisDevice.length) setMyName(onThisDevice[0].name);
-    const friends = created.seats.filter((seat) => seats[seat.seat].kind === "friend");
+    const friends = created.seats.filter((seat) => seat.invite); // a seat reserved for a profile has none
     rememberInvites(created.id, Object.fromEntries(friends.map((seat) => [seat.seat, seat.invite])));
     if (friends.length === 0) location.assign(created.url);
     else showInvites(created, friends);
@@ -411,7 +412,12 @@ games = (await withConnection(() => getJson("/api/games/options"))).games;
 drawGameChoices();
 drawRulesLinks();
 chooseGame(games[0].id);
-drawUnfinished();
+const friend = friendToPlayWith();
+if (friend) {
+  seats[1] = { name: friend, kind: "friend", level: null, profile: friend };
+  drawSeats();
+}
+mergeProfileSeats().finally(drawUnfinished);
 document.querySelector("[data-join-name]").value = myName();
 drawMyRecord();
 drawOpenTables();

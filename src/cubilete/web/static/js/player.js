@@ -2,7 +2,7 @@
 // web/records.py): figures per game and rule set, each reviewed game's mean loss per decision over
 // time (an inline SVG per game, a point per game that opens its review), and the games, newest first.
 
-import { ApiError, postJson } from "./api.js";
+import { ApiError, getJson, postJson, signedInProfile } from "./api.js";
 import { element, svg } from "./dom.js";
 import { gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
@@ -31,7 +31,7 @@ function showSummary(record) {
   const wins = record.rule_sets.reduce((sum, row) => sum + row.wins, 0);
   let headline = games
     ? tn("{n} finished game", "{n} finished games", games)
-    : t("No finished game under this name on this device yet.");
+    : page.profile ? t("No finished game yet.") : t("No finished game under this name on this device yet.");
   if (withOthers) {
     // two counts, each with its own plural form ("1 win in 3 games", "2 wins in 1 game")
     const winsText = tn("{n} win", "{n} wins", wins);
@@ -194,7 +194,22 @@ startPage();
 document.title = `${page.name} · cubilete`;
 document.querySelector("[data-player-title]").textContent = page.name;
 document.querySelector("[data-player-name]").textContent = page.name;
-postJson("/api/players/record", { name: page.name, seats: heldSeats(page.max_seats) })
+// A profile's page (/profile/{name}) shows what the server tells anyone of it, not this device's seats.
+function showProfile(name) {
+  document.querySelector("[data-device-note]").hidden = true;
+  const playWith = document.querySelector("[data-play-with]");
+  playWith.textContent = t("Play with {name} again", { name });
+  playWith.href = `/?with=${encodeURIComponent(name)}`;
+  playWith.hidden = !signedInProfile() || signedInProfile().name?.toLowerCase() === name.toLowerCase();
+}
+
+const asked = page.profile
+  ? getJson(`/api/profiles/${encodeURIComponent(page.name)}`).then((answer) => {
+    showProfile(answer.name);
+    return { in_progress: 0, other_names: [], refused: [], ...answer };
+  })
+  : postJson("/api/players/record", { name: page.name, seats: heldSeats(page.max_seats) });
+asked
   .then((record) => {
     showSummary(record);
     showRuleSets(record.rule_sets);

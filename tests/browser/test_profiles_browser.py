@@ -1,0 +1,118 @@
+"""Profiles in two browser contexts (two devices): one claims a name, starts a game by clicking the form
+and adds a passkey (Chromium's virtual authenticator, through the DevTools protocol); the other signs in
+with that passkey and its home page lists the same game. WebAuthn needs a secure context: the pages are
+opened at http://localhost."""
+
+from __future__ import annotations
+
+import pytest
+from harness import Server, free_port
+from playwright.sync_api import expect
+
+AUTHENTICATOR = {
+    "protocol": "ctap2",
+    "transport": "internal",
+    "hasResidentKey": True,
+    "hasUserVerification": True,
+    "isUserVerified": True,
+    "automaticPresenceSimulation": True,
+}
+
+
+@pytest.fixture
+def localhost(tmp_path):
+    """A server of its own (no solver tables: the test plays no move), reached as localhost."""
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log")
+    server.start()
+    yield f"http://localhost:{server.port}"
+    server.stop()
+
+
+def authenticator(page) -> tuple[object, str]:
+    """A virtual passkey authenticator in the page's browser context: its DevTools session and id."""
+    session = page.context.new_cdp_session(page)
+    session.send("WebAuthn.enable")
+    found = session.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+    return session, found["authenticatorId"]
+
+
+@pytest.mark.slow
+def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games(localhost, new_page):
+    phone = new_page(locale="en-US")
+    phone_session, phone_authenticator = authenticator(phone)
+    phone.goto(f"{localhost}/")
+    phone.fill("[data-profile-name]", "Beto")
+    phone.click("[data-action='create-profile']")
+    code = phone.locator("[data-profile-code-shown]")
+    expect(code).to_be_visible()  # the recovery code, shown once: this device's secret
+    expect(code).to_have_text(phone.evaluate("JSON.parse(localStorage.getItem('cubilete-profile')).secret"))
+    phone.click("[data-action='recovery-code-kept']")
+    expect(phone.locator("[data-profile-link]")).to_have_text("Beto")
+    expect(phone.locator("[data-profile-link]")).to_have_attribute("href", "/profile/Beto")
+
+    phone.fill("[name='name-0']", "Beto")
+    phone.click("[data-action='start']")
+    phone.wait_for_url("**/game/*")
+    game_id = phone.url.rsplit("/", 1)[1]
+    phone.goto(f"{localhost}/")
+    phone.click("[data-action='add-passkey']")
+    expect(phone.locator("[data-profile-note]")).to_contain_text("Passkey added")
+    [credential] = phone_session.send("WebAuthn.getCredentials", {"authenticatorId": phone_authenticator})[
+        "credentials"
+    ]
+    assert credential["isResidentCredential"]
+
+    laptop = new_page(locale="es-ES")
+    laptop_session, laptop_authenticator = authenticator(laptop)
+    laptop_session.send("WebAuthn.addCredential", {"authenticatorId": laptop_authenticator, "credential": credential})
+    laptop.goto(f"{localhost}/")
+    expect(laptop.locator(f"[data-resume='{game_id}']")).to_have_count(0)
+    laptop.click("[data-action='passkey-sign-in']")
+    expect(laptop.locator("[data-profile-link]")).to_have_text("Beto")
+    expect(laptop.locator(f"[data-resume='{game_id}']")).to_be_visible()  # the profile's game, on this device too
+    secrets = [page.evaluate("JSON.parse(localStorage.getItem('cubilete-profile')).secret") for page in (phone, laptop)]
+    assert secrets[0] != secrets[1]  # each device has its own secret
+
+    laptop.click("[data-action='sign-out']")
+    expect(laptop.locator("[data-action='passkey-sign-in']")).to_be_visible()
+    assert laptop.evaluate("localStorage.getItem('cubilete-profile')") is None
+    laptop.fill("[data-profile-recovery]", secrets[0])  # the recovery code the phone showed once
+    laptop.click("[data-action='recover-profile']")
+    expect(laptop.locator("[data-profile-link]")).to_have_text("Beto")
+
+
+@pytest.mark.slow
+def test_play_with_a_profile_again_then_rename_and_delete_ones_own(localhost, new_page):
+    page = new_page(locale="en-US")
+    beto = page.request.post(f"{localhost}/api/profiles", data={"name": "Beto"}).json()
+    page.goto(f"{localhost}/profile/Beto")
+    expect(page.locator("[data-play-with]")).to_be_hidden()  # only a signed-in visitor may reserve a seat
+    page.goto(f"{localhost}/")
+    page.fill("[data-profile-name]", "Ana")
+    page.click("[data-action='create-profile']")
+    page.click("[data-action='recovery-code-kept']")
+
+    page.goto(f"{localhost}/profile/beto")
+    play_with = page.locator("[data-play-with]")
+    expect(play_with).to_have_text("Play with Beto again")
+    play_with.click()
+    expect(page.locator("[name='name-1']")).to_have_value("Beto")
+    expect(page.locator("[name='kind-1']")).to_have_value("friend")
+    page.fill("[name='name-0']", "Ana")
+    page.click("[data-action='start']")
+    page.wait_for_url("**/game/*")  # no invite to send: the seat is Beto's already
+    game_id = page.url.rsplit("/", 1)[1]
+    seats = page.request.get(
+        f"{localhost}/api/profiles/me/seats", headers={"Authorization": f"Bearer {beto['secret']}"}
+    )
+    assert [(seat["game"], seat["seat"]) for seat in seats.json()] == [(game_id, 1)]
+
+    page.goto(f"{localhost}/")
+    page.fill("[data-profile-new-name]", "Anita")
+    page.click("[data-action='rename-profile']")
+    expect(page.locator("[data-profile-link]")).to_have_text("Anita")
+    page.click("[data-action='delete-profile']")
+    expect(page.locator("[data-profile-confirm]")).to_contain_text("Anita")
+    page.click("[data-action='confirm-delete-profile']")
+    expect(page.locator("[data-action='create-profile']")).to_be_visible()
+    assert page.request.get(f"{localhost}/api/profiles/Anita").status == 404

@@ -1,0 +1,197 @@
+"""Profiles (web/profiles.py, web/profile_routes.py): claiming a name, the device secret as a bearer
+key, rename and delete, seats that belong to a profile (on create, claim and join) with tokens any of
+its devices can be given, seats reserved for a friend's profile, and what anyone sees of a profile."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cubilete.engine.actions import action_to_json
+from cubilete.players import make_player
+from cubilete.web import create_app
+
+ANA = {"name": "Ana", "kind": "human"}
+FRIEND = {"name": "Friend", "kind": "human", "invited": True}
+LUIS = {"name": "Luis", "kind": "human"}  # a hot seat: no bot, so no solver tables
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")) as client:
+        yield client
+
+
+@pytest.fixture
+def postgres_client(postgres_url):
+    with TestClient(create_app(postgres_url)) as client:
+        yield client
+
+
+def bearer(profile: dict) -> dict:
+    return {"Authorization": f"Bearer {profile['secret']}"}
+
+
+def claim_name(client, name: str) -> dict:
+    response = client.post("/api/profiles", json={"name": name})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def new_game(client, players, profile=None, **extra) -> dict:
+    body = {"game": "penta", "players": list(players), **extra}
+    response = client.post("/api/games", json=body, headers=bearer(profile) if profile else {})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def my_seats(client, profile) -> list[dict]:
+    response = client.get("/api/profiles/me/seats", headers=bearer(profile))
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def roll(client, game_id: str, seat: int, token: str) -> int:
+    body = {"seat": seat, "token": token, "action": {"type": "roll"}}
+    return client.post(f"/api/games/{game_id}/actions", json=body).status_code
+
+
+def test_a_profile_is_a_name_held_by_its_device_secret(client):
+    beto = claim_name(client, "  Beto ")
+    assert beto["name"] == "Beto" and len(beto["secret"]) >= 40
+    assert client.get("/api/profiles/me", headers=bearer(beto)).json() == {"id": beto["id"], "name": "Beto"}
+
+    taken = client.post("/api/profiles?lang=es", json={"name": "BETO"})
+    assert taken.status_code == 409 and taken.json()["code"] == "name_taken"
+    assert "BETO" in taken.json()["message"] and taken.json()["message"] != taken.json()["detail"]
+    for name, code in (("   ", "blank_name"), ("x" * 25, "name_too_long")):
+        refused = client.post("/api/profiles", json={"name": name})
+        assert refused.status_code == 422 and refused.json()["code"] == code
+    assert client.post("/api/profiles", json={"name": "me"}).json()["code"] == "name_taken"
+
+
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong-secret"}, {"Authorization": "Basic abc"}])
+def test_a_route_that_needs_a_profile_refuses_a_missing_or_wrong_secret(client, headers):
+    claim_name(client, "Beto")
+    for method, path in (
+        ("GET", "/api/profiles/me"),
+        ("GET", "/api/profiles/me/seats"),
+        ("DELETE", "/api/profiles/me"),
+    ):
+        refused = client.request(method, path, headers=headers)
+        assert refused.status_code == 401 and refused.json()["code"] == "profile_needed"
+
+
+@pytest.mark.parametrize("database", ["client", pytest.param("postgres_client", marks=pytest.mark.slow)])
+def test_a_profile_is_renamed_then_deleted_and_its_seats_stay_in_the_game(request, database):
+    client = request.getfixturevalue(database)
+    beto, ana = claim_name(client, "Beto"), claim_name(client, "Ana")
+    assert client.patch("/api/profiles/me", json={"name": "ana"}, headers=bearer(beto)).json()["code"] == "name_taken"
+    renamed = client.patch("/api/profiles/me", json={"name": "Roberto"}, headers=bearer(beto))
+    assert renamed.json() == {"id": beto["id"], "name": "Roberto"}
+    assert client.get("/api/profiles/Beto").status_code == 404
+    created = new_game(client, [{"name": "Roberto", "kind": "human"}, LUIS], beto)
+    token = created["seats"][0]["token"]
+
+    assert client.delete("/api/profiles/me", headers=bearer(beto)).status_code == 204
+    assert client.get("/api/profiles/me", headers=bearer(beto)).status_code == 401
+    assert client.get("/api/profiles/Roberto").json()["code"] == "profile_not_found"
+    seats = client.get(f"/api/games/{created['id']}").json()["seats"]
+    assert seats[0]["name"] == "Roberto"
+    assert roll(client, created["id"], 0, token) == 200  # the device keeps playing the seat
+    assert client.get("/api/profiles/me", headers=bearer(ana)).status_code == 200
+    assert claim_name(client, "Roberto")["name"] == "Roberto"  # the name is free again
+
+
+def test_the_first_seat_played_on_a_signed_in_device_belongs_to_its_profile(client):
+    beto = claim_name(client, "Beto")
+    created = new_game(client, [{"name": "Beto", "kind": "human"}, LUIS], beto)
+    first, second = (seat["token"] for seat in created["seats"])
+    assert my_seats(client, beto) == [{"game": created["id"], "seat": 0, "token": first}]
+    services = client.app.state.services
+    assert services.profiles.owner(created["id"], 0) == beto["id"] and services.profiles.owner(created["id"], 1) is None
+    # the token another device of the profile is given plays the seat; the hot seat's own token plays too
+    assert roll(client, created["id"], 0, first) == 200
+    anonymous = new_game(client, [ANA, LUIS])
+    assert my_seats(client, beto) == [{"game": created["id"], "seat": 0, "token": first}]
+    assert services.profiles.owner(anonymous["id"], 0) is None and second != first
+
+
+def test_a_seat_claimed_or_joined_on_a_signed_in_device_belongs_to_its_profile(client):
+    beto, luis = claim_name(client, "Beto"), claim_name(client, "Luis")
+    invited = new_game(client, [ANA, FRIEND])
+    claim = client.post(
+        f"/api/games/{invited['id']}/seats/1/claim",
+        json={"invite": invited["seats"][1]["invite"]},
+        headers=bearer(beto),
+    )
+    assert claim.status_code == 200, claim.text
+    public = new_game(client, [ANA, FRIEND], public=True)
+    join = client.post(f"/api/games/{public['id']}/seats/1/join", json={"name": "Luis"}, headers=bearer(luis))
+    assert join.status_code == 200, join.text
+
+    assert my_seats(client, beto) == [{"game": invited["id"], "seat": 1, "token": claim.json()["token"]}]
+    assert my_seats(client, luis) == [{"game": public["id"], "seat": 1, "token": join.json()["token"]}]
+    assert roll(client, invited["id"], 0, invited["seats"][0]["token"]) == 200
+    assert client.get(f"/api/games/{invited['id']}").json()["events"] == 1
+    assert roll(client, public["id"], 1, join.json()["token"]) == 409  # not Luis's turn: the token was accepted
+
+
+def test_a_signed_in_creator_reserves_a_seat_for_a_friends_profile(client):
+    ana, beto = claim_name(client, "Ana"), claim_name(client, "Beto")
+    reserved = {"name": "Beto", "kind": "human", "profile": "beto"}
+    created = new_game(client, [ANA, reserved], ana)
+    assert created["seats"][1]["token"] is None and created["seats"][1]["invite"] is None
+
+    [held] = my_seats(client, beto)
+    assert (held["game"], held["seat"]) == (created["id"], 1)
+    view = client.get(f"/api/games/{created['id']}").json()
+    assert not view["seats"][1]["open"] and not view["seats"][1]["unclaimed"]
+    assert roll(client, created["id"], 0, created["seats"][0]["token"]) == 200
+    assert roll(client, created["id"], 1, held["token"]) == 409  # Beto's token is accepted; it is Ana's turn
+
+    anonymous = client.post("/api/games", json={"game": "penta", "players": [ANA, reserved]})
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "profile_needed"
+    unknown = client.post(
+        "/api/games", json={"game": "penta", "players": [ANA, {**reserved, "profile": "Nadie"}]}, headers=bearer(ana)
+    )
+    assert unknown.status_code == 404 and unknown.json()["code"] == "profile_not_found"
+
+
+def play_to_the_end(client, created) -> None:
+    """Both hot seats play as the casual computer player would."""
+    live = client.app.state.services.games.get(created["id"])
+    chooser = make_player("casual", live.match.rules)
+    while not live.state.is_over:
+        state = live.state
+        action = {"type": "roll"} if state.is_chance else action_to_json(chooser.choose(state))
+        seat = state.current_player
+        body = {"seat": seat, "token": created["seats"][seat]["token"], "action": action}
+        assert client.post(f"/api/games/{created['id']}/actions", json=body).status_code == 200
+
+
+@pytest.mark.slow  # a finished game's review needs the solver's tables
+def test_anyone_sees_a_profiles_finished_games_and_record_and_a_rematch_is_the_profiles_too(client):
+    beto = claim_name(client, "Beto")
+    finished = new_game(client, [{"name": "Betito", "kind": "human"}, LUIS], beto)
+    unfinished = new_game(client, [{"name": "Beto", "kind": "human"}, LUIS], beto)
+    play_to_the_end(client, finished)
+    assert roll(client, unfinished["id"], 0, unfinished["seats"][0]["token"]) == 200
+
+    answer = client.get("/api/profiles/BETO")
+    assert answer.status_code == 200, answer.text
+    public = answer.json()
+    assert set(public) == {"name", "rule_sets", "games"} and public["name"] == "Beto"
+    [game] = public["games"]  # the seat's name is not the profile's: it counts all the same
+    assert (game["id"], game["seat"], game["players"]) == (finished["id"], 0, 2)
+    assert public["rule_sets"][0]["games"] == 1
+    assert beto["secret"] not in answer.text and finished["seats"][0]["token"] not in answer.text
+    page = client.get("/profile/Beto")
+    assert page.status_code == 200 and '"profile": true' in page.text
+
+    token = finished["seats"][0]["token"]
+    rematch = client.post(f"/api/games/{finished['id']}/rematch", json={"seat": 0, "token": token}).json()
+    client.post(f"/api/games/{finished['id']}/rematch", json={"seat": 0, "token": token})  # asked again: linked once
+    held = {(seat["game"], seat["seat"]): seat["token"] for seat in my_seats(client, beto)}
+    assert held[rematch["id"], 0] == token  # a rematch keeps the seats' tokens, and the profile its seat
+    assert roll(client, rematch["id"], 0, token) == 200
