@@ -5,9 +5,10 @@ with every step since then; after that, one message per change the broker announ
 send `{"since": n}` at any time (after waking up) to receive the steps after n again, and
 `{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are
 present (web/presence.py), and each view it receives lists the human seats no page is connected for
-(`away`). Anything else closes the socket with BAD_REQUEST and a reason. A game that is not there,
-cannot be read, or whose database fails closes the socket with a code of its own and the refusal's
-code as reason.
+(`away`); and `{"visible": false}` (or true) when the page is hidden or shown again, so that
+push tells a seat it is its turn only while none of its pages is in sight. Anything else closes the
+socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or whose database
+fails closes the socket with a code of its own and the refusal's code as reason.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -55,7 +56,13 @@ class SeatClaim(dict[int, str]):
     """In a follower's queue: the seats the browser says it plays, with their tokens."""
 
 
-Wake = int | SeatClaim | BadRequest | None
+class Visible(NamedTuple):
+    """In a follower's queue: the page is now visible, or hidden."""
+
+    visible: bool
+
+
+Wake = int | SeatClaim | Visible | BadRequest | None
 
 
 async def follow_game(
@@ -93,12 +100,13 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
     follower = presence.follow(game_id)  # first: presence news is counted before this socket draws its view
     unsubscribe = followed.broker.subscribe(game_id, changed)
     reader = asyncio.create_task(_read_requests(websocket, wakes))
-    seen, claimed = max(since, 0), 0
+    seen, claimed, drawn = max(since, 0), 0, False
     try:
         while True:
-            view = await asyncio.to_thread(_view, followed, seen)
-            await websocket.send_text(orjson.dumps(view).decode())
-            seen = view["events"]
+            if not drawn:
+                view = await asyncio.to_thread(_view, followed, seen)
+                await websocket.send_text(orjson.dumps(view).decode())
+                seen = view["events"]
             pending = [await wakes.get()]
             while not wakes.empty():  # several changes at once: one view covers them
                 pending.append(wakes.get_nowait())
@@ -115,6 +123,10 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
             if claims:
                 proven = await asyncio.to_thread(_proven_seats, followed.games, game_id, claims[0])
                 presence.claim(game_id, follower, proven)
+            for wake in pending:
+                if isinstance(wake, Visible):
+                    presence.show(game_id, follower, wake.visible)
+            drawn = all(isinstance(wake, Visible) for wake in pending)  # the view has not changed
             catch_ups = (wake for wake in pending if type(wake) is int and wake != CHANGED)
             seen = min([seen, *catch_ups])
     except (WebSocketDisconnect, RuntimeError, OSError):
@@ -166,9 +178,9 @@ async def _read_requests(websocket: WebSocket, wakes: asyncio.Queue[Wake]) -> No
         wakes.put_nowait(None)
 
 
-def request_of(text: str | None) -> int | SeatClaim:
-    """A browser's request (JSON text): a catch-up (`{"since": n}`: from n, at least 0), or the seats it
-    plays (`{"seats": {"0": token}}`)."""
+def request_of(text: str | None) -> int | SeatClaim | Visible:
+    """A browser's request (JSON text): a catch-up (`{"since": n}`: from n, at least 0), the seats it
+    plays (`{"seats": {"0": token}}`), or whether it is in sight (`{"visible": true}`)."""
     if text is None:
         raise BadRequest('not text: send {"since": n} as JSON text')
     try:
@@ -179,6 +191,10 @@ def request_of(text: str | None) -> int | SeatClaim:
         raise BadRequest("not JSON") from None
     if isinstance(request, dict) and "seats" in request:
         return _seat_claim(request["seats"])
+    if isinstance(request, dict) and "visible" in request:
+        if type(request["visible"]) is not bool:
+            raise BadRequest('not {"visible": true} or {"visible": false}')
+        return Visible(request["visible"])
     since = request.get("since") if isinstance(request, dict) else None
     if type(since) is not int:  # not a float (1e400 is infinite), nor a boolean
         raise BadRequest('not {"since": n} with n a whole number')
