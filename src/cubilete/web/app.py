@@ -1,7 +1,7 @@
 """The web app, assembled: its services (the game service on a database, the broker, where links
 point), its middleware, its refusals, and its routers, each in a module named for its subject:
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
-record_routes.py, chances.py, shell.py and health_routes.py; the static files last. While it runs,
+record_routes.py, chances.py, shell.py, health_routes.py and push/routes.py; the static files last. While it runs,
 games that never got a move are swept away (unplayed_games.py)."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from .health_routes import health_router
 from .open_broker import open_broker
 from .page_routes import page_router
 from .presence import Presence
+from .push import PushSettings, WebPush, push_router
 from .rate_limits import RateLimits, RequestRates
 from .record_routes import record_router
 from .refusals import add_refusal_handlers
@@ -58,6 +59,7 @@ def create_app(
     database_timeout: float = DATABASE_TIMEOUT,
     tables: TableGate | None = None,
     access: Access | None = None,
+    push: PushSettings | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
@@ -68,7 +70,8 @@ def create_app(
     `database_timeout`: the longest wait for the database, in seconds (storage/connections.py); beyond,
     a request is refused 503. `tables` prepares the solver's tables (default: within web/tables.py's budget);
     `access` (default: open to all) keeps creating games to those who know a password, and may hide the
-    open tables (web/access.py)."""
+    open tables (web/access.py). `push`: the push services pushes may go to, and the contact they are
+    signed with (web/push/)."""
     storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url)
@@ -79,11 +82,15 @@ def create_app(
         clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
     tables = tables or TableGate()
     games = Games(storage, tables, broker, clock_scale=clock_scale)
+    links, presence = LinkBase(public_url, listen_host), Presence(broker)
+    web_push = WebPush(storage, presence, push or PushSettings(), public_url)
+    games.watchers.append(web_push.notifier)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         async with sweeping_unplayed(games, unplayed_max_age):
             yield
+        web_push.close()
         games.close()
         tables.close()
         broker.close()
@@ -92,8 +99,8 @@ def create_app(
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
-    links, presence = LinkBase(public_url, listen_host), Presence(broker)
-    app.state.services = Services(games, broker, links, RequestRates(rate_limits), access or Access(), presence)
+    rates = RequestRates(rate_limits)
+    app.state.services = Services(games, broker, links, rates, access or Access(), presence, web_push)
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)
@@ -103,6 +110,7 @@ def create_app(
     app.include_router(page_router)
     app.include_router(game_router)
     app.include_router(seat_router)
+    app.include_router(push_router)
     app.include_router(review_router(games))
     app.include_router(record_router(games))
     app.include_router(export_router(games))

@@ -1,5 +1,5 @@
 """Per-client limits on the requests that cost the server the most: new games (bots' games and rematches
-too), QR codes, hints (and the live bar's chances) and reviews. One client creating games in a loop made
+too), QR codes, hints (and the live bar's chances), reviews and push subscriptions. One client creating games in a loop made
 367 a second, and a flood of QR codes took a core; people make a few of each a minute.
 
 Each route class has its own budget of requests per minute per client address (clients.py), counted in
@@ -29,6 +29,7 @@ GAMES_PER_MINUTE = 30
 QR_CODES_PER_MINUTE = 60
 HINTS_PER_MINUTE = 300  # the live bar asks once per step shown, and a bot's turn shows several
 REVIEWS_PER_MINUTE = 120
+PUSH_PER_MINUTE = 120  # a device opting in posts its subscription once per seat it plays
 
 
 class RouteClass(Enum):
@@ -36,6 +37,7 @@ class RouteClass(Enum):
     QR_CODES = "qr_codes"
     HINTS = "hints"  # a hint, the live bar's chances
     REVIEWS = "reviews"  # a game's review, a past position ranked
+    PUSH = "push"  # a push subscription kept or dropped
 
 
 @dataclass(frozen=True)
@@ -46,9 +48,10 @@ class RateLimits:
     qr_codes: int | None = QR_CODES_PER_MINUTE
     hints: int | None = HINTS_PER_MINUTE
     reviews: int | None = REVIEWS_PER_MINUTE
+    push: int | None = PUSH_PER_MINUTE
 
 
-NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None)
+NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None, push=None)
 
 
 class TooManyRequests(Exception):

@@ -1,11 +1,11 @@
 """What the routers reach through the app (`app.state`, set once by `create_app`): the game service,
-the broker that tells other processes, who is at each table, where links point, and the per-client
-request budgets."""
+the broker that tells other processes, who is at each table, where links point, the per-client
+request budgets, and Web Push."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
@@ -16,6 +16,9 @@ from .games import Games
 from .presence import Presence
 from .rate_limits import RequestRates
 
+if TYPE_CHECKING:  # web/push's routes reach it through these services
+    from .push import WebPush
+
 
 @dataclass(frozen=True)
 class Services:
@@ -25,6 +28,7 @@ class Services:
     rates: RequestRates
     access: Access  # who may create games, whether open tables are listed
     presence: Presence  # the seats whose pages are connected
+    push: WebPush  # Web Push: the key, the subscriptions, the notifier the games tell
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

@@ -1,0 +1,245 @@
+"""Web Push with a real peer: the app sends each kind of push to a push service of the tests'
+(tests/push_service.py), which checks its VAPID signature and claims and decrypts it with the keys of
+the subscription it made, as a phone's browser would. Nothing is sent while the seat's page is in
+sight; a subscription the push service says is gone is forgotten; a failed push is tried again."""
+
+from __future__ import annotations
+
+import base64
+import time
+from contextlib import ExitStack
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cubilete.web import create_app
+from cubilete.web.push import PushSettings
+from tests.push_service import PushService
+
+ANA = {"name": "Ana", "kind": "human"}
+LUIS = {"name": "Luis", "kind": "human", "invited": True}
+FCM = "https://fcm.googleapis.com/fcm/send/dXk1"
+
+
+@pytest.fixture
+def service():
+    with PushService() as push_service:
+        yield push_service
+
+
+@pytest.fixture
+def app_client(database, service):
+    settings = PushSettings(services=(f"{service.url}/push/",), retry_delays=(0.05, 0.05))
+    with TestClient(create_app(database, push=settings)) as client:
+        service.server_key = client.get("/api/push/key").json()["public_key"]
+        yield client
+
+
+def create(client, claim=True, **extra) -> dict:
+    response = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS], **extra})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    if claim:
+        claim_invite(client, created)
+    return created
+
+
+def claim_invite(client, created) -> None:
+    invite = created["seats"][1]["invite"]
+    claimed = client.post(f"/api/games/{created['id']}/seats/1/claim", json={"invite": invite})
+    assert claimed.status_code == 200, claimed.text
+    created["seats"][1]["token"] = claimed.json()["token"]
+
+
+def subscribe(client, created, seat, subscription, lang=None, method="POST"):
+    body = {"token": created["seats"][seat]["token"], "subscription": subscription} | ({"lang": lang} if lang else {})
+    return client.request(method, f"/api/games/{created['id']}/seats/{seat}/push", json=body)
+
+
+def subscribed(client, created, seat, service, name, lang="en") -> None:
+    response = subscribe(client, created, seat, service.subscribe(name), lang)
+    assert response.status_code == 200, response.text
+
+
+def act(client, created, action, seat):
+    body = {"seat": seat, "token": created["seats"][seat]["token"], "action": action}
+    response = client.post(f"/api/games/{created['id']}/actions", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def play_a_turn(client, created, seat) -> dict:
+    """Roll once and score the seat's first open box."""
+    view = act(client, created, {"type": "roll"}, seat)
+    filled = view["table"]["sheets"][seat]["boxes"]
+    box = next(box["id"] for box in view["table"]["boxes"] if box["id"] not in filled)
+    return act(client, created, {"type": "score", "box": box}, seat)
+
+
+def wait_until(check, what: str) -> None:
+    deadline = time.monotonic() + 10
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+# -- the key and the subscriptions ------------------------------------------------------------
+
+
+def test_the_key_is_a_p256_point_made_once_and_kept_with_the_data(database, app_client):
+    key = app_client.get("/api/push/key").json()["public_key"]
+    point = base64.urlsafe_b64decode(key + "=")
+    assert len(point) == 65 and point[0] == 4 and "=" not in key
+    with TestClient(create_app(database)) as again:  # another process, or the next start
+        assert again.get("/api/push/key").json() == {"public_key": key}
+
+
+def test_a_seat_holder_subscribes_and_unsubscribes_and_a_wrong_token_is_refused(app_client, service):
+    created = create(app_client)
+    subscription = service.subscribe("ana")
+    assert subscribe(app_client, created, 0, subscription).json() == {"subscribed": True}
+    assert subscribe(app_client, created, 0, subscription).status_code == 200  # again: kept once
+    wrong = dict(created, seats=[dict(created["seats"][0], token="x" * 24), created["seats"][1]])
+    refused = subscribe(app_client, wrong, 0, subscription)
+    assert (refused.status_code, refused.json()["code"]) == (403, "wrong_token")
+    assert subscribe(app_client, created, 0, subscription, method="DELETE").json() == {"subscribed": False}
+    store = app_client.app.state.services.push.store
+    assert store.recipients(created["id"], 0, None) == []
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://evil.example.com/push",
+        "https://googleapis.com.evil.example/push",
+        "http://fcm.googleapis.com/fcm/send/x",
+        "https://user@fcm.googleapis.com/fcm/send/x",
+        "http://127.0.0.1:1/push/x",  # this machine, but not the service allowed
+        "http://169.254.169.254/latest/meta-data",
+    ],
+)
+def test_an_endpoint_outside_the_allowed_push_services_is_refused(app_client, service, endpoint):
+    created = create(app_client)
+    subscription = service.subscribe("ana") | {"endpoint": endpoint}
+    refused = subscribe(app_client, created, 0, subscription)
+    assert (refused.status_code, refused.json()["code"]) == (400, "push_service_not_allowed")
+
+
+def test_the_known_push_services_are_allowed_by_default_and_bad_keys_refused(client):
+    created = create(client)
+    keys = PushService().subscribe("x")["keys"]
+    assert subscribe(client, created, 0, {"endpoint": FCM, "keys": keys}).status_code == 200
+    for bad in ({"p256dh": keys["auth"]}, {"auth": keys["p256dh"]}, {"p256dh": "!" + keys["p256dh"][1:]}, {"auth": 5}):
+        refused = subscribe(client, created, 0, {"endpoint": FCM, "keys": keys | bad})
+        assert (refused.status_code, refused.json()["code"]) == (400, "push_subscription"), bad
+    not_on_curve = base64.urlsafe_b64encode(b"\x04" + b"\x01" * 64).rstrip(b"=").decode()
+    refused = subscribe(client, created, 0, {"endpoint": FCM, "keys": keys | {"p256dh": not_on_curve}})
+    assert refused.json()["code"] == "push_subscription"
+
+
+# -- what is sent --------------------------------------------------------------------------------
+
+
+def test_your_turn_reaches_the_seat_given_the_turn_in_its_language(app_client, service):
+    created = create(app_client)
+    subscribed(app_client, created, 1, service, "luis", lang="es")
+    play_a_turn(app_client, created, 0)
+    message = service.wait_for_kind("luis", "your_turn")
+    assert message == {
+        "kind": "your_turn",
+        "title": "Tu turno",
+        "body": "Luis, es tu turno en Penta.",
+        "url": f"/game/{created['id']}",
+        "tag": f"cubilete-{created['id']}",
+        "game": created["id"],
+    }
+    assert service.problems == [] and service.received[0].headers["urgency"] == "high"
+
+
+def test_a_friend_taking_the_invite_is_told_to_the_other_players(app_client, service):
+    created = create(app_client, claim=False)
+    subscribed(app_client, created, 0, service, "ana", lang="id")
+    claim_invite(app_client, created)
+    message = service.wait_for_kind("ana", "invite_taken")
+    assert (message["title"], message["body"]) == ("Luis bergabung", "Luis mengambil kursinya di permainan Penta Anda.")
+
+
+@pytest.mark.slow  # a whole game of Penta: about 1.5 s
+def test_the_end_of_the_game_is_told_to_every_seat_then_its_subscriptions_dropped(app_client, service):
+    created = create(app_client)
+    subscribed(app_client, created, 0, service, "ana")
+    subscribed(app_client, created, 1, service, "luis")
+    view = app_client.get(f"/api/games/{created['id']}").json()
+    while view["current_player"] is not None:
+        view = play_a_turn(app_client, created, view["current_player"])
+    for name in ("ana", "luis"):
+        message = service.wait_for_kind(name, "game_over")
+        assert message["title"] == "Game over" and message["body"].endswith(" won.")
+    store = app_client.app.state.services.push.store
+    wait_until(lambda: store.recipients(created["id"], 0, None) == [], "the subscriptions dropped")
+
+
+def test_the_reminder_of_a_quarter_left_is_sent_once_per_turn(app_client, service):
+    created = create(app_client)
+    subscribed(app_client, created, 0, service, "ana")
+    subscribed(app_client, created, 1, service, "luis", lang="es")
+    services = app_client.app.state.services
+    live = services.games.get(created["id"])
+    services.push.notifier.quarter_left(live)
+    services.push.notifier.quarter_left(live)  # the sweeper again, or another process
+    message = service.wait_for_kind("ana", "reminder")
+    assert message["body"] == "Ana, a quarter of your time is left in Penta."
+    play_a_turn(app_client, created, 0)  # then Luis's turn: his reminder is new
+    services.push.notifier.quarter_left(services.games.get(created["id"]))
+    assert service.wait_for_kind("luis", "reminder")["title"] == "Se te acaba el tiempo"
+    assert service.kinds("ana").count("reminder") == 1
+
+
+@pytest.mark.slow  # the computer's turn waits for the advice tables
+def test_the_computer_playing_a_turn_for_the_clock_is_told_to_that_seat(app_client, service):
+    created = create(app_client, turn_clock=30)
+    subscribed(app_client, created, 1, service, "luis")
+    at = play_a_turn(app_client, created, 0)["events"]
+    service.wait_for_kind("luis", "your_turn")
+    games = app_client.app.state.services.games
+    games.now = lambda: datetime.now(UTC) + timedelta(seconds=31)
+    response = app_client.post(f"/api/games/{created['id']}/clock", json={"at": at})
+    assert response.status_code == 200, response.text
+    message = service.wait_for_kind("luis", "clock_played")
+    assert message["body"] == "Luis's time ran out in Penta: the computer played that turn."
+
+
+def test_no_your_turn_while_the_seats_page_is_in_sight(app_client, service):
+    created = create(app_client)
+    subscribed(app_client, created, 0, service, "ana")
+    subscribed(app_client, created, 1, service, "luis")
+    presence = app_client.app.state.services.presence
+    with ExitStack() as pages:
+        socket = pages.enter_context(app_client.websocket_connect(f"/api/games/{created['id']}/live"))
+        socket.receive_json()
+        socket.send_json({"seats": {"1": created["seats"][1]["token"]}})
+        wait_until(lambda: 1 in presence.visible(created["id"]), "Luis's page in sight")
+        play_a_turn(app_client, created, 0)
+        play_a_turn(app_client, created, 1)
+        service.wait_for_kind("ana", "your_turn")  # sent after Luis's would have been, by the same worker
+        assert service.kinds("luis") == []
+        socket.send_json({"visible": False})  # Luis's phone locks
+        wait_until(lambda: 1 not in presence.visible(created["id"]), "Luis's page hidden")
+        assert 1 in presence.present(created["id"])  # still connected: not away
+        play_a_turn(app_client, created, 0)
+        service.wait_for_kind("luis", "your_turn")
+
+
+def test_a_gone_subscription_is_forgotten_and_a_failed_push_tried_again(app_client, service):
+    created = create(app_client)
+    subscribed(app_client, created, 0, service, "ana")
+    subscribed(app_client, created, 1, service, "luis")
+    service.answer("luis", 410)
+    service.answer("ana", 500, 503)
+    play_a_turn(app_client, created, 0)
+    store = app_client.app.state.services.push.store
+    wait_until(lambda: store.recipients(created["id"], 1, None) == [], "Luis's subscription forgotten")
+    play_a_turn(app_client, created, 1)
+    service.wait_for_kind("ana", "your_turn")
+    assert service.tries["ana"] == 3 and service.tries["luis"] == 1
