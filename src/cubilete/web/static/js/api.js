@@ -56,6 +56,7 @@ async function request(method, path, body, quiet = false) {
 
 export const getJson = (path, { quiet = false } = {}) => request("GET", path, undefined, quiet);
 export const postJson = (path, body) => request("POST", path, body);
+export const deleteJson = (path, body) => request("DELETE", path, body);
 
 // The seats this browser plays in a game: { seat: token }, kept in localStorage. Only the seats
 // played on this device (or claimed here from an invite): a friend's token is never sent to the creator.

@@ -9,7 +9,8 @@ const ANSWER_WITHIN_MS = 4_000; // a socket that does not answer a catch-up by t
 
 // seen(): the number of events this page has; onView(view): a view with the steps since then;
 // onConnected(boolean): whether pushes arrive now; playing(): the seats this page plays ({ seat: token }),
-// said on each connection: while it lasts, the others see those seats present.
+// said on each connection: while it lasts, the others see those seats present. A page playing seats
+// also says when it is hidden or shown again: the server sends no "your turn" push while it is in sight.
 export function followGame(gameId, seen, onView, onConnected, playing) {
   let socket = null;
   let delay = FIRST_DELAY_MS;
@@ -33,7 +34,10 @@ export function followGame(gameId, seen, onView, onConnected, playing) {
       delay = FIRST_DELAY_MS;
       onConnected(true);
       const seats = playing();
-      if (Object.keys(seats).length > 0) current.send(JSON.stringify({ seats }));
+      if (Object.keys(seats).length > 0) {
+        current.send(JSON.stringify({ seats }));
+        if (document.visibilityState !== "visible") sayVisibility();
+      }
     };
     current.onmessage = (message) => {
       clearTimeout(deadline);
@@ -69,7 +73,14 @@ export function followGame(gameId, seen, onView, onConnected, playing) {
     }
   }
 
+  function sayVisibility() {
+    if (socket?.readyState === WebSocket.OPEN && Object.keys(playing()).length > 0) {
+      socket.send(JSON.stringify({ visible: document.visibilityState === "visible" }));
+    }
+  }
+
   document.addEventListener("visibilitychange", () => {
+    sayVisibility();
     if (document.visibilityState === "visible") catchUp();
   });
   window.addEventListener("online", catchUp);
