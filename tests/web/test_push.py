@@ -243,3 +243,84 @@ def test_a_gone_subscription_is_forgotten_and_a_failed_push_tried_again(app_clie
     play_a_turn(app_client, created, 1)
     service.wait_for_kind("ana", "your_turn")
     assert service.tries["ana"] == 3 and service.tries["luis"] == 1
+
+
+# -- across processes, profiles, the host's options ------------------------------------------------
+
+
+@pytest.mark.slow  # two apps on PostgreSQL and Redis: about 2.5 s
+def test_across_processes_on_postgresql_no_push_while_the_page_is_in_sight_in_the_other(
+    postgres_url, redis_url, service
+):
+    """Luis's page is on one process, Ana's move stored by the other: its notifier hears his page's presence.
+    Both processes made or read the same key, and the reminder is sent once of the two."""
+    settings = PushSettings(services=(f"{service.url}/push/",))
+    with ExitStack() as stack:
+        first = stack.enter_context(TestClient(create_app(postgres_url, redis_url, push=settings)))
+        second = stack.enter_context(TestClient(create_app(postgres_url, redis_url, push=settings)))
+        service.server_key = first.get("/api/push/key").json()["public_key"]
+        assert second.get("/api/push/key").json()["public_key"] == service.server_key
+        created = create(first)
+        subscribed(first, created, 0, service, "ana")
+        subscribed(first, created, 1, service, "luis")
+        socket = stack.enter_context(first.websocket_connect(f"/api/games/{created['id']}/live"))
+        socket.receive_json()
+        socket.send_json({"seats": {"1": created["seats"][1]["token"]}})
+        wait_until(lambda: 1 in first.app.state.services.presence.visible(created["id"]), "Luis's page in sight")
+        play_a_turn(second, created, 0)
+        play_a_turn(second, created, 1)
+        service.wait_for_kind("ana", "your_turn")
+        assert service.kinds("luis") == []
+        socket.send_json({"visible": False})
+        second_presence = second.app.state.services.presence
+        wait_until(lambda: 1 not in second_presence.visible(created["id"]), "the other process hears it hidden")
+        play_a_turn(second, created, 0)
+        service.wait_for_kind("luis", "your_turn")
+        for app in (first, second):
+            services = app.app.state.services
+            services.push.notifier.quarter_left(services.games.get(created["id"]))
+        service.wait_for_kind("luis", "reminder")
+        play_a_turn(second, created, 1)  # then Ana's your_turn, after any second reminder would have come
+        service.wait_for_kind("ana", "your_turn", count=2)
+        assert service.kinds("luis").count("reminder") == 1
+
+
+def test_a_profiles_subscription_hears_every_seat_it_owns(database, service):
+    """The coordinator wires `profile_push_router` to the profiles' sign-in and `seat_owner` to theirs."""
+    from fastapi import Request
+
+    from cubilete.web.push import profile_push_router
+
+    app = create_app(database, push=PushSettings(services=(f"{service.url}/push/",)))
+
+    def profile_of(request: Request) -> str:
+        return request.headers["X-Test-Profile"]
+
+    app.include_router(profile_push_router(profile_of))
+    with TestClient(app) as client:
+        service.server_key = client.get("/api/push/key").json()["public_key"]
+        client.app.state.services.push.notifier.seat_owner = lambda game_id, seat: "luis-profile" if seat == 1 else None
+        body = {"subscription": service.subscribe("luis-phone"), "lang": "es"}
+        answer = client.post("/api/profiles/me/push", json=body, headers={"X-Test-Profile": "luis-profile"})
+        assert answer.json() == {"subscribed": True}
+        created = create(client)
+        play_a_turn(client, created, 0)
+        assert service.wait_for_kind("luis-phone", "your_turn")["body"] == "Luis, es tu turno en Penta."
+        gone = client.request("DELETE", "/api/profiles/me/push", json=body, headers={"X-Test-Profile": "luis-profile"})
+        assert gone.json() == {"subscribed": False}
+        assert client.app.state.services.push.store.recipients(created["id"], 1, "luis-profile") == []
+
+
+def test_the_host_chooses_the_push_services_by_option_or_environment(monkeypatch):
+    from cubilete.cli.main import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["serve", "--push-services", "https://push.example.org/,http://127.0.0.1:9/push/"])
+    assert args.push_services == ("https://push.example.org/", "http://127.0.0.1:9/push/")
+    for refused in ("http://push.example.org/", "ftp://x/", ","):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["serve", "--push-services", refused])
+    monkeypatch.setenv("CUBILETE_PUSH_SERVICES", "https://*.push.example.org/")
+    monkeypatch.setenv("CUBILETE_PUSH_CONTACT", "mailto:host@example.org")
+    args = build_parser().parse_args(["serve"])
+    assert (args.push_services, args.push_contact) == (("https://*.push.example.org/",), "mailto:host@example.org")
