@@ -169,8 +169,9 @@ class PushStore:
         """Whether this (game, turn, kind, seat) was not marked sent yet, marking it (once across processes)."""
         row = {"game_id": game_id, "turn": turn, "kind": kind, "seat": seat, "created": _now()}
         with self.engine.begin() as connection:
+            # the row the insert returns, if any: PostgreSQL's rowcount is -1 here
             insert = self._insert(push_sent_table).values(row).on_conflict_do_nothing()
-            inserted = connection.execute(insert.returning(push_sent_table.c.turn)).first()  # PostgreSQL's rowcount is -1
+            inserted = connection.execute(insert.returning(push_sent_table.c.turn)).first()
         return inserted is not None
 
     def _insert(self, table: Table) -> Any:
