@@ -178,6 +178,8 @@ def test_the_end_of_the_game_is_told_to_every_seat_then_its_subscriptions_droppe
         assert message["title"] == "Game over" and message["body"].endswith(" won.")
     store = app_client.app.state.services.push.store
     wait_until(lambda: store.recipients(created["id"], 0, None) == [], "the subscriptions dropped")
+    refused = subscribe(app_client, created, 0, service.subscribe("ana-again"))
+    assert (refused.status_code, refused.json()["code"]) == (409, "game_over")
 
 
 def test_the_reminder_of_a_quarter_left_is_sent_once_per_turn(app_client, service):
@@ -309,6 +311,18 @@ def test_a_profiles_subscription_hears_every_seat_it_owns(database, service):
         gone = client.request("DELETE", "/api/profiles/me/push", json=body, headers={"X-Test-Profile": "luis-profile"})
         assert gone.json() == {"subscribed": False}
         assert client.app.state.services.push.store.recipients(created["id"], 1, "luis-profile") == []
+
+
+def test_a_pages_visibility_travels_between_processes_and_only_as_a_boolean():
+    from cubilete.web.broker import SeatsPresent
+    from cubilete.web.live import BadRequest, Visible, request_of
+    from cubilete.web.redis_broker import _decoded, _encoded
+
+    news = SeatsPresent("p1", (0, 2), (2,))
+    assert _decoded(_encoded(news)) == news and _decoded(_encoded(SeatsPresent("p1", ()))) == SeatsPresent("p1", ())
+    assert request_of('{"visible": false}') == Visible(False)
+    with pytest.raises(BadRequest):
+        request_of('{"visible": 0}')
 
 
 def test_the_host_chooses_the_push_services_by_option_or_environment(monkeypatch):

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
+from ...engine.errors import IllegalAction
 from ..api_models import Language, Token
 from ..i18n import request_language
 from ..rate_limits import RouteClass, limited
@@ -56,6 +57,8 @@ async def subscribe_seat(request: Request, game_id: str, seat: int, body: SeatPu
     a correspondence turn is a quarter left, the computer played your turn: in `lang`."""
     live = await games_of(request).find(game_id)
     live.check_seat(seat, body.token)
+    if live.state.is_over:  # nothing more to tell (its subscriptions were dropped at its end)
+        raise IllegalAction("game_over")
     lang = body.lang or request_language(request, live.lang)
     await run_in_threadpool(_subscribe, request, Owner(game_id, seat), body.subscription, lang)
     return {"subscribed": True}

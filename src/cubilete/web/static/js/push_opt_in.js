@@ -58,7 +58,7 @@ async function turnOff(controller) {
 
 // On a game page of a device that said yes: this game's seats are pushed too.
 export async function renewPush(controller) {
-  if (!pushOn() || mySeats(controller).length === 0) return;
+  if (!pushOn() || mySeats(controller).length === 0 || controller.view?.is_over) return;
   try {
     await tellServer(controller, await browserSubscription(true), postJson);
   } catch {
