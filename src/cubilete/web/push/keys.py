@@ -33,7 +33,7 @@ class VapidKeys:
     @classmethod
     def of(cls, store: PushStore) -> VapidKeys:
         """The stored key pair, made and stored first if this is the server's first start."""
-        return cls(*store.key_pair(_new_pair()))
+        return cls(*store.key_pair(_new_pair))
 
     def headers(self, endpoint_origin: str, contact: str, expires: int) -> dict[str, str]:
         """The Authorization header of a push request to this push service (`vapid t=JWT, k=key`)."""

@@ -7,6 +7,7 @@ process whose insert of its (game, turn, kind, seat) row succeeds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -93,19 +94,26 @@ class PushStore:
     def __init__(self, storage: Storage) -> None:
         self.engine = storage.engine
 
-    def key_pair(self, made: tuple[str, str]) -> tuple[str, str]:
-        """The stored (private, public) key pair; `made` is stored first if there is none yet."""
-        private, public = made
-        row = {"id": KEY_ROW, "private_key": private, "public_key": public, "created": _now()}
-        with self.engine.begin() as connection:
-            connection.execute(self._insert(push_keys_table).values(row).on_conflict_do_nothing())
+    def key_pair(self, make: Callable[[], tuple[str, str]]) -> tuple[str, str]:
+        """The stored (private, public) key pair; `make()`'s is stored first if there is none yet (of two
+        processes storing theirs at once, the first one's is kept and both read it)."""
+        stored = self._key_pair()
+        if stored is None:
+            private, public = make()
+            row = {"id": KEY_ROW, "private_key": private, "public_key": public, "created": _now()}
+            with self.engine.begin() as connection:
+                connection.execute(self._insert(push_keys_table).values(row).on_conflict_do_nothing())
+            stored = self._key_pair()
+        assert stored is not None, "stored just now"
+        return stored
+
+    def _key_pair(self) -> tuple[str, str] | None:
+        columns = push_keys_table.c
         with self.engine.connect() as connection:
-            stored = connection.execute(
-                select(push_keys_table.c.private_key, push_keys_table.c.public_key).where(
-                    push_keys_table.c.id == KEY_ROW
-                )
-            ).one()
-        return str(stored[0]), str(stored[1])
+            row = connection.execute(
+                select(columns.private_key, columns.public_key).where(columns.id == KEY_ROW)
+            ).first()
+        return None if row is None else (str(row[0]), str(row[1]))
 
     def count(self, owner: Owner, endpoint: str) -> tuple[int, int]:
         """How many subscriptions the owner has at other endpoints, and the endpoint has for other owners."""
