@@ -2,13 +2,14 @@
 played the server's push reaches the tests' push service (which checks and decrypts it); delivered to
 Beto's service worker by the DevTools protocol, it shows the notification, whose click opens the game.
 
-What headless Chromium cannot do is replaced, and only that: it has no push service of its own
-(pushManager.subscribe is refused, "permission denied", even with the notifications permission), so
-the page's subscribe answers a subscription of the tests' push service (every step before it, the
-permission asked and the key fetched, and every step after, the subscription posted for the seat, run
-as on a phone); and no one can click a headless notification, so the service worker's own
-notificationclick handler is dispatched the real notification, and Chromium (which lets a worker open
-or focus a window only after a real click) has the window it opens recorded, then opened by the test."""
+What headless Chromium cannot do is replaced, and only that. It has no push service of its own:
+pushManager.subscribe is refused ("permission denied") even with the notifications permission, and
+Ana's switch shows that refusal, as it shows a refused permission. So Beto's page's subscribe answers
+a subscription of the tests' push service; every step before it (the permission asked, the key
+fetched) and after it (the subscription posted for his seat) runs as on a phone. And no one can click
+a headless notification: the service worker's own notificationclick handler is dispatched the real
+notification, and the window it opens (Chromium lets a worker open or focus one only after a real
+click) is recorded, then opened by the test."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import time
 import urllib.request
 
 import pytest
+from a11y import axe_violations
 from harness import Server, free_port
 from playwright.sync_api import expect
 from push_service import PushService
@@ -77,12 +79,31 @@ def shows(page, expression: str, expected) -> None:
         page.wait_for_timeout(20)
 
 
+def refused_switch(page) -> str:
+    """Turn the ⚙ switch on where it cannot be: it turns back off and says why (the note's text)."""
+    switch = page.locator("#settings [data-push-opt-in] input[name='push']")
+    note = page.locator("#settings [data-push-note]")
+    switch.check()
+    expect(note).not_to_have_text("")
+    expect(switch).not_to_be_checked()
+    text = note.text_content() or ""
+    page.evaluate("document.querySelector('#settings [data-push-note]').textContent = ''")
+    return text
+
+
 def test_the_push_of_your_turn_shows_a_notification_whose_click_opens_the_game(push_server, new_page):
     server, service = push_server
     ana = new_page(locale="es-ES")
     links = create_with_a_friend(ana, server, "penta", "Ana", "Beto", clock="0")
     ready(ana)
     game_id = game_id_of(ana)
+    ana.click("[data-action='settings']")  # headless Chromium's own push, as far as it goes
+    refused_first = refused_switch(ana)
+    assert refused_first.startswith("No se pudieron activar las notificaciones:"), refused_first
+    ana.context.grant_permissions(["notifications"], origin=server.url)
+    assert "Registration failed" in refused_switch(ana)  # no push service: the browser's subscribe refuses
+    assert axe_violations(ana) == []  # the ⚙ dialog with the switch and its note
+    ana.click("#settings button[value='close']")
 
     beto = new_page(locale="id-ID")
     beto.context.grant_permissions(["notifications"], origin=server.url)
