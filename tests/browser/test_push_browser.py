@@ -1,4 +1,4 @@
-""" "Your turn" on the phone, in Chromium: Beto turns on the ⚙ switch, closes the game, and when Ana has
+"""The "your turn" push, in Chromium: Beto turns on the ⚙ switch, closes the game, and when Ana has
 played the server's push reaches the tests' push service (which checks and decrypts it); delivered to
 Beto's service worker by the DevTools protocol, it shows the notification, whose click opens the game.
 
