@@ -108,6 +108,21 @@ def test_a_seat_holder_subscribes_and_unsubscribes_and_a_wrong_token_is_refused(
     assert store.recipients(created["id"], 0, None) == []
 
 
+def test_a_seats_devices_are_bounded_and_so_are_a_clients_requests(database, service):
+    from cubilete.web import RateLimits
+    from cubilete.web.push.routes import MOST_PER_OWNER
+
+    settings = PushSettings(services=(f"{service.url}/push/",))
+    with TestClient(create_app(database, push=settings, rate_limits=RateLimits(push=MOST_PER_OWNER + 2))) as client:
+        created = create(client)
+        for device in range(MOST_PER_OWNER):
+            assert subscribe(client, created, 0, service.subscribe(f"phone-{device}")).status_code == 200
+        refused = subscribe(client, created, 0, service.subscribe("one-more"))
+        assert (refused.status_code, refused.json()["code"]) == (400, "push_too_many")
+        assert subscribe(client, created, 0, service.subscribe("phone-0")).status_code == 200  # a device again
+        assert subscribe(client, created, 0, service.subscribe("phone-1")).status_code == 429
+
+
 @pytest.mark.parametrize(
     "endpoint",
     [
