@@ -1,9 +1,9 @@
 """The web app, assembled: its services (the game service on a database, the broker, where links
 point), its middleware, its refusals, and its routers, each in a module named for its subject:
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
-record_routes.py, profile_routes.py, chances.py, shell.py and health_routes.py; the static files last.
-While it runs, games that never got a move are swept away (unplayed_games.py), and the expired turns of
-games by correspondence are played (correspondence.py)."""
+record_routes.py, profile_routes.py, chances.py, shell.py, health_routes.py and push/routes.py; the static
+files last. While it runs, games that never got a move are swept away (unplayed_games.py), and the expired
+turns of games by correspondence are played (correspondence.py)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from .passkeys import Passkeys
 from .presence import Presence
 from .profile_routes import passkey_router, profile_router
 from .profiles import Profiles
+from .push import PushSettings, WebPush, profile_push_router, push_router
 from .rate_limits import RateLimits, RequestRates
 from .reactions import Reactions
 from .record_routes import record_router
@@ -64,6 +65,7 @@ def create_app(
     database_timeout: float = DATABASE_TIMEOUT,
     tables: TableGate | None = None,
     access: Access | None = None,
+    push: PushSettings | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
@@ -74,7 +76,8 @@ def create_app(
     `database_timeout`: the longest wait for the database, in seconds (storage/connections.py); beyond,
     a request is refused 503. `tables` prepares the solver's tables (default: within web/tables.py's budget);
     `access` (default: open to all) keeps creating games to those who know a password, and may hide the
-    open tables (web/access.py)."""
+    open tables (web/access.py). `push`: the push services pushes may go to, and the contact they are
+    signed with (web/push/)."""
     storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url)
@@ -85,11 +88,16 @@ def create_app(
         clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
     tables = tables or TableGate()
     games = Games(storage, tables, broker, clock_scale=clock_scale)
+    links, presence, profiles = LinkBase(public_url, listen_host), Presence(broker), Profiles(storage)
+    # a profile's devices are told of the seats it holds, as the seats' own are
+    web_push = WebPush(storage, presence, push or PushSettings(), public_url, seat_owner=profiles.owner)
+    games.watchers.append(web_push.notifier)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        async with sweeping_unplayed(games, unplayed_max_age), sweeping_correspondence(games):
+        async with sweeping_unplayed(games, unplayed_max_age), sweeping_correspondence(games, web_push.notifier.quarter_left):
             yield
+        web_push.close()
         games.close()
         tables.close()
         broker.close()
@@ -98,10 +106,9 @@ def create_app(
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
     )
-    links, presence, profiles = LinkBase(public_url, listen_host), Presence(broker), Profiles(storage)
     rates = RequestRates(rate_limits)
     app.state.services = Services(
-        games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles
+        games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push
     )
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
@@ -112,6 +119,8 @@ def create_app(
     app.include_router(page_router)
     app.include_router(game_router)
     app.include_router(seat_router)
+    app.include_router(push_router)
+    app.include_router(profile_push_router(lambda request: profiles.required(request).id))
     app.include_router(review_router(games))
     app.include_router(record_router(games))
     app.include_router(profile_router(games, profiles))

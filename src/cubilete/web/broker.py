@@ -44,10 +44,12 @@ class Reacted:
 
 @dataclass(frozen=True, slots=True)
 class SeatsPresent:
-    """The seats of the game whose pages are connected to the process `origin` (web/presence.py)."""
+    """The seats of the game whose pages are connected to the process `origin`, and those of them whose
+    pages are all hidden (web/presence.py)."""
 
     origin: str
     seats: tuple[int, ...]
+    hidden: tuple[int, ...] = ()
 
 
 SEATS_CHANGED = SeatsChanged()

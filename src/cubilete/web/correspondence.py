@@ -42,14 +42,10 @@ REMIND_AT = 4  # the reminder goes once 1/REMIND_AT of the allowance is left
 Reminder = Callable[[LiveGame], None]
 
 
-def no_reminder(_live: LiveGame) -> None:
-    """The default: nobody is reminded (the push notifier replaces it)."""
-
-
 class CorrespondenceSweeper:
     """Plays the expired turns of the games by correspondence and reminds their seats to move (`sweep`)."""
 
-    def __init__(self, games: Games, remind: Reminder = no_reminder) -> None:
+    def __init__(self, games: Games, remind: Reminder) -> None:
         self.games = games
         self.remind = remind
         self.interval = max(SWEEP_INTERVAL * games.clock_scale, SHORTEST_INTERVAL)
@@ -129,7 +125,7 @@ def correspondence_games(storage: Storage, after: str, limit: int = SWEEP_BATCH)
 
 
 @asynccontextmanager
-async def sweeping_correspondence(games: Games, remind: Reminder = no_reminder) -> AsyncIterator[CorrespondenceSweeper]:
+async def sweeping_correspondence(games: Games, remind: Reminder) -> AsyncIterator[CorrespondenceSweeper]:
     """While the app runs, a sweeper plays the expired turns of the games by correspondence (and reminds)."""
     sweeper = CorrespondenceSweeper(games, remind)
     task = asyncio.create_task(sweeper.run())

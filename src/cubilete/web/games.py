@@ -58,6 +58,7 @@ from .seats import (
 )
 from .table_options import PLAIN_TABLE, TableOptions
 from .tables import TableGate
+from .watchers import Watcher, tell_seats_stored, tell_stored
 
 log = logging.getLogger(__name__)
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
@@ -87,6 +88,7 @@ class Games:
         self.broker = broker
         self.clock_scale = clock_scale  # a test hook: every turn clock lasts this fraction of its seconds
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
+        self.watchers: list[Watcher] = []  # told of each change stored here (web/watchers.py)
         self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
         self._group = GroupCommit(storage)
         broker.read_missed_news_from(self.stored_news)
@@ -406,6 +408,7 @@ class Games:
         if live.state.is_over:
             self._live.get(live.id)  # filed again among the finished games (the request's `get` made it the latest)
         self.broker.publish(live.id, EventsStored(len(live.match.events)))
+        tell_stored(self.watchers, live, first)
 
     def _catch_up(self, live: LiveGame) -> None:
         """Apply the events (and seats) other processes stored since this copy was made (holding the game's
@@ -449,8 +452,10 @@ class Games:
         for _attempt in range(3):
             seats = change(live.seats)
             if self.storage.change_seats(live.id, live.seats_version, [seat.to_json() for seat in seats]):
+                before = live.seats
                 live.set_seats(seats, live.seats_version + 1)
                 self.broker.publish(live.id, SEATS_CHANGED)
+                tell_seats_stored(self.watchers, live, before)
                 return
             self._reload_seats(live)
         raise StaleRequest("stale")

@@ -6,9 +6,10 @@ reaction (web/reactions.py) as a message of its own, `{"reaction": {"seat": 1, "
 send `{"since": n}` at any time (after waking up) to receive the steps after n again, and
 `{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are
 present (web/presence.py), and each view it receives lists the human seats no page is connected for
-(`away`). Anything else closes the socket with BAD_REQUEST and a reason. A game that is not there,
-cannot be read, or whose database fails closes the socket with a code of its own and the refusal's
-code as reason.
+(`away`); and `{"visible": false}` (or true) when the page is hidden or shown again, so that
+push tells a seat it is its turn only while none of its pages is in sight. Anything else closes the
+socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or whose database
+fails closes the socket with a code of its own and the refusal's code as reason.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -56,7 +57,13 @@ class SeatClaim(dict[int, str]):
     """In a follower's queue: the seats the browser says it plays, with their tokens."""
 
 
-Wake = int | SeatClaim | BadRequest | Reacted | None
+class Visible(NamedTuple):
+    """In a follower's queue: the page is now visible, or hidden."""
+
+    visible: bool
+
+
+Wake = int | SeatClaim | Visible | BadRequest | Reacted | None
 
 
 async def follow_game(
@@ -106,7 +113,8 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
                 pending.append(wakes.get_nowait())
             for reaction in (wake for wake in pending if isinstance(wake, Reacted)):
                 await websocket.send_text(_reaction_message(reaction))
-            redraw = not all(isinstance(wake, Reacted) for wake in pending)  # a reaction alone changes no view
+            # a reaction, or the page shown or hidden, changes no view
+            redraw = not all(isinstance(wake, (Reacted, Visible)) for wake in pending)
             claims = [wake for wake in pending if isinstance(wake, SeatClaim)]
             claimed += len(claims)
             if claimed > 1:  # each would be news to every page of the game: once per connection
@@ -120,6 +128,9 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
             if claims:
                 proven = await asyncio.to_thread(_proven_seats, followed.games, game_id, claims[0])
                 presence.claim(game_id, follower, proven)
+            for wake in pending:
+                if isinstance(wake, Visible):
+                    presence.show(game_id, follower, wake.visible)
             catch_ups = (wake for wake in pending if type(wake) is int and wake != CHANGED)
             seen = min([seen, *catch_ups])
     except (WebSocketDisconnect, RuntimeError, OSError):
@@ -175,9 +186,9 @@ async def _read_requests(websocket: WebSocket, wakes: asyncio.Queue[Wake]) -> No
         wakes.put_nowait(None)
 
 
-def request_of(text: str | None) -> int | SeatClaim:
-    """A browser's request (JSON text): a catch-up (`{"since": n}`: from n, at least 0), or the seats it
-    plays (`{"seats": {"0": token}}`)."""
+def request_of(text: str | None) -> int | SeatClaim | Visible:
+    """A browser's request (JSON text): a catch-up (`{"since": n}`: from n, at least 0), the seats it
+    plays (`{"seats": {"0": token}}`), or whether it is in sight (`{"visible": true}`)."""
     if text is None:
         raise BadRequest('not text: send {"since": n} as JSON text')
     try:
@@ -188,6 +199,10 @@ def request_of(text: str | None) -> int | SeatClaim:
         raise BadRequest("not JSON") from None
     if isinstance(request, dict) and "seats" in request:
         return _seat_claim(request["seats"])
+    if isinstance(request, dict) and "visible" in request:
+        if type(request["visible"]) is not bool:
+            raise BadRequest('not {"visible": true} or {"visible": false}')
+        return Visible(request["visible"])
     since = request.get("since") if isinstance(request, dict) else None
     if type(since) is not int:  # not a float (1e400 is infinite), nor a boolean
         raise BadRequest('not {"since": n} with n a whole number')

@@ -1,11 +1,13 @@
 """Who is at the table: the seats whose pages follow the game live, told to the other players so that
 they see who is away. Nothing is stored: presence comes from the live sockets alone.
 
-A page proves the seats it plays with their tokens over its socket (web/live.py); each process counts
-its own sockets per seat, and tells the others through the broker which seats its pages hold of each
-game (`SeatsPresent`, one message when that set changes). A process that starts following a game
+A page proves the seats it plays with their tokens over its socket (web/live.py), and says whether it
+is visible (a page in a background tab or a locked phone is not); each process counts its own sockets
+per seat, and tells the others through the broker which seats its pages hold of each game, and which
+of those only hidden pages hold (`SeatsPresent`, one message when that changes). A process that starts following a game
 announces its own set; every process following it that did not know the newcomer answers with its
-set, so both know each other's. A seat is present while any page of it, in any process, is connected.
+set, so both know each other's. A seat is present while any page of it, in any process, is connected;
+visible while any of those pages is visible (push then does not tell it that it is its turn).
 (A process that dies without a word leaves its seats present to the others until their pages reload.)
 """
 
@@ -24,10 +26,19 @@ class GamePresence:
     def __init__(self, unsubscribe: Callable[[], None]) -> None:
         self.unsubscribe = unsubscribe
         self.followers: dict[int, frozenset[int]] = {}  # a local follower's id: its seats
-        self.others: dict[str, frozenset[int]] = {}  # another process: the seats its pages hold
+        self.hidden: set[int] = set()  # the local followers whose pages are hidden
+        self.others: dict[str, SeatsPresent] = {}  # another process: the seats its pages hold
 
     def local(self) -> frozenset[int]:
         return frozenset[int]().union(*self.followers.values())
+
+    def local_visible(self) -> frozenset[int]:
+        return frozenset[int]().union(*(seats for follower, seats in self.followers.items() if follower not in self.hidden))
+
+    def news(self, origin: str) -> SeatsPresent:
+        """This process's seats of the game, as told to the others."""
+        seats = self.local()
+        return SeatsPresent(origin, tuple(sorted(seats)), tuple(sorted(seats - self.local_visible())))
 
 
 class Presence:
@@ -53,12 +64,16 @@ class Presence:
             game.followers[follower] = frozenset()
         if first:
             game.unsubscribe = self._broker.subscribe(game_id, lambda news: self._heard(game_id, news))
-            self._announce(game_id, game.local())  # the others answer with theirs
+            self._announce(game_id, game.news(self._origin))  # the others answer with theirs
         return follower
 
     def claim(self, game_id: str, follower: int, seats: Iterable[int]) -> None:
         """The follower's page plays these seats (their tokens checked)."""
         self._change(game_id, follower, frozenset(seats))
+
+    def show(self, game_id: str, follower: int, visible: bool) -> None:
+        """The follower's page became visible, or hidden (a page is visible until it says otherwise)."""
+        self._change(game_id, follower, None, visible)
 
     def leave(self, game_id: str, follower: int) -> None:
         """The follower's page disconnected."""
@@ -70,19 +85,32 @@ class Presence:
             game = self._games.get(game_id)
             if game is None:
                 return frozenset()
-            return game.local().union(*game.others.values())
+            return game.local().union(*(frozenset(news.seats) for news in game.others.values()))
 
-    def _change(self, game_id: str, follower: int, seats: frozenset[int] | None) -> None:
+    def visible(self, game_id: str) -> frozenset[int]:
+        """The seats with a visible page, in any process (known for the games this process follows)."""
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                return frozenset()
+            others = (frozenset(news.seats) - frozenset(news.hidden) for news in game.others.values())
+            return game.local_visible().union(*others)
+
+    def _change(self, game_id: str, follower: int, seats: frozenset[int] | None, visible: bool | None = None) -> None:
+        """A follower's new seats, or its page's visibility, or (neither) it left."""
         with self._lock:
             game = self._games.get(game_id)
             if game is None or follower not in game.followers:
                 return
-            before = game.local()
-            if seats is None:
-                del game.followers[follower]
-            else:
+            before = game.news(self._origin)
+            if seats is not None:
                 game.followers[follower] = seats
-            after = game.local()
+            elif visible is not None:
+                (game.hidden.discard if visible else game.hidden.add)(follower)
+            else:
+                del game.followers[follower]
+                game.hidden.discard(follower)
+            after = game.news(self._origin)
             last = not game.followers
             if last:
                 del self._games[game_id]
@@ -91,8 +119,8 @@ class Presence:
         if after != before:
             self._announce(game_id, after)
 
-    def _announce(self, game_id: str, seats: frozenset[int]) -> None:
-        self._broker.publish(game_id, SeatsPresent(self._origin, tuple(sorted(seats))))
+    def _announce(self, game_id: str, news: SeatsPresent) -> None:
+        self._broker.publish(game_id, news)
 
     def _heard(self, game_id: str, news: News) -> None:
         """(From the broker's thread.) Another process's seats of a game followed here."""
@@ -103,7 +131,7 @@ class Presence:
             if game is None:
                 return
             newcomer = news.origin not in game.others
-            game.others[news.origin] = frozenset(news.seats)
-            ours = game.local()
+            game.others[news.origin] = news
+            ours = game.news(self._origin)
         if newcomer:
             self._announce(game_id, ours)

@@ -1,7 +1,7 @@
 """Per-client limits on the requests that cost the server the most: new games (bots' games and rematches
-too), QR codes, hints (and the live bar's chances), reviews, and reactions (each told to every page of
-a game). One client creating games in a loop made 367 a second, and a flood of QR codes took a core;
-people make a few of each a minute.
+too), QR codes, hints (and the live bar's chances), reviews, reactions (each told to every page of a
+game), profiles' sign-ins and push subscriptions. One client creating games in a loop made 367 a second,
+and a flood of QR codes took a core; people make a few of each a minute.
 
 Each route class has its own budget of requests per minute per client address (clients.py), counted in
 this process's memory by the `limits` library's fixed window: one counter per client and class, which
@@ -32,6 +32,7 @@ HINTS_PER_MINUTE = 300  # the live bar asks once per step shown, and a bot's tur
 REVIEWS_PER_MINUTE = 120
 REACTIONS_PER_MINUTE = 20  # a player's reactions to the table (web/reactions.py)
 PROFILES_PER_MINUTE = 30  # a profile claimed, a recovery code tried, a passkey's steps
+PUSH_PER_MINUTE = 120  # a device opting in posts its subscription once per seat it plays
 
 
 class RouteClass(Enum):
@@ -41,6 +42,7 @@ class RouteClass(Enum):
     REVIEWS = "reviews"  # a game's review, a past position ranked
     REACTIONS = "reactions"  # a seat's preset reaction, told to every page of the game
     PROFILES = "profiles"  # a new profile, a sign-in (recovery code or passkey), a passkey's registration
+    PUSH = "push"  # a push subscription kept or dropped
 
 
 @dataclass(frozen=True)
@@ -53,9 +55,12 @@ class RateLimits:
     reviews: int | None = REVIEWS_PER_MINUTE
     reactions: int | None = REACTIONS_PER_MINUTE
     profiles: int | None = PROFILES_PER_MINUTE
+    push: int | None = PUSH_PER_MINUTE
 
 
-NO_RATE_LIMITS = RateLimits(games=None, qr_codes=None, hints=None, reviews=None, reactions=None, profiles=None)
+NO_RATE_LIMITS = RateLimits(
+    games=None, qr_codes=None, hints=None, reviews=None, reactions=None, profiles=None, push=None
+)
 
 
 class TooManyRequests(Exception):

@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "cubilete:game:"
 CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the URL overrides it)
 SEATS_MESSAGE = "seats"  # SEATS_CHANGED on the wire; an event count is sent as its digits
-PRESENT_PREFIX = "present "  # SeatsPresent on the wire: "present ORIGIN 0,2"
+PRESENT_PREFIX = "present "  # SeatsPresent on the wire: "present ORIGIN 0,2/2" (after "/": the hidden seats)
 REACTED_PREFIX = "reacted "  # Reacted on the wire: "reacted 1 well_played"
 PING_SECONDS = 1.0  # how often the listening connection asks Redis whether it is there
 RETRY_SECONDS = 1.0  # how often news Redis missed is sent again
@@ -170,7 +170,7 @@ def _encoded(news: News) -> str:
     if isinstance(news, EventsStored):
         return str(news.events)
     if isinstance(news, SeatsPresent):
-        return f"{PRESENT_PREFIX}{news.origin} {','.join(map(str, news.seats))}"
+        return f"{PRESENT_PREFIX}{news.origin} {_numbers(news.seats)}/{_numbers(news.hidden)}"
     if isinstance(news, Reacted):
         return f"{REACTED_PREFIX}{news.seat} {news.key}"
     return SEATS_MESSAGE
@@ -181,11 +181,20 @@ def _decoded(message: str) -> News:
     if message == SEATS_MESSAGE:
         return SEATS_CHANGED
     if message.startswith(PRESENT_PREFIX):
-        origin, _, seats = message[len(PRESENT_PREFIX) :].partition(" ")
-        return SeatsPresent(origin, tuple(int(seat) for seat in seats.split(",") if seat))
+        origin, _, numbers = message[len(PRESENT_PREFIX) :].partition(" ")
+        seats, _, hidden = numbers.partition("/")
+        return SeatsPresent(origin, _read_numbers(seats), _read_numbers(hidden))
     if message.startswith(REACTED_PREFIX):
         return _reacted(message[len(REACTED_PREFIX) :])
     return EventsStored(int(message))
+
+
+def _numbers(seats: tuple[int, ...]) -> str:
+    return ",".join(map(str, seats))
+
+
+def _read_numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(seat) for seat in text.split(",") if seat)
 
 
 def _reacted(text: str) -> Reacted:

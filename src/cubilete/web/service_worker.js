@@ -77,3 +77,39 @@ async function page(event, url) {
     throw error;
   }
 }
+
+// A push from the server (web/push/): its message is written already, in the reader's language
+// ({kind, title, body, url, tag, game}); a newer one of the same game replaces the older (its tag).
+self.addEventListener("push", (event) => {
+  let message = null;
+  try {
+    message = event.data?.json() ?? null;
+  } catch {
+    message = null;
+  }
+  if (!message?.title) return;
+  event.waitUntil(
+    self.registration.showNotification(message.title, {
+      body: message.body,
+      tag: message.tag,
+      data: { url: message.url, game: message.game },
+      icon: "/static/icons/icon-192.png",
+      badge: "/static/icons/icon-192.png",
+      renotify: message.kind === "your_turn" || message.kind === "reminder",
+    }),
+  );
+});
+
+// A tap on the notification: the game's page, in a tab open on it already if there is one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? HOME, location.origin);
+  event.waitUntil(openGame(url));
+});
+
+async function openGame(url) {
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((client) => new URL(client.url).pathname === url.pathname);
+  if (open) return open.focus();
+  return self.clients.openWindow(url.href);
+}

@@ -1,11 +1,11 @@
 """What the routers reach through the app (`app.state`, set once by `create_app`): the game service,
 the broker that tells other processes, who is at each table, where links point, the per-client
-request budgets, and the players' reactions."""
+request budgets, the players' reactions, profiles and Web Push."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
@@ -18,6 +18,9 @@ from .profiles import Profiles
 from .rate_limits import RequestRates
 from .reactions import Reactions
 
+if TYPE_CHECKING:  # web/push's routes reach it through these services
+    from .push import WebPush
+
 
 @dataclass(frozen=True)
 class Services:
@@ -29,6 +32,7 @@ class Services:
     presence: Presence  # the seats whose pages are connected
     reactions: Reactions  # the seats' preset reactions, told to the table
     profiles: Profiles  # the names claimed on this server, and the seats that belong to them
+    push: WebPush  # Web Push: the key, the subscriptions, the notifier the games tell
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

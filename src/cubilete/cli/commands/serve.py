@@ -21,6 +21,7 @@ from ..connection_limits import HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, C
 from ..language import default_language
 from ..output import Parser
 from ..proxies import believed_proxies, proxy_settings, trusted_proxies
+from ..push_options import add_push_options, push_settings
 from ..serve_logging import add_logging_options, configure_logging, startup_summary, uvicorn_logging
 from ..texts import Texts
 
@@ -64,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     )
     add_logging_options(parser)
     add_access_options(parser)
+    add_push_options(parser)
     bounds = parser.add_argument_group("bounds on connections")
     bounds.add_argument(
         "--max-connections", type=_at_least_one, default=MAX_CONNECTIONS, metavar="N",
@@ -110,6 +112,7 @@ def add_rate_options(parser: Parser) -> None:
         ("--hints-per-minute", "hints and the live bar's chances", 300),
         ("--reviews-per-minute", "reviews, their positions and finished games' records", 120),
         ("--reactions-per-minute", "players' reactions to the table", 20),
+        ("--push-per-minute", "notification subscriptions kept or dropped", 120),
     ):
         rates.add_argument(option, type=_at_least_one, metavar="N", help=f"{what} (default: {default})")
     rates.add_argument("--no-rate-limits", action="store_true", help="no per-client budget at all (load tests)")
@@ -201,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
     tables = TableGate() if args.table_memory_mb is None else TableGate(args.table_memory_mb)
     per_minute = {"games": args.games_per_minute, "qr_codes": args.qr_codes_per_minute,
                   "hints": args.hints_per_minute, "reviews": args.reviews_per_minute,
-                  "reactions": args.reactions_per_minute}
+                  "reactions": args.reactions_per_minute, "push": args.push_per_minute}
     rates = NO_RATE_LIMITS if args.no_rate_limits else RateLimits(
         **{name: value for name, value in per_minute.items() if value is not None}
     )
@@ -210,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
         rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
-        access=Access(args.creation_password, args.open_tables),
+        access=Access(args.creation_password, args.open_tables), push=push_settings(args),
     )
     urls = listening_addresses(args.host, args.port)
     proxies = believed_proxies(args.forwarded_allow_ips, args.public_url)

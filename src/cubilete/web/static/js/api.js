@@ -56,7 +56,7 @@ async function request(method, path, body, quiet = false) {
 export const getJson = (path, { quiet = false } = {}) => request("GET", path, undefined, quiet);
 export const postJson = (path, body) => request("POST", path, body);
 export const patchJson = (path, body) => request("PATCH", path, body);
-export const deleteJson = (path) => request("DELETE", path);
+export const deleteJson = (path, body) => request("DELETE", path, body);
 
 // The profile this browser is signed in to, if any: { id, name, secret } (the secret is this device's
 // own, sent with every request as `Authorization: Bearer`; web/profiles.py).

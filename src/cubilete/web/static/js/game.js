@@ -27,6 +27,7 @@ import { Feel } from "./feel.js";
 import { showMySeats } from "./my_seats.js";
 import { DAY_SECONDS, timeLeftText } from "./time_left.js";
 import { Reactions } from "./reactions.js";
+import { renewPush, showPushOptIn } from "./push_opt_in.js";
 
 // The table class of each game family, by the family id the server's view sends.
 const TABLES = { sheet: SheetTable, five_thousand: FiveThousandTable };
@@ -495,8 +496,12 @@ const openSettings = settingsDialog(document.querySelector("#settings"), () => {
 document.querySelector("[data-action='settings']").addEventListener("click", () => {
   showGameLinks(document.querySelector("#settings"), controller.view?.game, controller.seats);
   showMySeats(document.querySelector("#settings [data-my-seats]"), document.querySelector("#settings"), controller);
+  showPushOptIn(document.querySelector("#settings [data-push-opt-in]"), controller);
   openSettings();
 });
-controller.start().catch((error) => {
-  controller.fail(error instanceof ApiError ? error.message : String(error));
-});
+controller
+  .start()
+  .then(() => renewPush(controller))
+  .catch((error) => {
+    controller.fail(error instanceof ApiError ? error.message : String(error));
+  });

@@ -9,8 +9,9 @@ const ANSWER_WITHIN_MS = 4_000; // a socket that does not answer a catch-up by t
 
 // seen(): the number of events this page has; onView(view): a view with the steps since then;
 // onConnected(boolean): whether pushes arrive now; playing(): the seats this page plays ({ seat: token }),
-// said on each connection: while it lasts, the others see those seats present; onReaction({ seat, key }):
-// a seat's reaction to the table (js/reactions.js), which changes no view.
+// said on each connection: while it lasts, the others see those seats present. A page playing seats
+// also says when it is hidden or shown again: the server sends no "your turn" push while it is in sight.
+// onReaction({ seat, key }): a seat's reaction to the table (js/reactions.js), which changes no view.
 export function followGame(gameId, seen, onView, onConnected, playing, onReaction) {
   let socket = null;
   let delay = FIRST_DELAY_MS;
@@ -34,7 +35,10 @@ export function followGame(gameId, seen, onView, onConnected, playing, onReactio
       delay = FIRST_DELAY_MS;
       onConnected(true);
       const seats = playing();
-      if (Object.keys(seats).length > 0) current.send(JSON.stringify({ seats }));
+      if (Object.keys(seats).length > 0) {
+        current.send(JSON.stringify({ seats }));
+        if (document.visibilityState !== "visible") sayVisibility();
+      }
     };
     current.onmessage = (message) => {
       clearTimeout(deadline);
@@ -72,7 +76,14 @@ export function followGame(gameId, seen, onView, onConnected, playing, onReactio
     }
   }
 
+  function sayVisibility() {
+    if (socket?.readyState === WebSocket.OPEN && Object.keys(playing()).length > 0) {
+      socket.send(JSON.stringify({ visible: document.visibilityState === "visible" }));
+    }
+  }
+
   document.addEventListener("visibilitychange", () => {
+    sayVisibility();
     if (document.visibilityState === "visible") catchUp();
   });
   window.addEventListener("online", catchUp);

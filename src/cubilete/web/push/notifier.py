@@ -1,0 +1,134 @@
+"""The notifier: told by the game service of each change this process stored (the watcher interface of
+`Games.watchers`), and by the correspondence sweeper of each allowance a quarter left, it works out
+who is told what (notes.py) at once, holding the game's lock, and leaves the rest to its worker
+thread: whether the seat's page is in sight, the seat's and its profile's subscriptions, a push per
+subscription in its reader's language, handed to the outbox. A change never waits for any of it.
+
+Whether a seat's page is in sight is presence's (web/presence.py), which every process hears for the
+games it follows: the notifier follows a game's presence itself (without seats) from the first time
+it may tell it your turn, waiting a moment then for the other processes' answers, so that a page open
+in another process counts too."""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..live_game import LiveGame
+from ..presence import Presence
+from ..seats import Seat
+from .messages import rendered
+from .notes import Tell, after_events, after_seats, quarter_left
+from .outbox import Delivery, Outbox
+from .store import PushStore
+
+log = logging.getLogger(__name__)
+MOST_WAITING = 10_000  # notes waiting for the worker; beyond, new ones are dropped (logged)
+MOST_FOLLOWED = 1000  # games whose presence the notifier follows; the oldest is let go beyond
+PRESENCE_ANSWER_SECONDS = 0.25  # how long the other processes have to say which pages they hold
+SeatOwner = Callable[[str, int], "str | None"]
+
+
+class Forget:
+    """In the worker's queue: the game is over, its seats' subscriptions are dropped."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+
+
+class Notifier:
+    def __init__(
+        self,
+        store: PushStore,
+        presence: Presence,
+        outbox: Outbox,
+        seat_owner: SeatOwner = lambda game_id, seat: None,
+        presence_answer_seconds: float = PRESENCE_ANSWER_SECONDS,
+    ) -> None:
+        """`seat_owner(game_id, seat)`: the profile a seat belongs to (whose subscriptions are told too)."""
+        self.store, self.presence, self.outbox, self.seat_owner = store, presence, outbox, seat_owner
+        self.presence_answer_seconds = presence_answer_seconds
+        self._notes: queue.Queue[Tell | Forget | None] = queue.Queue(MOST_WAITING)
+        self._followed: OrderedDict[str, int] = OrderedDict()  # a game: the notifier's presence follower
+        self._thread = threading.Thread(target=self._work, name="push-notifier", daemon=True)
+        self._thread.start()
+
+    def stored(self, live: LiveGame, first: int) -> None:
+        """(A watcher of Games, holding the game's lock.) The game's events from `first` on were stored here."""
+        tells = after_events(live, first)
+        for tell in tells:
+            self._put(tell)
+        if live.state.is_over:
+            self._put(Forget(live.id))
+
+    def seats_stored(self, live: LiveGame, before: tuple[Seat, ...]) -> None:
+        """(A watcher of Games, holding the game's lock.) The game's seats changed here from `before`."""
+        for tell in after_seats(live, before):
+            self._put(tell)
+
+    def quarter_left(self, live: LiveGame) -> None:
+        """(For the correspondence sweeper.) The seat to move has a quarter of its allowance left: remind
+        it, once this turn whichever process is asked."""
+        for tell in quarter_left(live):
+            self._put(tell)
+
+    def close(self) -> None:
+        self._notes.put(None)
+        self._thread.join(timeout=5)
+        for game_id, follower in self._followed.items():
+            self.presence.leave(game_id, follower)
+        self._followed.clear()
+
+    def _put(self, item: Tell | Forget) -> None:
+        try:
+            self._notes.put_nowait(item)
+        except queue.Full:
+            log.warning("push note dropped: %d notes are waiting already", MOST_WAITING)
+
+    def _work(self) -> None:
+        while (item := self._notes.get()) is not None:
+            try:
+                if isinstance(item, Forget):
+                    self._forget(item.game_id)
+                else:
+                    self._tell(item)
+            except SQLAlchemyError as error:
+                log.warning("a push was not sent: the database failed (%s)", error)
+            except Exception:  # the worker outlives any one note
+                log.exception("a push was not sent")
+
+    def _tell(self, tell: Tell) -> None:
+        note = tell.note
+        if tell.unless_visible and tell.seat in self._visible(note.game_id):
+            return
+        if tell.once_turn is not None and not self.store.first_time(note.game_id, tell.once_turn, note.kind, tell.seat):
+            return
+        owner = self.seat_owner(note.game_id, tell.seat)
+        for subscription in self.store.recipients(note.game_id, tell.seat, owner):
+            payload = json.dumps(rendered(note, subscription.lang), ensure_ascii=False).encode()
+            self.outbox.put(Delivery(subscription, payload, urgent=tell.urgent))
+
+    def _visible(self, game_id: str) -> frozenset[int]:
+        """The game's seats with a page in sight, in any process."""
+        if game_id not in self._followed:
+            self._followed[game_id] = self.presence.follow(game_id)
+            if len(self._followed) > MOST_FOLLOWED:
+                self._let_go(next(iter(self._followed)))
+            threading.Event().wait(self.presence_answer_seconds)  # the other processes' answers
+        self._followed.move_to_end(game_id)
+        return self.presence.visible(game_id)
+
+    def _forget(self, game_id: str) -> None:
+        self.store.forget_game(game_id)
+        self._let_go(game_id)
+
+    def _let_go(self, game_id: str) -> None:
+        follower = self._followed.pop(game_id, None)
+        if follower is not None:
+            self.presence.leave(game_id, follower)

@@ -1,0 +1,198 @@
+"""The stored side of Web Push (Alembic migration 0008): the server's VAPID key pair, the push
+subscriptions of seats (and of profiles, for all their seats), and the reminders already sent.
+
+Every server process shares these rows: the key pair is made by whichever process starts first (an
+insert that does nothing if another process's is there, then a read), and a reminder is sent by the
+process whose insert of its (game, turn, kind, seat) row succeeds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    UniqueConstraint,
+    delete,
+    func,
+    or_,
+    select,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ...storage import Storage
+from ...storage.tables import UtcDateTime, metadata
+
+KEY_ROW = 1  # the one row of push_keys
+push_keys_table = Table(
+    "push_keys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("private_key", String(64), nullable=False),  # the raw 32-byte scalar, base64url
+    Column("public_key", String(100), nullable=False),  # the uncompressed point, base64url
+    Column("created", UtcDateTime, nullable=False),
+)
+push_subscriptions_table = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE")),  # None: a profile's
+    Column("seat", Integer),
+    Column("profile_id", String(32)),  # a profile's subscription, for all its seats
+    Column("endpoint", String(1024), nullable=False),
+    Column("p256dh", String(100), nullable=False),
+    Column("auth", String(32), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+    UniqueConstraint("game_id", "seat", "endpoint", name="uq_push_subscriptions_seat"),
+    UniqueConstraint("profile_id", "endpoint", name="uq_push_subscriptions_profile"),
+)
+push_sent_table = Table(
+    "push_sent",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("turn", Integer, nullable=False),  # the number of events when the seat's turn began
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("game_id", "turn", "kind", "seat", name="pk_push_sent"),
+)
+_INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}  # the databases cubilete runs on
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """A browser's push subscription (PushSubscription.toJSON()), checked, and its reader's language."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    lang: str
+
+    def info(self) -> dict[str, Any]:
+        """As pywebpush takes it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose subscription it is: a game's seat, or a profile (profile_id, for all its seats)."""
+
+    game_id: str | None = None
+    seat: int | None = None
+    profile_id: str | None = None
+
+
+class PushStore:
+    def __init__(self, storage: Storage) -> None:
+        self.engine = storage.engine
+
+    def key_pair(self, make: Callable[[], tuple[str, str]]) -> tuple[str, str]:
+        """The stored (private, public) key pair; `make()`'s is stored first if there is none yet (of two
+        processes storing theirs at once, the first one's is kept and both read it)."""
+        stored = self._key_pair()
+        if stored is None:
+            private, public = make()
+            row = {"id": KEY_ROW, "private_key": private, "public_key": public, "created": _now()}
+            with self.engine.begin() as connection:
+                connection.execute(self._insert(push_keys_table).values(row).on_conflict_do_nothing())
+            stored = self._key_pair()
+        assert stored is not None, "stored just now"
+        return stored
+
+    def _key_pair(self) -> tuple[str, str] | None:
+        columns = push_keys_table.c
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(columns.private_key, columns.public_key).where(columns.id == KEY_ROW)
+            ).first()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def count(self, owner: Owner, endpoint: str) -> tuple[int, int]:
+        """How many subscriptions the owner has at other endpoints, and the endpoint has for other owners."""
+        columns = push_subscriptions_table.c
+        mine = _owned_by(owner)
+        with self.engine.connect() as connection:
+            owned = connection.execute(select(func.count()).where(mine, columns.endpoint != endpoint)).scalar_one()
+            of_endpoint = connection.execute(
+                select(func.count()).where(~mine, columns.endpoint == endpoint)
+            ).scalar_one()
+        return int(owned), int(of_endpoint)
+
+    def add(self, owner: Owner, subscription: Subscription) -> None:
+        """Keep the subscription for the owner (again: its keys and language replaced)."""
+        row = {
+            "game_id": owner.game_id,
+            "seat": owner.seat,
+            "profile_id": owner.profile_id,
+            "endpoint": subscription.endpoint,
+            "p256dh": subscription.p256dh,
+            "auth": subscription.auth,
+            "lang": subscription.lang,
+            "created": _now(),
+        }
+        keys = ["game_id", "seat", "endpoint"] if owner.profile_id is None else ["profile_id", "endpoint"]
+        upsert = self._insert(push_subscriptions_table).values(row)
+        replaced = {name: upsert.excluded[name] for name in ("p256dh", "auth", "lang")}
+        with self.engine.begin() as connection:
+            connection.execute(upsert.on_conflict_do_update(index_elements=keys, set_=replaced))
+
+    def remove(self, owner: Owner, endpoint: str) -> None:
+        columns = push_subscriptions_table.c
+        with self.engine.begin() as connection:
+            connection.execute(delete(push_subscriptions_table).where(_owned_by(owner), columns.endpoint == endpoint))
+
+    def forget_endpoint(self, endpoint: str) -> None:
+        """The push service says this subscription is gone: drop it for every seat and profile."""
+        with self.engine.begin() as connection:
+            connection.execute(delete(push_subscriptions_table).where(push_subscriptions_table.c.endpoint == endpoint))
+
+    def forget_game(self, game_id: str) -> None:
+        """The game is over: its seats' subscriptions have nothing more to tell."""
+        with self.engine.begin() as connection:
+            connection.execute(delete(push_subscriptions_table).where(push_subscriptions_table.c.game_id == game_id))
+
+    def recipients(self, game_id: str, seat: int, profile_id: str | None) -> list[Subscription]:
+        """The subscriptions of a seat and of the profile that owns it, one per endpoint."""
+        columns = push_subscriptions_table.c
+        chosen: Any = (columns.game_id == game_id) & (columns.seat == seat)
+        if profile_id is not None:
+            chosen = or_(chosen, columns.profile_id == profile_id)
+        query = select(columns.endpoint, columns.p256dh, columns.auth, columns.lang).where(chosen).order_by(columns.id)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        found: dict[str, Subscription] = {}
+        for endpoint, p256dh, auth, lang in rows:
+            found.setdefault(endpoint, Subscription(endpoint, p256dh, auth, lang))
+        return list(found.values())
+
+    def first_time(self, game_id: str, turn: int, kind: str, seat: int) -> bool:
+        """Whether this (game, turn, kind, seat) was not marked sent yet, marking it (once across processes)."""
+        row = {"game_id": game_id, "turn": turn, "kind": kind, "seat": seat, "created": _now()}
+        with self.engine.begin() as connection:
+            # the row the insert returns, if any: PostgreSQL's rowcount is -1 here
+            insert = self._insert(push_sent_table).values(row).on_conflict_do_nothing()
+            inserted = connection.execute(insert.returning(push_sent_table.c.turn)).first()
+        return inserted is not None
+
+    def _insert(self, table: Table) -> Any:
+        # SQLite's and PostgreSQL's inserts share the on-conflict API, not a type that declares it
+        return _INSERTS[self.engine.dialect.name](table)
+
+
+def _owned_by(owner: Owner) -> Any:
+    columns = push_subscriptions_table.c
+    if owner.profile_id is not None:
+        return columns.profile_id == owner.profile_id
+    return (columns.game_id == owner.game_id) & (columns.seat == owner.seat)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,105 @@
+// The ⚙ dialog's switch "Tell me when it is my turn", for this device: it asks the browser's permission
+// to notify, subscribes to its push service with the server's key, and gives the subscription to the
+// server for each seat this browser plays (the server then pushes your turn, a friend joining, the end
+// of the game). Turning it off takes it back. A device that said yes gives it again on each game page
+// it plays (a new game, a rematch). iPhone and iPad push only to the app added to the Home Screen.
+
+import { deleteJson, getJson, postJson, seatTokens } from "./api.js";
+import { lang, page, t } from "./i18n.js";
+
+const SETTING = "cubilete-push"; // "on" once this device said yes
+const gameId = page.id;
+
+// "ok", "install" (iPhone or iPad, in Safari rather than the app on the Home Screen), or "none".
+export function pushSupport() {
+  const apple = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+  const installed = navigator.standalone === true || matchMedia("(display-mode: standalone)").matches;
+  if (apple && !installed) return "install";
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return "none";
+  return "ok";
+}
+
+const pushOn = () => localStorage.getItem(SETTING) === "on" && pushSupport() === "ok" && Notification.permission === "granted";
+
+// The seats this browser plays in this game that a player holds: [[seat, token]].
+function mySeats(controller) {
+  return Object.entries(seatTokens(gameId)).filter(([seat]) => controller.seats[seat] && !controller.isBot(Number(seat)));
+}
+
+// The browser's subscription to its push service; a new one (with the server's key) if `create`.
+async function browserSubscription(create) {
+  const registration = await navigator.serviceWorker.ready;
+  const existing = await registration.pushManager.getSubscription();
+  if (existing || !create) return existing;
+  const { public_key: key } = await getJson("/api/push/key", { quiet: true });
+  const applicationServerKey = Uint8Array.from(atob(key.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
+  return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
+}
+
+async function tellServer(controller, subscription, send) {
+  for (const [seat, token] of mySeats(controller)) {
+    await send(`/api/games/${gameId}/seats/${seat}/push`, { token, subscription: subscription.toJSON(), lang });
+  }
+}
+
+async function turnOn(controller) {
+  if ((await Notification.requestPermission()) !== "granted") {
+    throw new Error(t("Notifications are blocked for this site: allow them in the browser's settings."));
+  }
+  await tellServer(controller, await browserSubscription(true), postJson);
+  localStorage.setItem(SETTING, "on");
+}
+
+async function turnOff(controller) {
+  localStorage.removeItem(SETTING);
+  const subscription = await browserSubscription(false);
+  if (subscription) await tellServer(controller, subscription, deleteJson);
+}
+
+// On a game page of a device that said yes: this game's seats are pushed too.
+export async function renewPush(controller) {
+  if (!pushOn() || mySeats(controller).length === 0 || controller.view?.is_over) return;
+  try {
+    await tellServer(controller, await browserSubscription(true), postJson);
+  } catch {
+    // the switch in ⚙ says what is wrong when the player looks
+  }
+}
+
+// The switch, in the ⚙ dialog's part about this browser's seats (`container`).
+export function showPushOptIn(container, controller) {
+  container.hidden = mySeats(controller).length === 0 || Boolean(controller.view?.is_over);
+  const support = pushSupport();
+  const label = document.createElement("label");
+  label.className = "check";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.name = "push";
+  box.checked = pushOn();
+  box.disabled = support !== "ok";
+  const text = document.createElement("span");
+  text.textContent = t("Tell me when it is my turn");
+  label.append(box, " ", text);
+  const help = document.createElement("p");
+  help.className = "small";
+  help.textContent = t("A notification on this device when it is your turn, when a friend joins and when the game is over, even with this page closed.");
+  const note = document.createElement("p");
+  note.className = "small";
+  note.dataset.pushNote = "";
+  note.setAttribute("role", "status");
+  if (support === "install") {
+    note.textContent = t("On iPhone and iPad, notifications need the app on the Home Screen: tap Share, then Add to Home Screen, and open it from there.");
+  } else if (support === "none") {
+    note.textContent = t("This browser cannot show notifications.");
+  }
+  box.addEventListener("change", async () => {
+    note.textContent = "";
+    try {
+      await (box.checked ? turnOn(controller) : turnOff(controller));
+    } catch (error) {
+      box.checked = pushOn();
+      note.textContent = t("Notifications could not be turned on: {reason}", { reason: error.message });
+    }
+  });
+  container.replaceChildren(label, help, note);
+}
