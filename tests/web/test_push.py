@@ -303,29 +303,27 @@ def test_across_processes_on_postgresql_no_push_while_the_page_is_in_sight_in_th
 
 
 def test_a_profiles_subscription_hears_every_seat_it_owns(database, service):
-    """The coordinator wires `profile_push_router` to the profiles' sign-in and `seat_owner` to theirs."""
-    from fastapi import Request
-
-    from cubilete.web.push import profile_push_router
-
+    """A profile's device subscribes once (POST /api/profiles/me/push) and hears the seats the profile
+    takes afterwards: here Luis's invite, claimed while signed in."""
     app = create_app(database, push=PushSettings(services=(f"{service.url}/push/",)))
-
-    def profile_of(request: Request) -> str:
-        return request.headers["X-Test-Profile"]
-
-    app.include_router(profile_push_router(profile_of))
     with TestClient(app) as client:
         service.server_key = client.get("/api/push/key").json()["public_key"]
-        client.app.state.services.push.notifier.seat_owner = lambda game_id, seat: "luis-profile" if seat == 1 else None
+        luis = client.post("/api/profiles", json={"name": "Luis"}).json()
+        signed_in = {"Authorization": f"Bearer {luis['secret']}"}
         body = {"subscription": service.subscribe("luis-phone"), "lang": "es"}
-        answer = client.post("/api/profiles/me/push", json=body, headers={"X-Test-Profile": "luis-profile"})
+        assert client.post("/api/profiles/me/push", json=body).status_code == 401  # no profile: refused
+        answer = client.post("/api/profiles/me/push", json=body, headers=signed_in)
         assert answer.json() == {"subscribed": True}
-        created = create(client)
+        created = create(client, claim=False)
+        invite = created["seats"][1]["invite"]
+        claimed = client.post(f"/api/games/{created['id']}/seats/1/claim", json={"invite": invite}, headers=signed_in)
+        assert claimed.status_code == 200, claimed.text
+        created["seats"][1]["token"] = claimed.json()["token"]
         play_a_turn(client, created, 0)
         assert service.wait_for_kind("luis-phone", "your_turn")["body"] == "Luis, es tu turno en Penta."
-        gone = client.request("DELETE", "/api/profiles/me/push", json=body, headers={"X-Test-Profile": "luis-profile"})
+        gone = client.request("DELETE", "/api/profiles/me/push", json=body, headers=signed_in)
         assert gone.json() == {"subscribed": False}
-        assert client.app.state.services.push.store.recipients(created["id"], 1, "luis-profile") == []
+        assert client.app.state.services.push.store.recipients(created["id"], 1, luis["id"]) == []
 
 
 def test_a_pages_visibility_travels_between_processes_and_only_as_a_boolean():
