@@ -2,9 +2,11 @@
 // to notify, subscribes to its push service with the server's key, and gives the subscription to the
 // server for each seat this browser plays (the server then pushes your turn, a friend joining, the end
 // of the game). Turning it off takes it back. A device that said yes gives it again on each game page
-// it plays (a new game, a rematch). iPhone and iPad push only to the app added to the Home Screen.
+// it plays (a new game, a rematch). On a device signed in to a profile the subscription is the profile's
+// too: the server then pushes the news of every seat the profile holds, games started later included
+// (web/push/routes.py). iPhone and iPad push only to the app added to the Home Screen.
 
-import { deleteJson, getJson, postJson, seatTokens } from "./api.js";
+import { deleteJson, getJson, postJson, seatTokens, signedInProfile } from "./api.js";
 import { lang, page, t } from "./i18n.js";
 
 const SETTING = "cubilete-push"; // "on" once this device said yes
@@ -37,6 +39,7 @@ async function browserSubscription(create) {
 }
 
 async function tellServer(controller, subscription, send) {
+  if (signedInProfile()) await send("/api/profiles/me/push", { subscription: subscription.toJSON(), lang });
   for (const [seat, token] of mySeats(controller)) {
     await send(`/api/games/${gameId}/seats/${seat}/push`, { token, subscription: subscription.toJSON(), lang });
   }
@@ -66,9 +69,15 @@ export async function renewPush(controller) {
   }
 }
 
+// Whether a player elsewhere may make it this browser's turn: not at a table of bots or of one screen.
+function othersPlay(controller) {
+  const mine = seatTokens(gameId);
+  return controller.seats.some((_, seat) => !controller.isBot(seat) && !(seat in mine));
+}
+
 // The switch, in the ⚙ dialog's part about this browser's seats (`container`).
 export function showPushOptIn(container, controller) {
-  container.hidden = mySeats(controller).length === 0 || Boolean(controller.view?.is_over);
+  container.hidden = mySeats(controller).length === 0 || !othersPlay(controller) || Boolean(controller.view?.is_over);
   const support = pushSupport();
   const label = document.createElement("label");
   label.className = "check";
