@@ -262,6 +262,7 @@ def test_after_the_last_roll_the_computer_scores_after_three_seconds(server, new
     expect(page.locator("[data-score]")).to_have_count(1)
 
 
+@pytest.mark.slow  # a second server start; the quick suite keeps test_online's reconnect after a restart
 def test_a_server_restart_in_the_middle_of_a_game_resumes_it(server, new_page):
     page = new_page()
     start_from_home(page, server, "penta")

@@ -216,6 +216,7 @@ def test_the_auto_score_comes_back_after_a_box_is_selected_and_deselected(server
     expect(page.locator(LOG).first).to_have_text(re.compile(r"^La computadora anota \d+ en .+ por Ana$"))
 
 
+@pytest.mark.slow  # plays 5000 turns until hot dice come: the slow step runs it
 def test_the_5000_hot_dice_message_says_what_the_player_may_do(server, new_page, motion):
     """Ana rolls on until all five dice have scored with banking allowed; every hot-dice message on the
     way matches the bank button, and a roll that scores nothing with no points says just that."""
@@ -244,6 +245,7 @@ def test_the_5000_hot_dice_message_says_what_the_player_may_do(server, new_page,
     assert all(re.fullmatch(r".+ rolls nothing that scores" + lost, text) for text in busts)
 
 
+@pytest.mark.slow  # several 5000 rolls in the browser: the slow step runs it
 def test_5000_dice_chosen_to_set_aside_look_and_read_unlike_the_other_scoring_dice(server, new_page):
     page = new_page(locale="en-US")
     start_game(page, server, "5000", seats=[("Beto", "here")], rules="free-set-aside")  # hot-seat: no bot to wait for
