@@ -87,15 +87,29 @@ def listed(device, server, game_id: str):
     return device.locator(f"li:has([data-resume='{game_id}']) [data-turn-status]")
 
 
+def put_away(device, server, game_id: str, seat: int) -> None:
+    """Once the turn is played (the server gives it to the other seat), the player leaves the game for the
+    home page: its page of the game, open and in sight, would keep the "your turn" pushes from its seat."""
+    give_up = time.monotonic() + 10
+    while server.api("GET", f"/api/games/{game_id}")["current_player"] == seat:
+        assert time.monotonic() < give_up, "the turn was not played"
+        time.sleep(0.1)
+    device.goto(f"{server.url}/")
+
+
 def play_a_turn_from_home(device, server, game_id: str) -> None:
-    """The player picks up the device, finds the game first on the home page, opens it and plays a turn."""
+    """The player picks up the device, finds the game first on the home page, opens it, plays a turn and
+    puts the device away."""
     status = listed(device, server, game_id)
     expect(status).to_have_attribute("data-turn-status", "mine")
     expect(device.locator("[data-resume]").first).to_have_attribute("data-resume", game_id)
     device.click(f"[data-resume='{game_id}']")
     ready(device)
     device.click("[data-action='roll']")
-    score_first_open_box(device, seat=seat_of(device, game_id))
+    ready(device)
+    seat = seat_of(device, game_id)
+    score_first_open_box(device, seat=seat)
+    put_away(device, server, game_id, seat)
 
 
 def seat_of(device, game_id: str) -> int:
@@ -130,7 +144,9 @@ def test_two_profiles_play_by_correspondence_on_two_devices_each_told_by_push(pu
     game_id = ana_phone.url.rsplit("/", 1)[1]
     ready(ana_phone)
     ana_phone.click("[data-action='roll']")
+    ready(ana_phone)
     score_first_open_box(ana_phone, seat=0)
+    put_away(ana_phone, server, game_id, 0)
 
     for device in ("beto-phone", "beto-laptop"):  # both of Beto's devices are told, in his language
         told = service.wait_for_kind(device, "your_turn")
@@ -145,8 +161,6 @@ def test_two_profiles_play_by_correspondence_on_two_devices_each_told_by_push(pu
     service.wait_for_kind("ana-phone", "your_turn", count=2)
 
     # Nobody plays any more: every day that runs out, the server plays the turn, until the game is over.
-    for device in devices.values():
-        device.goto("about:blank")
     give_up = time.monotonic() + GAME_OVER_WITHIN_S
     while not server.api("GET", f"/api/games/{game_id}")["is_over"]:
         assert time.monotonic() < give_up, "the clock did not play the game to its end"
