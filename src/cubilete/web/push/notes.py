@@ -27,6 +27,8 @@ class Tell:
 def after_events(live: LiveGame, first: int) -> list[Tell]:
     """(Holding the game's lock.) What to tell once the events from `first` on are stored."""
     game_id, game, seats, state = live.id, live.match.rules.game, live.seats, live.state
+    if sum(_held(seat) for seat in seats) < 2:  # one player and bots: nobody keeps them waiting
+        return []
     tells = []
     events = live.match.events
     clocked = sorted(
