@@ -6,7 +6,10 @@ A ceremony's challenge is kept in the database (`passkey_challenges`), not in a 
 that its answer may reach any server process: it lasts CHALLENGE_SECONDS, is used once, and each new
 challenge clears the expired ones (the routes are rate-limited per client, which bounds the rest).
 The relying party is this server's host name and the expected origin the address its pages are
-served at (Services.link_base)."""
+served at (Services.link_base).
+
+`webauthn` is imported by the methods that use it, not with this module: it weighs about 24 MB of a
+process's memory, and a server may see no passkey for hours, or ever (benchmarks/import_memory.py)."""
 
 from __future__ import annotations
 
@@ -15,16 +18,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import webauthn
 from sqlalchemy import Column, ForeignKey, String, Table, delete, insert, select, update
-from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from ..engine.errors import CubileteError
 from ..storage import Storage
@@ -61,6 +55,15 @@ class Passkeys:
 
     def registration_options(self, profile: Profile, rp_id: str) -> str:
         """The options (JSON) for the browser to make a passkey for the profile."""
+        import webauthn  # on first use (see the module's docstring)
+        from webauthn.helpers import base64url_to_bytes
+        from webauthn.helpers.structs import (
+            AuthenticatorSelectionCriteria,
+            PublicKeyCredentialDescriptor,
+            ResidentKeyRequirement,
+            UserVerificationRequirement,
+        )
+
         held = select(passkeys_table.c.credential_id).where(passkeys_table.c.profile_id == profile.id)
         with self.engine.connect() as connection:
             known = connection.execute(held).scalars().all()
@@ -79,6 +82,10 @@ class Passkeys:
 
     def register(self, profile: Profile, credential: dict[str, Any], rp_id: str, origin: str) -> None:
         """Verify the browser's new credential and keep it for the profile."""
+        import webauthn
+        from webauthn.helpers import bytes_to_base64url
+        from webauthn.helpers.exceptions import WebAuthnException
+
         challenge = self._take_challenge(credential, profile.id)
         try:
             verified = webauthn.verify_registration_response(
@@ -98,6 +105,9 @@ class Passkeys:
 
     def sign_in_options(self, rp_id: str) -> str:
         """The options (JSON) for the browser to offer the passkeys it holds for this server."""
+        import webauthn
+        from webauthn.helpers.structs import UserVerificationRequirement
+
         options = webauthn.generate_authentication_options(
             rp_id=rp_id, challenge=self._new_challenge(None), user_verification=UserVerificationRequirement.PREFERRED
         )
@@ -105,6 +115,9 @@ class Passkeys:
 
     def sign_in(self, credential: dict[str, Any], rp_id: str, origin: str) -> tuple[Profile, str]:
         """Verify the browser's assertion: answers its profile and a new device secret for this device."""
+        import webauthn
+        from webauthn.helpers.exceptions import WebAuthnException
+
         challenge = self._take_challenge(credential, None)
         credential_id = str(credential.get("id", ""))[:MAX_CREDENTIAL_ID]
         query = (
@@ -134,6 +147,8 @@ class Passkeys:
 
     def _new_challenge(self, profile_id: str | None) -> bytes:
         """A new challenge, kept CHALLENGE_SECONDS for its answer (the expired ones are cleared)."""
+        from webauthn.helpers import bytes_to_base64url
+
         challenge = secrets.token_bytes(32)  # 43 characters of base64url, well within the column
         now, columns = _now(), passkey_challenges_table.c
         with self.engine.begin() as connection:
@@ -146,6 +161,8 @@ class Passkeys:
     def _take_challenge(self, credential: dict[str, Any], profile_id: str | None) -> bytes:
         """The challenge the credential answers, used up; refused unless this server gave it (to this
         profile, or to a sign-in) and it has not expired."""
+        from webauthn.helpers import base64url_to_bytes
+
         try:
             client_data = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
             challenge = str(client_data["challenge"])

@@ -3,7 +3,11 @@
 
 A push service that answers 404 or 410 says the subscription is gone: it is forgotten. One that
 answers 429 or 5xx, or cannot be reached, is asked again after each of RETRY_DELAYS, then the push is
-dropped (logged). Any other refusal (400, 403, 413) would be refused again: dropped at once."""
+dropped (logged). Any other refusal (400, 403, 413) would be refused again: dropped at once.
+
+pywebpush and requests are imported by the worker with its first push, not with this module: they
+weigh about 38 MB of a process's memory, and many servers push nothing for hours, or ever
+(benchmarks/import_memory.py)."""
 
 from __future__ import annotations
 
@@ -13,14 +17,16 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import requests
-from pywebpush import WebPusher
 from sqlalchemy.exc import SQLAlchemyError
 
 from .keys import VapidKeys
 from .store import PushStore, Subscription
+
+if TYPE_CHECKING:
+    import requests
 
 log = logging.getLogger(__name__)
 RETRY_DELAYS = (5.0, 30.0, 120.0)  # seconds before each new try after a failure
@@ -57,7 +63,7 @@ class Outbox:
         self._order = itertools.count()
         self._changed = threading.Condition()
         self._closed = False
-        self._session = requests.Session()
+        self._session: requests.Session | None = None  # the worker's, made with its first push
         self._thread = threading.Thread(target=self._send_all, name="push-outbox", daemon=True)
         self._thread.start()
 
@@ -74,7 +80,8 @@ class Outbox:
             self._closed = True
             self._changed.notify()
         self._thread.join(timeout=5)
-        self._session.close()
+        if self._session is not None:
+            self._session.close()
 
     def _send_all(self) -> None:
         while (delivery := self._next()) is not None:
@@ -94,6 +101,11 @@ class Outbox:
             return None
 
     def _send(self, delivery: Delivery) -> None:
+        import requests  # on first use (see the module's docstring)
+        from pywebpush import WebPusher
+
+        if self._session is None:
+            self._session = requests.Session()
         endpoint = delivery.subscription.endpoint
         url = urlsplit(endpoint)
         headers = self.keys.headers(f"{url.scheme}://{url.netloc}", self.contact, int(time.time()) + CLAIMS_LAST)
