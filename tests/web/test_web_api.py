@@ -824,3 +824,11 @@ def test_a_new_bot_seat_gets_the_optimal_level_of_every_game(client):
     games = client.get("/api/games/options").json()["games"]
     assert {game["id"]: game["default_level"] for game in games} == dict.fromkeys(("penta", "generala", "5000"), "optimal")
     assert all(game["default_level"] in game["levels"] for game in games)
+
+
+def test_a_game_id_never_starts_with_a_dash_which_the_command_line_would_read_as_an_option(monkeypatch):
+    from cubilete.web import live_game
+
+    drawn = iter(["-Bx9kQ2mZpL1", "Xy3_aB9kQ-ab"])
+    monkeypatch.setattr(live_game.secrets, "token_urlsafe", lambda _bytes: next(drawn))
+    assert live_game.new_game_id() == "Xy3_aB9kQ-ab"

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -41,7 +40,7 @@ from .broker import SEATS_CHANGED, Broker, EventsStored, News
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
-from .live_game import Checkpoint, LiveGame
+from .live_game import Checkpoint, LiveGame, new_game_id
 from .seats import (
     BOT,
     HUMAN,
@@ -117,7 +116,7 @@ class Games:
         for request in seats:
             if request.kind == BOT and request.level not in levels:
                 raise InvalidRecord("bot_level", game=game, levels=list(levels), level=str(request.level))
-        game_id = secrets.token_urlsafe(9)
+        game_id = new_game_id()
         seat_secrets = [SeatSecret.for_request(request, game_id, index) for index, request in enumerate(seats)]
         stored_seats = tuple(secret.seat(request, table.public) for request, secret in zip(seats, seat_secrets))
         match = Match(rules, [seat.name for seat in stored_seats], seed)
@@ -216,7 +215,7 @@ class Games:
     def _start_rematch(self, live: LiveGame) -> str:
         """(Holding the game's lock.) Store the rematch, unless another process did first; answers its id."""
         match = Match(live.match.rules, live.match.names)
-        new = LiveGame(secrets.token_urlsafe(9), live.lang, tuple(s.in_rematch() for s in live.seats), match, table=live.table)
+        new = LiveGame(new_game_id(), live.lang, tuple(s.in_rematch() for s in live.seats), match, table=live.table)
         stored = self.storage.insert_rematch(
             live.id, new.id, new.lang, [s.to_json() for s in new.seats], match.to_json(), new.table.to_json()
         )

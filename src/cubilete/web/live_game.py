@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -80,6 +81,14 @@ class StateHistory:
                 self._start, self._states = length - 1, [self._match.state]
             else:
                 del self._states[length - self._start :]
+
+
+def new_game_id() -> str:
+    """A new game's id, 12 URL-safe characters; never one starting with "-", which a command line
+    (`cubilete export ID`, `cubilete review ID`) would take for an option."""
+    while (game_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return game_id
 
 
 @dataclass
