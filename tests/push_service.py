@@ -11,7 +11,9 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -19,6 +21,7 @@ from typing import Any
 import http_ece
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from harness import Server, free_port
 from py_vapid.jwt import decode
 
 WAIT_SECONDS = 15  # the longest wait for a push (the app sends from a worker thread)
@@ -164,3 +167,23 @@ class PushService:
         """The `count`-th push of this kind to the subscription, once it arrived."""
         self.wait_for(lambda service: service.kinds(name).count(kind) >= count, f"{kind} for {name}")
         return [message for message in self.messages(name) if message["kind"] == kind][count - 1]
+
+
+@contextmanager
+def server_and_push_service(folder, env: dict[str, str] | None = None) -> Iterator[tuple[Server, PushService]]:
+    """A `cubilete serve` on SQLite in `folder` whose pushes may go to a push service of the tests' (which
+    knows the server's key); `env`: the server's environment."""
+    with PushService() as service:
+        server = Server(
+            f"sqlite:///{folder / 'games.sqlite3'}",
+            free_port(),
+            folder / "server.log",
+            env=env,
+            options=("--push-services", f"{service.url}/push/"),
+        ).start()
+        try:
+            with urllib.request.urlopen(f"{server.url}/api/push/key", timeout=30) as answer:
+                service.server_key = json.load(answer)["public_key"]
+            yield server, service
+        finally:
+            server.stop()

@@ -12,14 +12,11 @@ player told by push to open the game and play, and short enough for the 22 turns
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 
 import pytest
-from harness import Server, free_port
 from playwright.sync_api import expect
-from push_service import PushService
+from push_service import server_and_push_service
 from test_browser import ready, score_first_open_box
 
 pytestmark = pytest.mark.slow  # a whole game of 26 turns, most of them a scaled day each
@@ -33,20 +30,8 @@ LAPTOP = {"width": 1280, "height": 800}
 def push_server(tmp_path, solved_tables):
     """A server whose days last DAY_LASTS_S seconds and whose pushes go to the tests' push service (the
     solver's tables are ready for the turns the clock plays)."""
-    with PushService() as service:
-        server = Server(
-            f"sqlite:///{tmp_path / 'games.sqlite3'}",
-            free_port(),
-            tmp_path / "server.log",
-            env={"CUBILETE_CLOCK_SCALE": str(DAY_LASTS_S / 86_400)},
-            options=("--push-services", f"{service.url}/push/"),
-        ).start()
-        try:
-            with urllib.request.urlopen(f"{server.url}/api/push/key", timeout=30) as answer:
-                service.server_key = json.load(answer)["public_key"]
-            yield server, service
-        finally:
-            server.stop()
+    with server_and_push_service(tmp_path, {"CUBILETE_CLOCK_SCALE": str(DAY_LASTS_S / 86_400)}) as found:
+        yield found
 
 
 def claim_profile(phone, server, name: str) -> str:

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 
 import pytest
 from a11y import axe_violations
-from harness import Server, free_port
 from playwright.sync_api import expect
-from push_service import PushService
+from push_service import server_and_push_service
 from test_browser import ready, score_first_open_box
 from test_online import create_with_a_friend, game_id_of
 
@@ -41,19 +39,8 @@ FAKE_SUBSCRIBE = """subscription => {
 
 @pytest.fixture
 def push_server(tmp_path):
-    with PushService() as service:
-        server = Server(
-            f"sqlite:///{tmp_path / 'games.sqlite3'}",
-            free_port(),
-            tmp_path / "server.log",
-            options=("--push-services", f"{service.url}/push/"),
-        ).start()
-        try:
-            with urllib.request.urlopen(f"{server.url}/api/push/key", timeout=30) as answer:
-                service.server_key = json.load(answer)["public_key"]
-            yield server, service
-        finally:
-            server.stop()
+    with server_and_push_service(tmp_path) as found:
+        yield found
 
 
 def service_worker_registration(page) -> str:
