@@ -98,6 +98,7 @@ def test_six_seats_collapsed_on_a_phone(server, new_page):
     no_violations(page, "penta, six seats, one opened")
 
 
+@pytest.mark.slow  # a 5000 game played to its middle: the slow step runs it
 def test_5000_in_the_middle_with_players_in_and_out(server, new_page):
     page = new_page()
     start_game(page, server, "5000", 3)

@@ -4,6 +4,7 @@ on once the connection is back; the API never comes from the cache."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from cubilete.web.i18n import messages
@@ -61,6 +62,7 @@ def test_the_home_page_opens_offline_says_a_connection_is_needed_and_goes_on_onc
     assert navigations == [] and api_from_worker == []
 
 
+@pytest.mark.slow  # stops and restarts the server: the slow step runs it (the quick suite keeps the offline home page)
 def test_a_page_online_while_the_server_is_down_goes_on_once_the_server_is_back(server, new_page):
     """No "online" event comes when only the server was away (restarted, say): the page asks again
     every few seconds while the browser is online."""

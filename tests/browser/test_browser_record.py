@@ -30,7 +30,7 @@ def play_to_the_end(page) -> int:
 @pytest.mark.parametrize(
     ("motion", "finished"),
     [
-        pytest.param("reduce", 1, id="one-finished-still"),
+        pytest.param("reduce", 1, id="one-finished-still", marks=pytest.mark.slow),
         pytest.param("reduce", 2, id="two-finished-still", marks=pytest.mark.slow),
         pytest.param("no-preference", 2, id="two-finished-animated", marks=pytest.mark.slow),
     ],

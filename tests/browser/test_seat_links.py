@@ -4,6 +4,7 @@ now plays only watches, and the review says from which turn the computer played 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 from test_browser import ready, score_first_open_box
 from test_online import create_with_a_friend, game_id_of, held_tokens
@@ -44,6 +45,7 @@ def test_the_form_warns_that_only_this_device_reaches_the_server_and_unused_invi
     assert ana.evaluate(f"localStorage.getItem('cubilete.invites.{game_id_of(ana)}')") is None
 
 
+@pytest.mark.slow  # a game and its review with the computer's turns: the slow step runs it
 def test_a_seat_handed_to_the_computer_its_old_link_watches_and_the_review_marks_the_computers_turns(
     server, new_page
 ):
