@@ -86,6 +86,7 @@ def test_a_sheet_game_in_the_middle(server, new_page, game):
     no_violations(page, f"{game}, desktop")
 
 
+@pytest.mark.slow  # six seats on a phone: test_layout's quick check covers the layout; the slow step runs axe on it
 def test_six_seats_collapsed_on_a_phone(server, new_page):
     page = new_page()
     start_game(page, server, "penta", 6)

@@ -21,7 +21,7 @@ MARKED = "[data-chart] .point[data-class='mistake'], [data-chart] .point[data-cl
 @pytest.mark.parametrize(
     ("motion", "rolls"),
     [
-        pytest.param("reduce", 1, id="one-roll-still"),
+        pytest.param("reduce", 1, id="one-roll-still", marks=pytest.mark.slow),
         pytest.param("reduce", 3, id="three-rolls-still", marks=pytest.mark.slow),
         pytest.param("no-preference", 3, id="three-rolls-animated", marks=pytest.mark.slow),
     ],

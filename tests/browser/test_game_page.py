@@ -133,6 +133,7 @@ def test_a_refused_table_is_said_in_the_bar_and_nothing_says_thinking(new_page, 
         server.stop()
 
 
+@pytest.mark.slow  # three animated rolls: the slow step runs it
 def test_the_sacrifice_warning_comes_as_the_last_roll_lands_and_only_then(server, new_page):
     page = new_page(auto_score=False, reduced_motion="reduce")
     start_game(page, server, "penta")

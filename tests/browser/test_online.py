@@ -169,6 +169,7 @@ def next_mover(phones: dict, game_over) -> int | None:
     raise AssertionError("no phone became ready within 20 s")
 
 
+@pytest.mark.slow  # the quick suite keeps the Penta game between two phones
 @GAME_VARIANTS
 def test_two_phones_play_5000(topology, new_page, motion, whole):
     """Each player banks as soon as the rules allow; each phone shows the other's rolls and banks as they happen.

@@ -88,6 +88,7 @@ def test_a_tap_while_the_dice_still_roll_is_not_a_second_roll(server, new_page):
     expect(page.locator(ROLL)).to_contain_text("1")
 
 
+@pytest.mark.slow  # two reloads: the slow step runs it
 def test_held_dice_survive_a_reload_and_the_language_switch(server, new_page):
     page = new_page()
     start_game(page, server, "penta")
