@@ -17,6 +17,7 @@ AUTHENTICATOR = {
     "isUserVerified": True,
     "automaticPresenceSimulation": True,
 }
+PASSKEY_STEP_MS = 20_000  # a passkey's round (page, server, authenticator) on a busy machine
 
 
 @pytest.fixture
@@ -28,16 +29,29 @@ def localhost(tmp_path):
     server.stop()
 
 
-def authenticator(page) -> tuple[object, str]:
-    """A virtual passkey authenticator in the page's browser context: its DevTools session and id."""
-    session = page.context.new_cdp_session(page)
-    session.send("WebAuthn.enable")
-    found = session.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
-    return session, found["authenticatorId"]
+@pytest.fixture
+def authenticator():
+    """Makes a virtual passkey authenticator in a page's browser context (answers its DevTools session and
+    id), and removes each one after the test, before its context closes: a WebAuthn request still
+    pending then (a step that failed on a busy machine) fails at once rather than holding the close."""
+    made = []
+
+    def add(page) -> tuple[object, str]:
+        session = page.context.new_cdp_session(page)
+        session.send("WebAuthn.enable")
+        found = session.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+        made.append((session, found["authenticatorId"]))
+        return session, found["authenticatorId"]
+
+    yield add
+    for session, authenticator_id in made:
+        session.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
+        session.send("WebAuthn.disable")
+        session.detach()
 
 
 @pytest.mark.slow
-def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games(localhost, new_page):
+def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games(localhost, new_page, authenticator):
     phone = new_page(locale="en-US")
     phone_session, phone_authenticator = authenticator(phone)
     phone.goto(f"{localhost}/")
@@ -56,7 +70,7 @@ def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games
     game_id = phone.url.rsplit("/", 1)[1]
     phone.goto(f"{localhost}/")
     phone.click("[data-action='add-passkey']")
-    expect(phone.locator("[data-profile-note]")).to_contain_text("Passkey added")
+    expect(phone.locator("[data-profile-note]")).to_contain_text("Passkey added", timeout=PASSKEY_STEP_MS)
     [credential] = phone_session.send("WebAuthn.getCredentials", {"authenticatorId": phone_authenticator})[
         "credentials"
     ]
@@ -68,7 +82,7 @@ def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games
     laptop.goto(f"{localhost}/")
     expect(laptop.locator(f"[data-resume='{game_id}']")).to_have_count(0)
     laptop.click("[data-action='passkey-sign-in']")
-    expect(laptop.locator("[data-profile-link]")).to_have_text("Beto")
+    expect(laptop.locator("[data-profile-link]")).to_have_text("Beto", timeout=PASSKEY_STEP_MS)
     expect(laptop.locator(f"[data-resume='{game_id}']")).to_be_visible()  # the profile's game, on this device too
     secrets = [page.evaluate("JSON.parse(localStorage.getItem('cubilete-profile')).secret") for page in (phone, laptop)]
     assert secrets[0] != secrets[1]  # each device has its own secret
