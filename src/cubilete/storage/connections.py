@@ -8,7 +8,8 @@ from typing import Any
 
 import orjson
 import platformdirs
-from sqlalchemy import create_engine, event
+from sqlalchemy import Table, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 
 from ..engine.errors import CubileteError
@@ -116,3 +117,12 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+_INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}  # the databases cubilete runs on
+
+
+def conflict_insert(engine: Engine, table: Table) -> Any:
+    """An INSERT into `table` with the database's ON CONFLICT clauses (`on_conflict_do_nothing`,
+    `on_conflict_do_update`): SQLite's and PostgreSQL's share that API, not a type that declares it."""
+    return _INSERTS[engine.dialect.name](table)

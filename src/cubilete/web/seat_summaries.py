@@ -16,11 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Integer, PrimaryKeyConstraint, String, Table, Text, cast, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..storage import Storage
-from ..storage.connections import json_value
+from ..storage.connections import conflict_insert, json_value
 from ..storage.tables import games_table, metadata
 from .seats import Seat
 
@@ -43,7 +42,6 @@ seat_summaries_table = Table(
     PrimaryKeyConstraint("game_id", "seat", name="pk_seat_summaries"),
 )
 _SUMMARY_FIELDS = ("score", "place", "decisions", "total_loss", "unit")
-_UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}  # the databases cubilete runs on
 
 
 @dataclass(frozen=True)
@@ -118,8 +116,7 @@ class SummaryStore:
         ]
         if not rows:
             return
-        # SQLite's and PostgreSQL's inserts share the on-conflict API, not a type that declares it
-        upsert: Any = _UPSERTS[self.engine.dialect.name](seat_summaries_table).values(rows)
+        upsert = conflict_insert(self.engine, seat_summaries_table).values(rows)
         replaced = {name: upsert.excluded[name] for name in ("version", *_SUMMARY_FIELDS)}
         try:
             with self.engine.begin() as connection:

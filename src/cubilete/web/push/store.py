@@ -25,9 +25,9 @@ from sqlalchemy import (
     or_,
     select,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 
 from ...storage import Storage
+from ...storage.connections import conflict_insert
 from ...storage.tables import UtcDateTime, metadata
 
 KEY_ROW = 1  # the one row of push_keys
@@ -64,7 +64,6 @@ push_sent_table = Table(
     Column("created", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("game_id", "turn", "kind", "seat", name="pk_push_sent"),
 )
-_INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}  # the databases cubilete runs on
 
 
 @dataclass(frozen=True)
@@ -183,8 +182,7 @@ class PushStore:
         return inserted is not None
 
     def _insert(self, table: Table) -> Any:
-        # SQLite's and PostgreSQL's inserts share the on-conflict API, not a type that declares it
-        return _INSERTS[self.engine.dialect.name](table)
+        return conflict_insert(self.engine, table)
 
 
 def _owned_by(owner: Owner) -> Any:
