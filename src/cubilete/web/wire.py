@@ -73,8 +73,10 @@ def decoded(data: bytes) -> News:
         raise UnreadableMessage(version, kind, "another version")
     try:
         return _decoded_v2(kind, message)
-    except (KeyError, TypeError, ValueError):
-        raise UnreadableMessage(version, kind, f"not a message of type {kind!r}") from None
+    except KeyError as missing:
+        raise UnreadableMessage(version, kind, f"no field {missing}") from None
+    except (TypeError, ValueError) as error:
+        raise UnreadableMessage(version, kind, str(error)) from None
 
 
 def _decoded_v2(kind: object, message: dict[str, Any]) -> News:
@@ -89,7 +91,7 @@ def _decoded_v2(kind: object, message: dict[str, Any]) -> News:
         return SeatsPresent(origin, _seats(message["seats"]), _seats(message.get("hidden", [])))
     if kind == "reaction":
         return _reaction(_whole(message["seat"], SEAT_LIMIT), message["key"])
-    raise ValueError("another type")
+    raise ValueError("an unknown type")
 
 
 def _whole(number: object, limit: int | None) -> int:
@@ -120,8 +122,8 @@ def _decoded_v1(data: bytes) -> News:
     kind = text.partition(" ")[0] if " " in text else ("seats" if text == "seats" else "events")
     try:
         return _news_v1(kind, text)
-    except ValueError:
-        raise UnreadableMessage(1, kind, f"not a message of type {kind!r}") from None
+    except ValueError as error:
+        raise UnreadableMessage(1, kind, str(error)) from None
 
 
 def _news_v1(kind: str, text: str) -> News:
@@ -136,7 +138,7 @@ def _news_v1(kind: str, text: str) -> News:
     if kind == "reacted":
         seat, _, key = text.removeprefix("reacted ").partition(" ")
         return _reaction(_whole(_number_v1(seat), SEAT_LIMIT), key)
-    raise ValueError("another type")
+    raise ValueError("an unknown type")
 
 
 def _number_v1(text: str) -> int:
@@ -174,7 +176,7 @@ class WireReader:
             return
         log.warning(
             "ignoring the messages of version %s, type %s from other processes (%s; this process reads versions"
-            " %d and %d), e.g. %r; logged once",
+            " %d and %d), e.g. %r; logged once per version and type",
             *pair,
             unreadable,
             MESSAGE_VERSION - 1,
