@@ -48,7 +48,7 @@ CHANGED = -1  # in a follower's queue: the game changed; a number >= 0: the brow
 MOST_SEATS_CLAIMED = 8  # a page plays at most this many seats (a game has six at most)
 MOST_TOKEN_LENGTH = 64
 NOT_A_CATCH_UP = 'not {"since": n} with n a whole number'
-REQUEST_TYPES = ("since", "seats", "visible")  # what a page sends; an untyped request is the first it has a field of
+REQUEST_TYPES = ("since", "seats", "visible")  # what a page sends
 
 
 class BadRequest(Exception):
@@ -206,7 +206,8 @@ def request_of(text: str | None) -> int | SeatClaim | Visible:
         raise BadRequest("not JSON") from None
     if not isinstance(request, dict):
         raise BadRequest(NOT_A_CATCH_UP)
-    kind = request["type"] if "type" in request else next((kind for kind in REQUEST_TYPES[1:] if kind in request), "since")
+    untyped = next((kind for kind in REQUEST_TYPES[1:] if kind in request), "since")  # as pages before 0.3.0 send
+    kind = request.get("type", untyped)
     if kind == "seats":
         return _seat_claim(request.get("seats"))
     if kind == "visible":
