@@ -329,10 +329,10 @@ def test_a_profiles_subscription_hears_every_seat_it_owns(database, service):
 def test_a_pages_visibility_travels_between_processes_and_only_as_a_boolean():
     from cubilete.web.broker import SeatsPresent
     from cubilete.web.live import BadRequest, Visible, request_of
-    from cubilete.web.redis_broker import _decoded, _encoded
+    from cubilete.web.wire import decoded, encoded
 
     news = SeatsPresent("p1", (0, 2), (2,))
-    assert _decoded(_encoded(news)) == news and _decoded(_encoded(SeatsPresent("p1", ()))) == SeatsPresent("p1", ())
+    assert decoded(encoded(news)) == news and decoded(encoded(SeatsPresent("p1", ()))) == SeatsPresent("p1", ())
     assert request_of('{"visible": false}') == Visible(False)
     with pytest.raises(BadRequest):
         request_of('{"visible": 0}')

@@ -42,6 +42,11 @@ def closed_after_sending(client, game_id: str, send) -> WebSocketDisconnect:
         ('{"since": true}', 'not {"since": n} with n a whole number'),
         ('{"since": "0"}', 'not {"since": n} with n a whole number'),
         ("[0]", 'not {"since": n} with n a whole number'),
+        ('{"type": "since", "since": 1.5}', 'not {"since": n} with n a whole number'),
+        ('{"type": "visible", "visible": 0}', 'not {"visible": true} or {"visible": false}'),
+        ('{"type": "seats", "seats": []}', 'not {"seats": {"0": token}} with a few seats'),
+        ('{"type": "chat", "since": 0}', "a type is one of since, seats, visible"),
+        ('{"type": ["since"], "since": 0}', "a type is one of since, seats, visible"),
         ('{"since": ' + "[" * 20_000 + "]" * 20_000 + "}", "nested too deeply"),
     ],
 )

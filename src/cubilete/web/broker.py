@@ -4,9 +4,10 @@ A broker carries one fact per message, its `News`: "game G now has N events" (`E
 "game G's seats changed" (`SEATS_CHANGED`); followers then read what they have not seen from the
 game itself. The third, "in process P, pages of these seats of game G are connected" (`SeatsPresent`,
 web/presence.py), is the whole fact, and is not stored; so is the fourth, "seat S of game G reacted"
-(`Reacted`, web/reactions.py). The in-process broker serves one server process; redis_broker.py has the same interface
-for several, and open_broker.py picks one. A broker that may miss news (Redis restarting) reads it
-from the database meanwhile (broker_watch.py).
+(`Reacted`, web/reactions.py). The in-process broker serves one server process; redis_broker.py has
+the same interface for several (each news crossing as a versioned, typed message: web/wire.py), and
+open_broker.py picks one. A broker that may miss news (Redis restarting) reads it from the database
+meanwhile (broker_watch.py).
 """
 
 from __future__ import annotations

@@ -1,13 +1,17 @@
 """A game followed live over a WebSocket: each change is pushed to every browser of the game.
 
-The browser connects with the number of events it has seen (`since`) and receives the game
-with every step since then; after that, one message per change the broker announces, and a seat's
-reaction (web/reactions.py) as a message of its own, `{"reaction": {"seat": 1, "key": "wow"}}`. It may
-send `{"since": n}` at any time (after waking up) to receive the steps after n again, and
-`{"seats": {"0": token, ...}}` once to say which seats it plays: while it is connected they are
-present (web/presence.py), and each view it receives lists the human seats no page is connected for
-(`away`); and `{"visible": false}` (or true) when the page is hidden or shown again, so that
-push tells a seat it is its turn only while none of its pages is in sight. Anything else closes the
+Every message the server sends is a JSON object with a `type`, so that a page ignores what it does not
+know (a page loaded before an upgrade, a server of the next release): the browser connects with the
+number of events it has seen (`since`) and receives the game with every step since then
+(`{"type": "view", ...}`); after that, one view per change the broker announces, and a seat's
+reaction (web/reactions.py) as a message of its own, `{"type": "reaction", "reaction": {"seat": 1,
+"key": "wow"}}`. The page may send `{"type": "since", "since": n}` at any time (after waking up) to
+receive the steps after n again, and `{"type": "seats", "seats": {"0": token, ...}}` once to say which
+seats it plays: while it is connected they are present (web/presence.py), and each view it receives
+lists the human seats no page is connected for (`away`); and `{"type": "visible", "visible": false}`
+(or true) when the page is hidden or shown again, so that push tells a seat it is its turn only while
+none of its pages is in sight. The same without `type` (`{"since": n}`, `{"seats": ...}`,
+`{"visible": ...}`, as pages before 0.3.0 send them) is read alike. Anything else closes the
 socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or whose database
 fails closes the socket with a code of its own and the refusal's code as reason.
 Views are built in a worker thread under the game's lock, so that they are never torn.
@@ -43,6 +47,8 @@ _CLOSES = (  # a refusal of the game: the socket's close code and reason
 CHANGED = -1  # in a follower's queue: the game changed; a number >= 0: the browser asks from there; None: it left
 MOST_SEATS_CLAIMED = 8  # a page plays at most this many seats (a game has six at most)
 MOST_TOKEN_LENGTH = 64
+NOT_A_CATCH_UP = 'not {"since": n} with n a whole number'
+REQUEST_TYPES = ("since", "seats", "visible")  # what a page sends
 
 
 class BadRequest(Exception):
@@ -147,11 +153,11 @@ def _view(followed: Followed, since: int) -> dict[str, Any]:
     with live.lock:
         view = game_view(live, followed.lang, min(since, len(live.match.events)))
         away = [index for index, seat in enumerate(live.seats) if seat.kind == HUMAN and index not in present]
-    return {**view, "away": away}
+    return {"type": "view", **view, "away": away}
 
 
 def _reaction_message(reaction: Reacted) -> str:
-    return orjson.dumps({"reaction": {"seat": reaction.seat, "key": reaction.key}}).decode()
+    return orjson.dumps({"type": "reaction", "reaction": {"seat": reaction.seat, "key": reaction.key}}).decode()
 
 
 def _proven_seats(games: Games, game_id: str, claim: SeatClaim) -> list[int]:
@@ -187,25 +193,32 @@ async def _read_requests(websocket: WebSocket, wakes: asyncio.Queue[Wake]) -> No
 
 
 def request_of(text: str | None) -> int | SeatClaim | Visible:
-    """A browser's request (JSON text): a catch-up (`{"since": n}`: from n, at least 0), the seats it
-    plays (`{"seats": {"0": token}}`), or whether it is in sight (`{"visible": true}`)."""
+    """A browser's request (JSON text): a catch-up (`{"type": "since", "since": n}`: from n, at least 0),
+    the seats it plays (`{"type": "seats", "seats": {"0": token}}`), or whether it is in sight
+    (`{"type": "visible", "visible": true}`); the `type` may be left out."""
     if text is None:
-        raise BadRequest('not text: send {"since": n} as JSON text')
+        raise BadRequest('not text: send {"type": "since", "since": n} as JSON text')
     try:
         request = json.loads(text, parse_constant=_not_a_number)
     except RecursionError:
         raise BadRequest("nested too deeply") from None
     except ValueError:
         raise BadRequest("not JSON") from None
-    if isinstance(request, dict) and "seats" in request:
-        return _seat_claim(request["seats"])
-    if isinstance(request, dict) and "visible" in request:
-        if type(request["visible"]) is not bool:
+    if not isinstance(request, dict):
+        raise BadRequest(NOT_A_CATCH_UP)
+    untyped = next((kind for kind in REQUEST_TYPES[1:] if kind in request), "since")  # as pages before 0.3.0 send
+    kind = request.get("type", untyped)
+    if kind == "seats":
+        return _seat_claim(request.get("seats"))
+    if kind == "visible":
+        if type(request.get("visible")) is not bool:
             raise BadRequest('not {"visible": true} or {"visible": false}')
         return Visible(request["visible"])
-    since = request.get("since") if isinstance(request, dict) else None
+    if kind != "since":
+        raise BadRequest(f"a type is one of {', '.join(REQUEST_TYPES)}")
+    since = request.get("since")
     if type(since) is not int:  # not a float (1e400 is infinite), nor a boolean
-        raise BadRequest('not {"since": n} with n a whole number')
+        raise BadRequest(NOT_A_CATCH_UP)
     return max(since, 0)
 
 

@@ -2,7 +2,8 @@
 
 Each process subscribes once to every game's channel (a pattern) and hands each message
 to its own listeners from one background thread, so subscribing to a game costs no
-round trip and the Redis connection is only ever read by that thread. Publishing is
+round trip and the Redis connection is only ever read by that thread; each news crosses as
+a versioned message (web/wire.py) that processes one release apart both read. Publishing is
 queued for another thread, which sends what is queued in one pipeline: the event loop,
 where moves are stored (web/group_commit.py), never waits for Redis. A publish that
 Redis misses (it is down) is logged, not raised: the move is already stored; the latest news
@@ -23,30 +24,17 @@ import redis
 from redis.client import PubSub
 
 from ..storage.connections import shown_url
-from .broker import (
-    SEATS_CHANGED,
-    BrokerUnreachable,
-    EventsStored,
-    Listener,
-    Listeners,
-    News,
-    Reacted,
-    SeatsPresent,
-    StoredNews,
-)
+from .broker import BrokerUnreachable, EventsStored, Listener, Listeners, News, Reacted, SeatsPresent, StoredNews
 from .broker_watch import BrokerWatch
-from .reactions import REACTIONS
+from .wire import WireReader, encoded
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "cubilete:game:"
 CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the URL overrides it)
-SEATS_MESSAGE = "seats"  # SEATS_CHANGED on the wire; an event count is sent as its digits
-PRESENT_PREFIX = "present "  # SeatsPresent on the wire: "present ORIGIN 0,2/2" (after "/": the hidden seats)
-REACTED_PREFIX = "reacted "  # Reacted on the wire: "reacted 1 well_played"
 PING_SECONDS = 1.0  # how often the listening connection asks Redis whether it is there
 RETRY_SECONDS = 1.0  # how often news Redis missed is sent again
 TIMEOUT_SECONDS = 5.0  # a command to Redis that takes longer has failed
-Message = tuple[str, str]  # a channel, and what is published on it
+Message = tuple[str, News]  # a channel, and the news to publish on it (web/wire.py encodes it)
 
 
 class RedisBroker:
@@ -54,6 +42,7 @@ class RedisBroker:
         self._prefix = prefix
         self._redis = redis.Redis.from_url(url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=CONNECT_TIMEOUT)
         self._listeners = Listeners()
+        self._reader = WireReader()
         self._watch = BrokerWatch(self._listeners.tell)
         open_pubsub: Callable[[], PubSub] = self._redis.pubsub  # redis leaves pubsub() unannotated
         self._pubsub = open_pubsub()
@@ -75,7 +64,7 @@ class RedisBroker:
             raise BrokerUnreachable("broker_unreachable", url=shown_url(url), reason="no answer within 10 s")
 
     def publish(self, game_id: str, news: News) -> None:
-        self._outbox.put((f"{self._prefix}{game_id}", _encoded(news)))
+        self._outbox.put((f"{self._prefix}{game_id}", news))
 
     def subscribe(self, game_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.add(game_id, listener)
@@ -102,23 +91,23 @@ class RedisBroker:
         self._listeners.clear()
 
     def _publish_queued(self) -> None:
-        missed: dict[tuple[str, str], str] = {}  # each game's latest news of each kind Redis missed
+        missed: dict[tuple[str, str], News] = {}  # each game's latest news of each kind Redis missed
         last = False
         while not last:
             messages = self._queued(RETRY_SECONDS if missed else None)
             last = None in messages
             changes = [message for message in messages if message is not None]
             pipeline = self._redis.pipeline(transaction=False)
-            for channel, message in [*((channel, message) for (channel, _), message in missed.items()), *changes]:
-                pipeline.publish(channel, message)
+            for channel, news in [*((channel, news) for (channel, _), news in missed.items()), *changes]:
+                pipeline.publish(channel, encoded(news))
             try:
                 pipeline.execute()
             except redis.RedisError as error:
                 if not missed:
                     log.warning("could not tell other processes of %d changes, trying again: %s", len(changes), error)
-                for channel, message in changes:  # the latest of each kind says all the earlier ones did
-                    if not message.startswith(REACTED_PREFIX):  # a reaction is of its moment: not sent late
-                        missed[(channel, _kind(message))] = message
+                for channel, news in changes:  # the latest of each kind says all the earlier ones did
+                    if not isinstance(news, Reacted):  # a reaction is of its moment: not sent late
+                        missed[(channel, _kind(news))] = news
                 continue
             if missed:
                 log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
@@ -158,57 +147,13 @@ class RedisBroker:
                 self._deliver(message["channel"], message["data"])
 
     def _deliver(self, channel: bytes, data: bytes) -> None:
-        try:
-            game_id, news = channel.decode()[len(self._prefix) :], _decoded(data.decode())
-        except (UnicodeDecodeError, ValueError):
-            log.warning("ignored a message that is no game's news: %r on %r", data, channel)
-            return
-        self._listeners.tell(game_id, news)
+        news = self._reader.news(data)
+        if news is not None:
+            self._listeners.tell(channel.decode(errors="replace")[len(self._prefix) :], news)
 
 
-def _encoded(news: News) -> str:
-    if isinstance(news, EventsStored):
-        return str(news.events)
+def _kind(news: News) -> str:
+    """What the news is of (a newer news of the same kind replaces it): events, seats, or one process's presence."""
     if isinstance(news, SeatsPresent):
-        return f"{PRESENT_PREFIX}{news.origin} {_numbers(news.seats)}/{_numbers(news.hidden)}"
-    if isinstance(news, Reacted):
-        return f"{REACTED_PREFIX}{news.seat} {news.key}"
-    return SEATS_MESSAGE
-
-
-def _decoded(message: str) -> News:
-    """A message's news; a ValueError if it is none."""
-    if message == SEATS_MESSAGE:
-        return SEATS_CHANGED
-    if message.startswith(PRESENT_PREFIX):
-        origin, _, numbers = message[len(PRESENT_PREFIX) :].partition(" ")
-        seats, _, hidden = numbers.partition("/")
-        return SeatsPresent(origin, _read_numbers(seats), _read_numbers(hidden))
-    if message.startswith(REACTED_PREFIX):
-        return _reacted(message[len(REACTED_PREFIX) :])
-    return EventsStored(int(message))
-
-
-def _numbers(seats: tuple[int, ...]) -> str:
-    return ",".join(map(str, seats))
-
-
-def _read_numbers(text: str) -> tuple[int, ...]:
-    return tuple(int(seat) for seat in text.split(",") if seat)
-
-
-def _reacted(text: str) -> Reacted:
-    """The reaction of "SEAT KEY": a seat number of a game's few seats, and a key of REACTIONS; a ValueError
-    for anything else (the page shows what it is told)."""
-    seat, _, key = text.partition(" ")
-    if not (seat.isascii() and seat.isdigit() and len(seat) < 3 and key in REACTIONS):
-        raise ValueError(f"not a reaction: {text!r}")
-    return Reacted(int(seat), key)
-
-
-def _kind(message: str) -> str:
-    """What a message's news is of (a newer message of the same kind replaces it): events, seats, or one
-    process's presence."""
-    if message.startswith(PRESENT_PREFIX):
-        return message.rpartition(" ")[0]  # "present ORIGIN"
-    return message if message == SEATS_MESSAGE else "events"
+        return f"present {news.origin}"
+    return "events" if isinstance(news, EventsStored) else "seats"

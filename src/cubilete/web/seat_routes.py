@@ -79,7 +79,7 @@ def open_tables(request: Request) -> list[dict[str, Any]]:
 def react(request: Request, game_id: str, body: ReactionIn) -> Response:
     """Only a seat's holder reacts (its token, like any seat request); `reaction` is one of the keys of
     `reactions` in the game page's data (web/reactions.py). Every page of the game receives
-    `{"reaction": {"seat", "key"}}` over its live socket; nothing is stored."""
+    `{"type": "reaction", "reaction": {"seat", "key"}}` over its live socket; nothing is stored."""
     games_of(request).get(game_id).check_seat(body.seat, body.token)
     services(request).reactions.react(game_id, body.seat, body.reaction)
     return Response(status_code=204)

@@ -12,6 +12,8 @@ const ANSWER_WITHIN_MS = 4_000; // a socket that does not answer a catch-up by t
 // said on each connection: while it lasts, the others see those seats present. A page playing seats
 // also says when it is hidden or shown again: the server sends no "your turn" push while it is in sight.
 // onReaction({ seat, key }): a seat's reaction to the table (js/reactions.js), which changes no view.
+// Each message says its type both ways (web/live.py); the page ignores a type it does not know (a server
+// of a later release), so that it keeps following the game.
 export function followGame(gameId, seen, onView, onConnected, playing, onReaction) {
   let socket = null;
   let delay = FIRST_DELAY_MS;
@@ -36,7 +38,7 @@ export function followGame(gameId, seen, onView, onConnected, playing, onReactio
       onConnected(true);
       const seats = playing();
       if (Object.keys(seats).length > 0) {
-        current.send(JSON.stringify({ seats }));
+        current.send(JSON.stringify({ type: "seats", seats }));
         if (document.visibilityState !== "visible") sayVisibility();
       }
     };
@@ -44,8 +46,8 @@ export function followGame(gameId, seen, onView, onConnected, playing, onReactio
       clearTimeout(deadline);
       onConnected(true);
       const pushed = JSON.parse(message.data);
-      if (pushed.reaction) onReaction(pushed.reaction);
-      else onView(pushed);
+      if (pushed.type === "view") onView(pushed);
+      else if (pushed.type === "reaction") onReaction(pushed.reaction);
     };
     current.onclose = (event) => {
       if (socket !== current) return; // replaced already
@@ -68,7 +70,7 @@ export function followGame(gameId, seen, onView, onConnected, playing, onReactio
 
   function catchUp() {
     if (socket?.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ since: seen() }));
+      socket.send(JSON.stringify({ type: "since", since: seen() }));
       clearTimeout(deadline);
       deadline = setTimeout(restart, ANSWER_WITHIN_MS);
     } else if (socket === null) {
@@ -78,7 +80,7 @@ export function followGame(gameId, seen, onView, onConnected, playing, onReactio
 
   function sayVisibility() {
     if (socket?.readyState === WebSocket.OPEN && Object.keys(playing()).length > 0) {
-      socket.send(JSON.stringify({ visible: document.visibilityState === "visible" }));
+      socket.send(JSON.stringify({ type: "visible", visible: document.visibilityState === "visible" }));
     }
   }
 
