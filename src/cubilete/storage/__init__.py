@@ -5,6 +5,7 @@ Below the apps: the web app stores and reads its games here, and the CLI reads a
 (`cubilete review GAME_ID`). It imports only the engine.
 """
 
+from .connections import DatabaseError
 from .database import (
     DATABASE_FAILURES,
     STORED_GAME,
@@ -20,6 +21,7 @@ from .database import (
 from .export import RecordNotOver, export_file_name, exported_game
 
 __all__ = [
-    "DATABASE_FAILURES", "STORED_GAME", "UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame",
+    "DATABASE_FAILURES", "DatabaseError",
+    "STORED_GAME", "UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame",
     "read_game", "RecordNotOver", "export_file_name", "exported_game",
 ]
