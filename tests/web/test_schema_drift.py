@@ -5,6 +5,7 @@ migrates to the newest schema (0009: a profile's push subscriptions go with it).
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from alembic import command
@@ -19,6 +20,7 @@ from cubilete.storage.schema import MIGRATIONS
 from cubilete.storage.tables import games_table, metadata, profiles_table, push_subscriptions_table
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
+ORPHAN_ENDPOINT = "https://push.example/of-a-profile-deleted-before-0009"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -78,7 +80,8 @@ def test_a_database_of_0008_with_rows_migrates_and_drops_the_push_rows_of_delete
             connection.execute(insert(push_subscriptions_table).values([
                 subscription | {"game_id": "g1", "seat": 0},
                 subscription | {"profile_id": "p1"},
-                subscription | {"profile_id": "deleted-before-0009"},  # what deleting a profile left before 0009
+                # what deleting a profile left before 0009
+                subscription | {"profile_id": "deleted-before-0009", "endpoint": ORPHAN_ENDPOINT},
             ]))
     finally:
         engine.dispose()
@@ -93,3 +96,5 @@ def test_a_database_of_0008_with_rows_migrates_and_drops_the_push_rows_of_delete
     finally:
         storage.close()
     assert differences(url) == []
+    if url.startswith("sqlite:///"):  # and its bytes left the file
+        assert ORPHAN_ENDPOINT.encode() not in Path(url.removeprefix("sqlite:///")).read_bytes()
