@@ -1,10 +1,13 @@
 """Where the games live: a SQL database (SQLite by default, PostgreSQL for several server
-processes) holding each game's row and its events, its schema made by Alembic migrations.
+processes) holding each game's row and its events, its schema made by Alembic migrations. Storage owns
+every table and all SQL: the profiles, passkeys, push subscriptions and seat summaries are queried
+through the stores a Storage hands out (profiles.py, passkeys.py, push.py, seat_summaries.py).
 
 Below the apps: the web app stores and reads its games here, and the CLI reads a stored game
 (`cubilete review GAME_ID`). It imports only the engine.
 """
 
+from .connections import DatabaseError
 from .database import (
     DATABASE_FAILURES,
     STORED_GAME,
@@ -20,6 +23,6 @@ from .database import (
 from .export import RecordNotOver, export_file_name, exported_game
 
 __all__ = [
-    "DATABASE_FAILURES", "STORED_GAME", "UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable", "SaveFailed", "Storage", "StoredGame",
-    "read_game", "RecordNotOver", "export_file_name", "exported_game",
+    "DATABASE_FAILURES", "DatabaseError", "STORED_GAME", "UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable",
+    "SaveFailed", "Storage", "StoredGame", "read_game", "RecordNotOver", "export_file_name", "exported_game",
 ]

@@ -11,12 +11,18 @@ import platformdirs
 from sqlalchemy import Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..engine.errors import CubileteError
 from ..solvers.cache_dir import service_directory
 
 # The state directory systemd gives a service (a unit's `StateDirectory=`): the data directory there.
 SERVICE_STATE_ENV = "STATE_DIRECTORY"
+
+
+# Any error of the database or of a statement, for a caller above storage that logs it and goes on (a
+# push not sent): the apps catch it by this name and never import SQLAlchemy.
+DatabaseError = SQLAlchemyError
 
 
 class DatabaseUnusable(CubileteError):
@@ -115,7 +121,8 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA foreign_keys=ON")  # ON DELETE CASCADE: a deleted profile takes its rows along
+    cursor.execute("PRAGMA secure_delete=ON")  # and their bytes leave the file (zeroed, not just freed)
     cursor.close()
 
 

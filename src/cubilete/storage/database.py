@@ -5,7 +5,8 @@ record: game, rules, players, seed) and its events, one `events` row each under 
 unique (game_id, index) key. Accepting an action appends its events in one
 transaction: the key refuses a second process that acts for the same moment, and an
 action is acknowledged only after the commit. The tables: tables.py; the schema is
-Alembic's (schema.py); the connection: connections.py.
+Alembic's (schema.py); the connection: connections.py. The other subjects' rows have a store each
+(profiles.py, passkeys.py, push.py, seat_summaries.py), which a Storage hands out on its engine.
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ from ..engine.errors import CubileteError
 from ..engine.validation import Record
 from .connections import DATABASE_TIMEOUT, DatabaseUnusable, connect, database_url, is_local, json_value, shown_url
 from .deadlines import ConnectionDeadlines
+from .passkeys import PasskeyStore
+from .profiles import ProfileStore
+from .push import PushStore
 from .schema import upgrade_to_newest
+from .seat_summaries import SeatSummaryStore
 from .tables import HEADER, events_table, games_table
 
 log = logging.getLogger(__name__)
@@ -158,6 +163,10 @@ class Storage:
         self.is_local = is_local(self.url)
         self.engine = connect(self.url, timeout)
         self._deadlines = None if self.is_local else ConnectionDeadlines(self.engine, timeout)
+        self.profiles = ProfileStore(self.engine)
+        self.passkeys = PasskeyStore(self.engine)
+        self.push = PushStore(self.engine)
+        self.summaries = SeatSummaryStore(self.engine)
 
     def answers(self) -> bool:
         """Whether the database answers a trivial query now (a readiness check)."""
@@ -328,6 +337,22 @@ class Storage:
             if deleted:  # a rematch that is gone can be made again
                 connection.execute(update(games_table).where(columns.rematch.in_(deleted)).values(rematch=None))
         return deleted
+
+    def games_on_clocks(self, clocks: Collection[int], after: str, limit: int) -> list[str]:
+        """The ids (after `after`, in order, at most `limit`) of the unfinished games whose turn clock is
+        one of `clocks` (seconds)."""
+        columns = games_table.c
+        # The clock compared as JSON text: a corrupt stored value ("soon") matches nothing, where a cast to
+        # a number would fail the whole query on PostgreSQL.
+        clock = cast(columns.table_options["turn_clock"], Text)
+        query = (
+            select(columns.id)
+            .where(columns.finished.is_(False), clock.in_([str(seconds) for seconds in clocks]), columns.id > after)
+            .order_by(columns.id)
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return list(connection.scalars(query))
 
     def rematch_of(self, game_id: str) -> str | None:
         with self.engine.connect() as connection:

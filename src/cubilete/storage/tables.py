@@ -1,5 +1,6 @@
-"""The tables as the newest migration leaves them (migrations/versions/), to query: the migrations
-(schema.py) make them."""
+"""Every table of cubilete, as the newest migration leaves them (migrations/versions/), to query: the
+migrations (schema.py) make them, and a test checks that these and theirs are the same
+(tests/web/test_schema_drift.py). Only storage/ queries them: the web app calls the stores."""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     String,
     Table,
     TypeDecorator,
+    UniqueConstraint,
 )
 
 
@@ -69,5 +74,103 @@ events_table = Table(
     Column("created", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("game_id", "index", name="pk_events"),
 )
+PUSH_PROFILE_KEY = "fk_push_subscriptions_profile"  # migration 0009 adds it
 # A record's fields besides its events: "seed" (format 1) or "dice" (format 2), never both.
 HEADER = ("format", "game", "rules", "players", "seed", "dice")
+
+# -- the players' records (migration 0006): each finished game's result per seat ----------------------
+seat_summaries_table = Table(
+    "seat_summaries",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("decisions", Integer, nullable=False),
+    Column("total_loss", Float, nullable=False),
+    Column("unit", String(16), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="pk_seat_summaries"),
+)
+
+# -- profiles (migration 0007); every row of a profile goes with it (ON DELETE CASCADE, migration 0009) ---
+profiles_table = Table(
+    "profiles",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(24), nullable=False),
+    Column("name_key", String(96), nullable=False, unique=True),  # the name without case: unique
+    Column("seat_key", String(64), nullable=False),  # hex: the key its seats' tokens are derived from
+    Column("created", UtcDateTime, nullable=False),
+)
+profile_keys_table = Table(  # the device secrets, as their SHA-256 digests
+    "profile_keys",
+    metadata,
+    Column("secret_sha256", String(64), primary_key=True),
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created", UtcDateTime, nullable=False),
+)
+passkeys_table = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),  # base64url
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("public_key", LargeBinary, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+)
+profile_seats_table = Table(  # which profile a seat belongs to: the link goes with either
+    "profile_seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False, index=True),
+    # the game the seat's token was derived for: a rematch keeps the seats' tokens, so its first game's
+    Column("token_game", String(32), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="pk_profile_seats"),
+)
+passkey_challenges_table = Table(
+    "passkey_challenges",
+    metadata,
+    Column("challenge", String(64), primary_key=True),  # base64url
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=True),  # None: a sign-in
+    Column("expires", UtcDateTime, nullable=False, index=True),
+)
+
+# -- Web Push (migration 0008) -----------------------------------------------------------------------
+push_keys_table = Table(  # the server's VAPID key pair: one row
+    "push_keys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("private_key", String(64), nullable=False),  # the raw 32-byte scalar, base64url
+    Column("public_key", String(100), nullable=False),  # the uncompressed point, base64url
+    Column("created", UtcDateTime, nullable=False),
+)
+push_subscriptions_table = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE")),  # None: a profile's
+    Column("seat", Integer),
+    Column(  # a profile's subscription, for all its seats (migration 0009: it goes with the profile)
+        "profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE", name=PUSH_PROFILE_KEY)
+    ),
+    Column("endpoint", String(1024), nullable=False),
+    Column("p256dh", String(100), nullable=False),
+    Column("auth", String(32), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+    UniqueConstraint("game_id", "seat", "endpoint", name="uq_push_subscriptions_seat"),
+    UniqueConstraint("profile_id", "endpoint", name="uq_push_subscriptions_profile"),
+    Index("ix_push_subscriptions_endpoint", "endpoint"),  # a gone endpoint is forgotten by it
+)
+push_sent_table = Table(  # the reminders already sent: one process sends each
+    "push_sent",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("turn", Integer, nullable=False),  # the number of events when the seat's turn began
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("game_id", "turn", "kind", "seat", name="pk_push_sent"),
+)

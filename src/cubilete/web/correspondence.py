@@ -21,12 +21,10 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
 
-from sqlalchemy import Text, cast, select
 from starlette.concurrency import run_in_threadpool
 
 from ..engine.errors import IllegalAction, InvalidRecord
 from ..storage import Storage
-from ..storage.tables import games_table
 from .games import GameNotFound, Games, StaleRequest
 from .live_game import LiveGame
 from .table_options import CORRESPONDENCE_CLOCKS
@@ -109,19 +107,7 @@ class CorrespondenceSweeper:
 
 def correspondence_games(storage: Storage, after: str, limit: int = SWEEP_BATCH) -> list[str]:
     """The ids (after `after`, in order, at most `limit`) of the unfinished games with a correspondence clock."""
-    columns = games_table.c
-    # The clock compared as JSON text: a corrupt stored value ("soon") matches nothing, where a cast to
-    # a number would fail the whole query on PostgreSQL.
-    clock = cast(columns.table_options["turn_clock"], Text)
-    query = (
-        select(columns.id)
-        .where(columns.finished.is_(False), clock.in_([str(seconds) for seconds in CORRESPONDENCE_CLOCKS.values()]))
-        .where(columns.id > after)
-        .order_by(columns.id)
-        .limit(limit)
-    )
-    with storage.engine.connect() as connection:
-        return list(connection.scalars(query))
+    return storage.games_on_clocks(CORRESPONDENCE_CLOCKS.values(), after, limit)
 
 
 @asynccontextmanager

@@ -2,7 +2,7 @@
 another device signs in with it (a discoverable credential: the browser offers the passkeys it holds
 for this server, no name asked) and is given a device secret of its own (profiles.py).
 
-A ceremony's challenge is kept in the database (`passkey_challenges`), not in a process's memory, so
+A ceremony's challenge is kept in the database (storage/passkeys.py), not in a process's memory, so
 that its answer may reach any server process: it lasts CHALLENGE_SECONDS, is used once, and each new
 challenge clears the expired ones (the routes are rate-limited per client, which bounds the rest).
 The relying party is this server's host name and the expected origin the address its pages are
@@ -18,25 +18,13 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Column, ForeignKey, String, Table, delete, insert, select, update
-
 from ..engine.errors import CubileteError
 from ..storage import Storage
-from ..storage.tables import UtcDateTime, metadata
-from .profiles import Profile, Profiles, passkeys_table, profiles_table
+from .profiles import Profile, Profiles
 
 CHALLENGE_SECONDS = 300
 MAX_CREDENTIAL_ID = 1400  # characters of base64url; WebAuthn's credential ids are at most 1023 bytes
 RP_NAME = "cubilete"
-
-passkey_challenges_table = Table(
-    "passkey_challenges",
-    metadata,
-    Column("challenge", String(64), primary_key=True),  # base64url
-    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=True),  # None: a sign-in
-    Column("expires", UtcDateTime, nullable=False, index=True),
-)
-
 
 class PasskeyRefused(CubileteError):
     """A passkey's answer that does not verify, whose challenge expired, or that no profile holds."""
@@ -50,7 +38,7 @@ class Passkeys:
     """The passkeys of the profiles (sync methods: routes call them from worker threads)."""
 
     def __init__(self, storage: Storage, profiles: Profiles) -> None:
-        self.engine = storage.engine
+        self.store = storage.passkeys
         self.profiles = profiles
 
     def registration_options(self, profile: Profile, rp_id: str) -> str:
@@ -64,9 +52,7 @@ class Passkeys:
             UserVerificationRequirement,
         )
 
-        held = select(passkeys_table.c.credential_id).where(passkeys_table.c.profile_id == profile.id)
-        with self.engine.connect() as connection:
-            known = connection.execute(held).scalars().all()
+        known = self.store.credential_ids(profile.id)
         options = webauthn.generate_registration_options(
             rp_id=rp_id,
             rp_name=RP_NAME,
@@ -93,15 +79,9 @@ class Passkeys:
             )
         except WebAuthnException as error:
             raise PasskeyRefused("passkey_refused", reason=str(error)) from None
-        row = {
-            "credential_id": bytes_to_base64url(verified.credential_id),
-            "profile_id": profile.id,
-            "public_key": verified.credential_public_key,
-            "sign_count": verified.sign_count,
-            "created": _now(),
-        }
-        with self.engine.begin() as connection:
-            connection.execute(insert(passkeys_table).values(row))
+        self.store.add(
+            profile.id, bytes_to_base64url(verified.credential_id), verified.credential_public_key, verified.sign_count
+        )
 
     def sign_in_options(self, rp_id: str) -> str:
         """The options (JSON) for the browser to offer the passkeys it holds for this server."""
@@ -120,13 +100,7 @@ class Passkeys:
 
         challenge = self._take_challenge(credential, None)
         credential_id = str(credential.get("id", ""))[:MAX_CREDENTIAL_ID]
-        query = (
-            select(passkeys_table, profiles_table.c.name)
-            .join(profiles_table, profiles_table.c.id == passkeys_table.c.profile_id)
-            .where(passkeys_table.c.credential_id == credential_id)
-        )
-        with self.engine.connect() as connection:
-            row = connection.execute(query).first()
+        row = self.store.find(credential_id)
         if row is None:
             raise PasskeyRefused("passkey_unknown")
         try:
@@ -140,22 +114,16 @@ class Passkeys:
             )
         except WebAuthnException as error:
             raise PasskeyRefused("passkey_refused", reason=str(error)) from None
-        bump = update(passkeys_table).where(passkeys_table.c.credential_id == credential_id)
-        with self.engine.begin() as connection:
-            connection.execute(bump.values(sign_count=verified.new_sign_count))
-        return Profile(row.profile_id, row.name), self.profiles.add_device(row.profile_id)
+        self.store.count_signature(credential_id, verified.new_sign_count)
+        return Profile(row.profile_id, row.profile_name), self.profiles.add_device(row.profile_id)
 
     def _new_challenge(self, profile_id: str | None) -> bytes:
         """A new challenge, kept CHALLENGE_SECONDS for its answer (the expired ones are cleared)."""
         from webauthn.helpers import bytes_to_base64url
 
         challenge = secrets.token_bytes(32)  # 43 characters of base64url, well within the column
-        now, columns = _now(), passkey_challenges_table.c
-        with self.engine.begin() as connection:
-            connection.execute(delete(passkey_challenges_table).where(columns.expires < now))
-            expires = now + timedelta(seconds=CHALLENGE_SECONDS)
-            row = {"challenge": bytes_to_base64url(challenge), "profile_id": profile_id, "expires": expires}
-            connection.execute(insert(passkey_challenges_table).values(row))
+        now = _now()
+        self.store.keep_challenge(bytes_to_base64url(challenge), profile_id, now, now + timedelta(seconds=CHALLENGE_SECONDS))
         return challenge
 
     def _take_challenge(self, credential: dict[str, Any], profile_id: str | None) -> bytes:
@@ -168,12 +136,6 @@ class Passkeys:
             challenge = str(client_data["challenge"])
         except (KeyError, TypeError, ValueError):
             raise PasskeyRefused("passkey_refused", reason="no client data") from None
-        columns = passkey_challenges_table.c
-        owner = columns.profile_id.is_(None) if profile_id is None else columns.profile_id == profile_id
-        used = delete(passkey_challenges_table).where(
-            columns.challenge == challenge[:64], owner, columns.expires >= _now()
-        )
-        with self.engine.begin() as connection:
-            if connection.execute(used).rowcount != 1:
-                raise PasskeyRefused("passkey_expired")
+        if not self.store.take_challenge(challenge[:64], profile_id, _now()):
+            raise PasskeyRefused("passkey_expired")
         return base64url_to_bytes(challenge)

@@ -1,5 +1,5 @@
 """Web Push (RFC 8030, RFC 8291 encryption, RFC 8292 VAPID): "your turn" on the phone, sent by this
-server to the phone's own push service. store.py keeps the key pair and subscriptions, keys.py the
+server to the phone's own push service. storage/push.py keeps the key pair and subscriptions, keys.py the
 VAPID keys, subscriptions.py checks what a browser sends, notes.py and messages.py say who is told
 what, notifier.py and outbox.py do it off the event loop, routes.py is the API, service.py holds it all."""
 

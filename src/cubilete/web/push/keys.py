@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
 
-from .store import PushStore
+from ...storage.push import PushStore
 
 
 def b64url(data: bytes) -> str:

@@ -18,15 +18,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from sqlalchemy.exc import SQLAlchemyError
-
+from ...storage import DatabaseError
+from ...storage.push import PushStore
 from ..live_game import LiveGame
 from ..presence import Presence
 from ..seats import Seat
 from .messages import rendered
 from .notes import Tell, after_events, after_seats, quarter_left
 from .outbox import Delivery, Outbox
-from .store import PushStore
 
 log = logging.getLogger(__name__)
 MOST_WAITING = 10_000  # notes waiting for the worker; beyond, new ones are dropped (logged)
@@ -98,7 +97,7 @@ class Notifier:
                     self._forget(item.game_id)
                 else:
                     self._tell(item)
-            except SQLAlchemyError as error:
+            except DatabaseError as error:
                 log.warning("a push was not sent: the database failed (%s)", error)
             except Exception:  # the worker outlives any one note
                 log.exception("a push was not sent")

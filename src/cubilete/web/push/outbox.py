@@ -20,10 +20,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from sqlalchemy.exc import SQLAlchemyError
-
+from ...storage import DatabaseError
+from ...storage.push import PushStore, Subscription
 from .keys import VapidKeys
-from .store import PushStore, Subscription
 
 if TYPE_CHECKING:
     import requests
@@ -124,7 +123,7 @@ class Outbox:
             log.info("push subscription gone (%d at %s): forgotten", status, _service(delivery))
             try:
                 self.store.forget_endpoint(endpoint)
-            except SQLAlchemyError as error:
+            except DatabaseError as error:
                 log.warning("could not forget a gone push subscription: %s", error)
         elif status == 429 or status >= 500:
             self._again(delivery, f"answer {status}")

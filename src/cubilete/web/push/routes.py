@@ -13,11 +13,11 @@ from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
 from ...engine.errors import IllegalAction
+from ...storage.push import Owner
 from ..api_models import Language, Token
 from ..i18n import request_language
 from ..rate_limits import RouteClass, limited
 from ..services import games_of, services
-from .store import Owner
 from .subscriptions import MOST_ENDPOINT_LENGTH, PushRefused, checked_subscription
 
 MOST_PER_OWNER = 10  # a seat's (or a profile's) devices

@@ -11,7 +11,6 @@ from ..presence import Presence
 from .keys import VapidKeys
 from .notifier import Notifier, SeatOwner
 from .outbox import RETRY_DELAYS, Outbox
-from .store import PushStore
 from .subscriptions import KNOWN_PUSH_SERVICES, PushServices
 
 FALLBACK_CONTACT = "mailto:cubilete@localhost"  # RFC 8292's contact when the host gave none
@@ -37,7 +36,7 @@ class WebPush:
         public_url: str | None = None,
         seat_owner: SeatOwner = lambda game_id, seat: None,
     ) -> None:
-        self.store = PushStore(storage)
+        self.store = storage.push
         self.keys = VapidKeys.of(self.store)
         self.services = PushServices(settings.services)
         https_url = public_url if public_url and urlsplit(public_url).scheme == "https" else None

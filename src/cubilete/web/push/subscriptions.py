@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from ...engine.errors import CubileteError
+from ...storage.push import Subscription
 from ..i18n import LANGUAGES
 from .keys import from_b64url
-from .store import Subscription
 
 # The push services of Chrome/Android (FCM), Firefox, Safari and Edge: a host equal to or under one.
 KNOWN_PUSH_SERVICES = (

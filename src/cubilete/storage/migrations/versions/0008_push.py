@@ -2,7 +2,7 @@
 reminders already sent (one row per game, turn, kind and seat, so that one process sends each).
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 """
 
 import sqlalchemy as sa

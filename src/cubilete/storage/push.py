@@ -3,7 +3,8 @@ subscriptions of seats (and of profiles, for all their seats), and the reminders
 
 Every server process shares these rows: the key pair is made by whichever process starts first (an
 insert that does nothing if another process's is there, then a read), and a reminder is sent by the
-process whose insert of its (game, turn, kind, seat) row succeeds."""
+process whose insert of its (game, turn, kind, seat) row succeeds. A profile's subscriptions go with the
+profile (migration 0009). What is pushed, and when: web/push/."""
 
 from __future__ import annotations
 
@@ -12,58 +13,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    ForeignKey,
-    Integer,
-    PrimaryKeyConstraint,
-    String,
-    Table,
-    UniqueConstraint,
-    delete,
-    func,
-    or_,
-    select,
-)
+from sqlalchemy import Table, delete, func, or_, select
+from sqlalchemy.engine import Engine
 
-from ...storage import Storage
-from ...storage.connections import conflict_insert
-from ...storage.tables import UtcDateTime, metadata
+from .connections import conflict_insert
+from .tables import push_keys_table, push_sent_table, push_subscriptions_table
 
 KEY_ROW = 1  # the one row of push_keys
-push_keys_table = Table(
-    "push_keys",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=False),
-    Column("private_key", String(64), nullable=False),  # the raw 32-byte scalar, base64url
-    Column("public_key", String(100), nullable=False),  # the uncompressed point, base64url
-    Column("created", UtcDateTime, nullable=False),
-)
-push_subscriptions_table = Table(
-    "push_subscriptions",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE")),  # None: a profile's
-    Column("seat", Integer),
-    Column("profile_id", String(32)),  # a profile's subscription, for all its seats
-    Column("endpoint", String(1024), nullable=False),
-    Column("p256dh", String(100), nullable=False),
-    Column("auth", String(32), nullable=False),
-    Column("lang", String(8), nullable=False),
-    Column("created", UtcDateTime, nullable=False),
-    UniqueConstraint("game_id", "seat", "endpoint", name="uq_push_subscriptions_seat"),
-    UniqueConstraint("profile_id", "endpoint", name="uq_push_subscriptions_profile"),
-)
-push_sent_table = Table(
-    "push_sent",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    Column("turn", Integer, nullable=False),  # the number of events when the seat's turn began
-    Column("kind", String(16), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("created", UtcDateTime, nullable=False),
-    PrimaryKeyConstraint("game_id", "turn", "kind", "seat", name="pk_push_sent"),
-)
 
 
 @dataclass(frozen=True)
@@ -90,8 +46,8 @@ class Owner:
 
 
 class PushStore:
-    def __init__(self, storage: Storage) -> None:
-        self.engine = storage.engine
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
 
     def key_pair(self, make: Callable[[], tuple[str, str]]) -> tuple[str, str]:
         """The stored (private, public) key pair; `make()`'s is stored first if there is none yet (of two

@@ -1,0 +1,150 @@
+"""The stored side of profiles (migration 0007): a profile's row, its device secrets (as digests), and
+the seats that belong to it. Deleting a profile deletes every row of it: its secrets, passkeys, seat
+links, passkey challenges and push subscriptions go with it by their foreign keys (ON DELETE CASCADE,
+migration 0009), and SQLite overwrites their bytes (secure_delete, connections.py). Its seats stay in
+their games, under their names. What a profile is and how its secrets are made: web/profiles.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from .tables import games_table, profile_keys_table, profile_seats_table, profiles_table
+
+
+class NameTaken(Exception):
+    """Another profile has this name key."""
+
+
+class StoredProfile(NamedTuple):
+    id: str
+    name: str
+
+
+class SeatLink(NamedTuple):
+    """A seat that belongs to a profile, and the game its token was derived for (a rematch keeps its
+    first game's tokens)."""
+
+    game_id: str
+    seat: int
+    profile_id: str
+    token_game: str
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ProfileStore:
+    """Sync methods: the routes call them from worker threads."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, profile: StoredProfile, name_key: str, seat_key: str, secret_digest: str) -> None:
+        """A new profile with its first device secret; NameTaken if another profile has the name key."""
+        row = {"id": profile.id, "name": profile.name, "name_key": name_key, "seat_key": seat_key, "created": _now()}
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(profiles_table).values(row))
+                self._add_secret(connection, profile.id, secret_digest)
+        except IntegrityError:
+            raise NameTaken() from None
+
+    def add_secret(self, profile_id: str, secret_digest: str) -> None:
+        with self.engine.begin() as connection:
+            self._add_secret(connection, profile_id, secret_digest)
+
+    @staticmethod
+    def _add_secret(connection: Connection, profile_id: str, secret_digest: str) -> None:
+        row = {"secret_sha256": secret_digest, "profile_id": profile_id, "created": _now()}
+        connection.execute(insert(profile_keys_table).values(row))
+
+    def by_secret(self, secret_digest: str) -> tuple[StoredProfile, str] | None:
+        """The profile holding this secret's digest, and the digest as stored (to compare in constant time)."""
+        query = (
+            select(profiles_table.c.id, profiles_table.c.name, profile_keys_table.c.secret_sha256)
+            .join(profile_keys_table, profile_keys_table.c.profile_id == profiles_table.c.id)
+            .where(profile_keys_table.c.secret_sha256 == secret_digest)
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else (StoredProfile(row.id, row.name), row.secret_sha256)
+
+    def by_name_key(self, name_key: str) -> StoredProfile | None:
+        query = select(profiles_table.c.id, profiles_table.c.name).where(profiles_table.c.name_key == name_key)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else StoredProfile(row.id, row.name)
+
+    def name_of(self, profile_id: str) -> str | None:
+        with self.engine.connect() as connection:
+            return connection.scalar(select(profiles_table.c.name).where(profiles_table.c.id == profile_id))
+
+    def rename(self, profile_id: str, name: str, name_key: str) -> None:
+        """NameTaken if another profile has the name key."""
+        change = update(profiles_table).where(profiles_table.c.id == profile_id).values(name=name, name_key=name_key)
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(change)
+        except IntegrityError:
+            raise NameTaken() from None
+
+    def delete(self, profile_id: str) -> None:
+        """The profile and, by their foreign keys, every row of it (the module's docstring)."""
+        with self.engine.begin() as connection:
+            connection.execute(delete(profiles_table).where(profiles_table.c.id == profile_id))
+
+    def seat_key(self, profile_id: str) -> str:
+        """The profile's seat key (hex)."""
+        with self.engine.connect() as connection:
+            return str(
+                connection.execute(select(profiles_table.c.seat_key).where(profiles_table.c.id == profile_id)).scalar_one()
+            )
+
+    def link_seats(self, links: Sequence[SeatLink]) -> None:
+        if links:
+            with self.engine.begin() as connection:
+                connection.execute(insert(profile_seats_table).values([link._asdict() for link in links]))
+
+    def link_rematch(self, game_id: str, rematch_id: str) -> None:
+        """The rematch's seats linked as the game's are, with the same tokens (asking again, or in two
+        processes at once, links them once)."""
+        columns = profile_seats_table.c
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(profile_seats_table).where(columns.game_id == game_id)).mappings().all()
+        try:
+            with self.engine.begin() as connection:
+                linked = connection.execute(select(columns.seat).where(columns.game_id == rematch_id)).first()
+                if rows and linked is None:
+                    connection.execute(
+                        insert(profile_seats_table).values([{**row, "game_id": rematch_id} for row in rows])
+                    )
+        except IntegrityError:
+            pass  # another request linked them first
+
+    def owner(self, game_id: str, seat: int) -> str | None:
+        """The id of the profile the seat belongs to, if any."""
+        columns = profile_seats_table.c
+        query = select(columns.profile_id).where(columns.game_id == game_id, columns.seat == seat)
+        with self.engine.connect() as connection:
+            found: str | None = connection.execute(query).scalar()
+        return found
+
+    def seat_links(self, profile_id: str, most: int | None = None) -> list[SeatLink]:
+        """The profile's seats, those of the latest changed games first (the `most` of them)."""
+        columns = profile_seats_table.c
+        query = (
+            select(columns.game_id, columns.seat, columns.profile_id, columns.token_game)
+            .join(games_table, games_table.c.id == columns.game_id)
+            .where(columns.profile_id == profile_id)
+            .order_by(games_table.c.updated.desc(), columns.game_id, columns.seat)
+            .limit(most)
+        )
+        with self.engine.connect() as connection:
+            return [SeatLink(*row) for row in connection.execute(query).all()]
