@@ -15,19 +15,60 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port
+from watchdog import Watchdog, unbounded_calls
+
+
+class Chromium:
+    """The worker's headless Chromium, launched again when the watchdog killed it."""
+
+    def __init__(self, playwright, path: str) -> None:
+        self.playwright, self.path = playwright, path
+        self.browser = None
+
+    def current(self):
+        if self.browser is None or not self.browser.is_connected():
+            self.browser = self.playwright.chromium.launch(executable_path=self.path, args=CHROMIUM_ARGS)
+        return self.browser
+
+    def close(self) -> None:
+        if self.browser is not None and self.browser.is_connected():
+            self.browser.close()
 
 
 @pytest.fixture(scope="session")
-def browser():
+def chromium():
+    """Playwright and its Chromium, every call of theirs without a timeout of its own bounded by the watchdog."""
     path = chromium_path()
     if path is None:
         pytest.skip("no Chromium executable found (install Debian's chromium to run the browser tests)")
-    from playwright.sync_api import sync_playwright
+    from playwright import sync_api
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    watchdog = Watchdog().start()
+    classes = (sync_api.Browser, sync_api.BrowserContext, sync_api.Page, sync_api.Frame, sync_api.Locator,
+               sync_api.CDPSession, sync_api.Worker, sync_api.JSHandle, sync_api.ElementHandle)
+    try:
+        with pytest.MonkeyPatch.context() as patch, sync_api.sync_playwright() as playwright:
+            for cls, name in unbounded_calls(classes):
+                patch.setattr(cls, name, watchdog.guard(f"{cls.__name__}.{name}", getattr(cls, name)))
+            owner = Chromium(playwright, path)
+            try:
+                yield owner
+            finally:
+                owner.close()
+    finally:
+        watchdog.stop()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The worker's Chromium, a new one if a call of the previous test hung (and the watchdog killed it)."""
+    return chromium.current()
+
+
+@pytest.fixture(scope="module")
+def service_workers() -> str:
+    """Whether the pages' service worker runs: blocked, unless a test file needs it (push, offline)."""
+    return "block"
 
 
 @pytest.fixture(scope="session")
@@ -135,10 +176,10 @@ def motion(request) -> str:
 
 
 @pytest.fixture
-def new_page(browser):
+def new_page(browser, service_workers):
     """Open pages (phone-sized unless told) whose settings are stored before any script runs; no script
-    error allowed."""
-    contexts = []
+    error allowed. Their contexts are closed after the test, whatever happened."""
+    contexts, pages = [], []
 
     def open_page(
         locale: str = "es-ES",
@@ -149,8 +190,10 @@ def new_page(browser):
         reduced_motion: str = "no-preference",
     ):
         context = browser.new_context(
-            viewport=viewport, locale=locale, color_scheme=color_scheme, reduced_motion=reduced_motion
+            viewport=viewport, locale=locale, color_scheme=color_scheme, reduced_motion=reduced_motion,
+            service_workers=service_workers,
         )
+        contexts.append(context)
         settings = json.dumps({"autoScore": auto_score, "autoScoreSeconds": 3, "botPaceMs": bot_pace_ms})
         context.add_init_script(
             f"localStorage.getItem('cubilete.settings') || localStorage.setItem('cubilete.settings', '{settings}')"
@@ -159,10 +202,33 @@ def new_page(browser):
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
-        contexts.append((context, page))
+        pages.append(page)
         return page
 
-    yield open_page
-    for context, page in contexts:
-        context.close()
-        assert page.errors == [], page.errors
+    try:
+        yield open_page
+    finally:
+        if browser.is_connected():  # else the watchdog killed it, with every context
+            for context in contexts:
+                context.close()
+    errors = [error for page in pages for error in page.errors]
+    assert errors == [], errors
+
+
+@pytest.fixture
+def cdp_session(new_page):
+    """Open DevTools protocol sessions on pages (`cdp_session(page)`), each detached after the test, before
+    the pages' contexts close (this fixture needs new_page: it is torn down first)."""
+    sessions = []
+
+    def open_session(page):
+        session = page.context.new_cdp_session(page)
+        sessions.append((page, session))
+        return session
+
+    try:
+        yield open_session
+    finally:
+        for page, session in sessions:
+            if page.context.browser.is_connected() and not page.is_closed():
+                session.detach()

@@ -20,6 +20,12 @@ ACTIVATED = """navigator.serviceWorker.ready.then(({ active }) => active.state =
 KEPT_IN_INDONESIAN = """caches.match("/rules/penta").then((kept) => kept?.text()).then((html) => html?.includes('lang="id"'))"""
 
 
+@pytest.fixture(scope="module")
+def service_workers() -> str:
+    """The service worker keeps the shell and stands in for the server: what these tests check."""
+    return "allow"
+
+
 def worker_activated(page) -> bool:
     """Wait for the service worker: once active, it has kept the shell in its cache."""
     return page.evaluate(ACTIVATED)

@@ -30,24 +30,26 @@ def localhost(tmp_path):
 
 
 @pytest.fixture
-def authenticator():
+def authenticator(cdp_session):
     """Makes a virtual passkey authenticator in a page's browser context (answers its DevTools session and
-    id), and removes each one after the test, before its context closes: a WebAuthn request still
-    pending then (a step that failed on a busy machine) fails at once rather than holding the close."""
+    id), and removes each one after the test, before its session detaches and its context closes: a WebAuthn
+    request still pending then (a step that failed on a busy machine) fails at once rather than holding the close."""
     made = []
 
     def add(page) -> tuple[object, str]:
-        session = page.context.new_cdp_session(page)
+        session = cdp_session(page)
         session.send("WebAuthn.enable")
         found = session.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
-        made.append((session, found["authenticatorId"]))
+        made.append((page, session, found["authenticatorId"]))
         return session, found["authenticatorId"]
 
-    yield add
-    for session, authenticator_id in made:
-        session.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
-        session.send("WebAuthn.disable")
-        session.detach()
+    try:
+        yield add
+    finally:
+        for page, session, authenticator_id in made:
+            if page.context.browser.is_connected():  # else the watchdog killed it
+                session.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator_id})
+                session.send("WebAuthn.disable")
 
 
 @pytest.mark.slow

@@ -37,16 +37,21 @@ FAKE_SUBSCRIBE = """subscription => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def service_workers() -> str:
+    """The service worker shows the push's notification."""
+    return "allow"
+
+
 @pytest.fixture
 def push_server(tmp_path):
     with server_and_push_service(tmp_path) as found:
         yield found
 
 
-def service_worker_registration(page) -> str:
-    """The page's service worker registration's id, as the DevTools protocol names it."""
+def service_worker_registration(page, cdp) -> str:
+    """The page's service worker registration's id, as the DevTools protocol session `cdp` names it."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    cdp = page.context.new_cdp_session(page)
     registrations = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
     cdp.send("ServiceWorker.enable")
@@ -54,7 +59,6 @@ def service_worker_registration(page) -> str:
     while not registrations:
         assert time.monotonic() < deadline, "no service worker registration"
         page.wait_for_timeout(20)
-    page.cdp = cdp
     return str(registrations[0]["registrationId"])
 
 
@@ -78,7 +82,7 @@ def refused_switch(page) -> str:
     return text
 
 
-def test_the_push_of_your_turn_shows_a_notification_whose_click_opens_the_game(push_server, new_page):
+def test_the_push_of_your_turn_shows_a_notification_whose_click_opens_the_game(push_server, new_page, cdp_session):
     server, service = push_server
     ana = new_page(locale="es-ES")
     links = create_with_a_friend(ana, server, "penta", "Ana", "Beto", clock="0")
@@ -109,7 +113,8 @@ def test_the_push_of_your_turn_shows_a_notification_whose_click_opens_the_game(p
     assert len(key) == 65 and key[0] == 4  # the server's key, decoded from /api/push/key
 
     beto.goto(f"{server.url}/")  # Beto leaves the game's page: his turn will be pushed
-    registration = service_worker_registration(beto)
+    beto_cdp = cdp_session(beto)
+    registration = service_worker_registration(beto, beto_cdp)
     ready(ana)
     ana.click("[data-action='roll']")
     ready(ana)
@@ -117,7 +122,7 @@ def test_the_push_of_your_turn_shows_a_notification_whose_click_opens_the_game(p
     message = service.wait_for_kind("beto", "your_turn")
     assert (message["title"], message["url"]) == ("Giliran Anda", f"/game/{game_id}")
 
-    beto.cdp.send(
+    beto_cdp.send(
         "ServiceWorker.deliverPushMessage",
         {"origin": server.url, "registrationId": registration, "data": json.dumps(message)},
     )
