@@ -307,7 +307,7 @@ def test_a_change_made_in_a_worker_thread_waits_until_the_games_change_under_way
         while not live.match.events:  # until the move is made in memory; it is then stored by the group commit
             await asyncio.sleep(0)
         assert live.changing is not None and stored_events(any_database, live.id) == []
-        await games._change(live, look, lambda: None, in_thread=True)  # as a bot's turn or the clock's
+        await games.change(live, look, lambda: None, in_thread=True)  # as a bot's turn or the clock's
         await move
 
     run_async(move_then_worker())

@@ -3,7 +3,7 @@ use and kept in a bounded cache, and every change of a game made and stored by o
 
 A change is acknowledged only once stored; if storing fails, the game in memory goes back to what it
 was. Every change (a move, the bots' turns, the auto-score, the clock's turn, a seat's change) takes
-`Games._change`: made in memory once the game's previous change is settled (in a worker thread when it
+`Games.change`: made in memory once the game's previous change is settled (in a worker thread when it
 may wait for the solver or the database), then its events stored with the other changes of that turn
 of the event loop in one transaction (web/group_commit.py), then announced on the broker or undone.
 Several server processes may share the database: before acting, a process catches its copy up from
@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from math import ceil
@@ -45,21 +44,13 @@ from .live_game import LiveGame, new_game_id
 from .seats import (
     BOT,
     HUMAN,
-    Seat,
-    SeatHolder,
-    SeatRefused,
     SeatRequest,
     SeatSecret,
-    SeatTaken,
-    check_invite,
-    check_seat_range,
-    seat_token,
-    with_seat,
 )
 from .table_options import PLAIN_TABLE, TableOptions
 from .tables import TableGate
 from .turn_clock import TurnClock
-from .watchers import Watcher, tell_seats_stored, tell_stored
+from .watchers import Watcher, tell_stored
 
 log = logging.getLogger(__name__)
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
@@ -169,7 +160,7 @@ class Games:
         needs_solver = live.needs_solver(intention)
         if needs_solver:
             live.check_seat_to_move(seat, token)  # refused at once, before any wait for the solver's tables
-            await self._tables(live)
+            await self.tables_for(live)
 
         def check() -> None:
             self._check_act(live, seat, token, at)
@@ -177,7 +168,7 @@ class Games:
         # the client may have seen events stored by another process
         catch_up = self._catch_up_for(live) if at != len(live.match.events) else None
         play = partial(live.play_then_bots, seat, intention)
-        await self._change(live, play, check, in_thread=needs_solver, prepare=catch_up)
+        await self.change(live, play, check, in_thread=needs_solver, prepare=catch_up)
         return live
 
     async def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
@@ -185,8 +176,8 @@ class Games:
         live = await self.find(game_id)
         if any(s.kind == HUMAN for s in live.seats):
             live.check_seat(seat, token)
-        await self._tables(live)
-        await self._change(live, live.advance_bots, _no_check, in_thread=True, prepare=self._catch_up_for(live))
+        await self.tables_for(live)
+        await self.change(live, live.advance_bots, no_check, in_thread=True, prepare=self._catch_up_for(live))
         return live
 
     async def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
@@ -204,7 +195,7 @@ class Games:
                 with live.lock:
                     live.rematch = started
 
-        await self._change(live, _no_events, _no_check, in_thread=True, prepare=check_then_start)
+        await self.change(live, no_events, no_check, in_thread=True, prepare=check_then_start)
         assert live.rematch is not None, "set by check_then_start"
         return await self.find(live.rematch)
 
@@ -230,7 +221,7 @@ class Games:
         live = await self.find(game_id)
         with live.lock:
             self._check_clock(live, at)  # refused at once, before any wait for the solver's tables
-        await self._tables(live)
+        await self.tables_for(live)
 
         def check() -> None:
             self._check_clock(live, at)
@@ -240,58 +231,8 @@ class Games:
                 live.play_turn_for_clock()
             live.advance_bots()
 
-        await self._change(live, play_then_bots, check, in_thread=True, prepare=self._catch_up_for(live))
+        await self.change(live, play_then_bots, check, in_thread=True, prepare=self._catch_up_for(live))
         return live
-
-    async def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
-        """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
-        live = await self.find(game_id)
-        live.check_seat(seat, token)  # refused at once, before any wait for the solver's tables
-        await self._tables(live)
-
-        def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            live.check_seat(seat, token)
-            if live.state.is_over:
-                raise IllegalAction("game_over")
-            return with_seat(seats, seat, seats[seat].to_bot(leave, len(live.match.events)))
-
-        to_bot_then_store = partial(self._change_seats, live, to_bot)
-        await self._change(live, live.advance_bots, _no_check, in_thread=True, prepare=to_bot_then_store)
-        return live
-
-    async def join(self, game_id: str, seat: int, name: str, holder: SeatHolder | None = None) -> tuple[LiveGame, str]:
-        """Someone (`holder`: a profile) takes an open seat of a public game under their name; answers its new token."""
-        live = await self.find(game_id)
-        token = seat_token(holder, game_id, seat)
-        if not live.table.public:
-            raise SeatRefused("game_not_open")
-
-        def joined(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            check_seat_range(seats, seat)
-            if live.state.is_over:
-                raise IllegalAction("game_over")
-            if not seats[seat].open:
-                raise SeatTaken("seat_taken", seat=seat, number=seat + 1)  # players count seats from 1
-            return with_seat(seats, seat, replace(seats[seat].claimed_with(token), name=name))
-
-        await self._change(live, _no_events, _no_check, in_thread=True, prepare=partial(self._change_seats, live, joined))
-        return live, token
-
-    async def claim(
-        self, game_id: str, seat: int, invite: str, holder: SeatHolder | None = None
-    ) -> tuple[LiveGame, str]:
-        """The holder of a friend's invite code (`holder`: a profile) takes the seat, once: answers the seat's
-        token, which nobody else ever gets. A second claim is refused (SeatTaken), in this process or another."""
-        live = await self.find(game_id)
-        check_invite(live.seats, seat, invite)  # refused at once if this process knows it is taken
-        token = seat_token(holder, game_id, seat)
-
-        def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            check_invite(seats, seat, invite)
-            return with_seat(seats, seat, seats[seat].claimed_with(token))
-
-        await self._change(live, _no_events, _no_check, in_thread=True, prepare=partial(self._change_seats, live, claimed))
-        return live, token
 
     def open_tables(self) -> list[OpenTable]:
         return self.storage.open_tables()
@@ -307,11 +248,11 @@ class Games:
         await self.tables.ready(live.match.rules)
         return await run_in_threadpool(web_family(state.game).hint, state)
 
-    async def _tables(self, live: LiveGame) -> None:
+    async def tables_for(self, live: LiveGame) -> None:
         """Wait (on the event loop) for the solver's tables the game's moves may need."""
         await self.tables.ready(live.match.rules, live.levels)
 
-    async def _change(
+    async def change(
         self,
         live: LiveGame,
         change: Callable[[], object],
@@ -434,23 +375,6 @@ class Games:
         self.broker.publish(live.id, EventsStored(len(live.match.events)))
         tell_stored(self.watchers, live, first)
 
-    def _change_seats(self, live: LiveGame, change: Callable[[tuple[Seat, ...]], tuple[Seat, ...]]) -> None:
-        """(Without the game's lock.) Store `change(seats)` as the game's seats and tell the other
-        processes. If another process changed them first, the change is made again on theirs
-        (and may then be refused, like a seat claimed twice)."""
-        for _attempt in range(3):
-            with live.lock:
-                seats, version = change(live.seats), live.seats_version
-            if self.storage.change_seats(live.id, version, [seat.to_json() for seat in seats]):
-                with live.lock:
-                    before = live.seats
-                    live.set_seats(seats, version + 1)
-                    self.broker.publish(live.id, SEATS_CHANGED)
-                    tell_seats_stored(self.watchers, live, before)
-                return
-            self.catch_up.seats(live)
-        raise StaleRequest("stale")
-
     def expire_unplayed(self, max_age: timedelta) -> int:
         """Delete the games that never got a move and have not changed for `max_age` (left at once, or
         made by a loop), here and in the database; answers how many."""
@@ -485,11 +409,11 @@ def _news_beyond(live: LiveGame, progress: Progress) -> list[News]:
     return news
 
 
-def _no_events() -> None:
+def no_events() -> None:
     """The change of a request that adds no events (a seat's change, a rematch): its preparation does it all."""
 
 
-def _no_check() -> None:
+def no_check() -> None:
     """The check of a change whose preparation made every check."""
 
 
