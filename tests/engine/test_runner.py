@@ -215,3 +215,19 @@ def test_states_round_trip_through_the_registry(game):
     assert state_from_json(json.loads(json.dumps(state.to_json()))) == state
     with pytest.raises(InvalidRecord):
         state_from_json({"game": game})
+
+
+@pytest.mark.parametrize("seed", [CommonSeed(42), ChosenSeed(42)])
+def test_a_match_rewound_to_its_checkpoint_rolls_again_what_it_would_have_rolled(seed):
+    match = Match(rules_for("penta"), ["Ana", "Luis"], seed)
+    match.roll()
+    match.act(match.state.keep_values([]))
+    checkpoint = match.checkpoint()
+    state, events = match.state, list(match.events)
+    match.roll()
+    rolled = match.state.dice
+    match.act(match.state.keep_values([]))
+    match.rewind(checkpoint)
+    assert (match.state, match.events, match.rolls, match.drawn) == (state, events, 1, [5, 0])
+    match.roll()
+    assert match.state.dice == rolled  # with common dice too: the seat's dice drawn are put back

@@ -17,6 +17,7 @@ from test_server_processes import act, eventually
 
 from cubilete.engine.actions import action_to_json
 from cubilete.storage import Storage
+from cubilete.web import seat_changes
 from cubilete.web.broker import SEATS_CHANGED, EventsStored, LocalBroker
 from cubilete.web.broker_watch import BrokerWatch
 from cubilete.web.games import Games
@@ -171,7 +172,7 @@ def test_the_stored_news_are_what_the_database_holds_beyond_the_copies_in_memory
     second.get(level.id)
     assert second.stored_news() == []
     run_async(first.act(live.id, 0, secrets[0].token, {"type": "roll"}, 0))
-    run_async(first.hand_to_bot(live.id, 1, secrets[1].token, leave=True))
+    run_async(seat_changes.hand_to_bot(first, live.id, 1, secrets[1].token, leave=True))
     assert sorted(second.stored_news(), key=repr) == sorted(
         [(live.id, SEATS_CHANGED), (live.id, EventsStored(1))], key=repr
     )

@@ -24,8 +24,9 @@ from cubilete.storage.connections import DatabaseUnusable
 from cubilete.storage.tables import UtcDateTime
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
+from cubilete.web.catch_up import StaleRequest
 from cubilete.web.game_cache import GameCache
-from cubilete.web.games import Games, StaleRequest
+from cubilete.web.games import Games
 from cubilete.web.live_game import StateHistory
 from cubilete.web.seats import SeatRequest
 from cubilete.web.tables import TableGate
@@ -166,7 +167,7 @@ def test_another_process_that_stored_first_makes_the_move_stale(database):
     second = Games(Storage(database), TableGate(), LocalBroker())
     copy = second.get(live.id)
     act_now(first, live.id, secrets[0].token, {"type": "roll"}, 0)
-    second._catch_up = lambda _live: None  # as if the other process had stored it during the catch-up
+    second.catch_up = lambda _live, **_: None  # as if the other process had stored it during the catch-up
     with pytest.raises(StaleRequest) as refused:
         act_now(second, live.id, secrets[0].token, {"type": "roll"}, 0)
     assert refused.value.code == "stale"
@@ -306,7 +307,7 @@ def test_a_change_made_in_a_worker_thread_waits_until_the_games_change_under_way
         while not live.match.events:  # until the move is made in memory; it is then stored by the group commit
             await asyncio.sleep(0)
         assert live.changing is not None and stored_events(any_database, live.id) == []
-        await games._change(live, look, lambda: None, in_thread=True)  # as a bot's turn or the clock's
+        await games.change(live, look, lambda: None, in_thread=True)  # as a bot's turn or the clock's
         await move
 
     run_async(move_then_worker())

@@ -9,7 +9,7 @@ events to be replayed, and a match resumed from storage rolls exactly what it wo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from .actions import Action
 from .dice import Dice
@@ -35,6 +35,15 @@ class Player(Protocol[StateT]):
     """
 
     def choose(self, state: StateT) -> Action: ...
+
+
+class Checkpoint(NamedTuple):
+    """Where a match was (`Match.checkpoint`), to go back to with `Match.rewind`."""
+
+    events: int
+    state: GameState
+    rolls: int
+    drawn: tuple[int, ...]
 
 
 class Match:
@@ -126,6 +135,16 @@ class Match:
                 self.act(player.choose(self.state), by_clock=by_clock)
             steps += 1
         return self.state
+
+    def checkpoint(self) -> Checkpoint:
+        """Where the match is now, to go back to with `rewind`."""
+        return Checkpoint(len(self.events), self.state, self.rolls, tuple(self.drawn))
+
+    def rewind(self, checkpoint: Checkpoint) -> None:
+        """Put the match back as it was at `checkpoint` (a refused move, a failed save): its state, its
+        events and its dice (the next roll is the one it would have made then)."""
+        del self.events[checkpoint.events :]
+        self.state, self.rolls, self.drawn = checkpoint.state, checkpoint.rolls, list(checkpoint.drawn)
 
     def to_json(self) -> dict[str, Any]:
         """The record to store server-side: it holds a secret seed, so never send it to a client."""

@@ -25,7 +25,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ..engine.errors import IllegalAction, InvalidRecord
 from ..storage import Storage
-from .games import GameNotFound, Games, StaleRequest
+from .catch_up import GameNotFound, StaleRequest
+from .games import Games
 from .live_game import LiveGame
 from .table_options import CORRESPONDENCE_CLOCKS
 from .tables import TablesOverBudget

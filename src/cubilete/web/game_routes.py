@@ -132,7 +132,7 @@ async def read(
     games = games_of(request)
 
     def read_game() -> Response:
-        return Response(drawn(request, games.get(game_id), since), media_type="application/json")
+        return Response(drawn(request, games.get(game_id, fresh=True), since), media_type="application/json")
 
     # a local database answers well under a millisecond: on the loop; one across the network, in a thread
     return read_game() if games.storage.is_local else await run_in_threadpool(read_game)

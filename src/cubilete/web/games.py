@@ -3,7 +3,7 @@ use and kept in a bounded cache, and every change of a game made and stored by o
 
 A change is acknowledged only once stored; if storing fails, the game in memory goes back to what it
 was. Every change (a move, the bots' turns, the auto-score, the clock's turn, a seat's change) takes
-`Games._change`: made in memory once the game's previous change is settled (in a worker thread when it
+`Games.change`: made in memory once the game's previous change is settled (in a worker thread when it
 may wait for the solver or the database), then its events stored with the other changes of that turn
 of the event loop in one transaction (web/group_commit.py), then announced on the broker or undone.
 Several server processes may share the database: before acting, a process catches its copy up from
@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from math import ceil
@@ -30,45 +29,31 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from ..engine.errors import CubileteError, IllegalAction, InvalidRecord
-from ..engine.events import event_from_json
+from ..engine.errors import IllegalAction, InvalidRecord
 from ..engine.games import rules_for
-from ..engine.runner import Match
+from ..engine.runner import Checkpoint, Match
 from ..players import player_levels
 from ..storage import UNPLAYED_BATCH, Append, EventConflict, OpenTable, Storage
+from ..storage.database import Progress
 from .broker import SEATS_CHANGED, Broker, EventsStored, News
+from .catch_up import CatchUp, GameNotFound, StaleRequest
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
-from .live_game import Checkpoint, LiveGame, new_game_id
+from .live_game import LiveGame, new_game_id
 from .seats import (
     BOT,
     HUMAN,
-    Seat,
-    SeatHolder,
-    SeatRefused,
     SeatRequest,
     SeatSecret,
-    SeatTaken,
-    check_invite,
-    check_seat_range,
-    seat_token,
-    with_seat,
 )
 from .table_options import PLAIN_TABLE, TableOptions
 from .tables import TableGate
-from .watchers import Watcher, tell_seats_stored, tell_stored
+from .turn_clock import TurnClock
+from .watchers import Watcher, tell_stored
 
 log = logging.getLogger(__name__)
 CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
-
-
-class GameNotFound(CubileteError):
-    """No game has this id."""
-
-
-class StaleRequest(CubileteError):
-    """The request was made for an earlier moment of the game."""
 
 
 class Games:
@@ -87,6 +72,8 @@ class Games:
         self.broker = broker
         self.clock_scale = clock_scale  # a test hook: every turn clock lasts this fraction of its seconds
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)  # the clock's time source
+        self.turns = TurnClock(storage, lambda: self.now(), clock_scale)
+        self.catch_up = CatchUp(storage, self.turns)
         self.watchers: list[Watcher] = []  # told of each change stored here (web/watchers.py)
         self._live: GameCache[LiveGame] = GameCache(cached_games, lambda live: live.state.is_over, _forget)
         self._group = GroupCommit(storage)
@@ -122,23 +109,28 @@ class Games:
         match = Match(rules, [seat.name for seat in stored_seats], seed)
         live = LiveGame(game_id, lang, stored_seats, match, table=table)
         self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
-        self._time_turn(live)
+        self.turns.keep(live)
         self.broker.publish(live.id, EventsStored(0))
         return self._remember(live), seat_secrets
 
-    def get(self, game_id: str) -> LiveGame:
-        """The game, caught up with what other processes stored if it heard of any."""
+    def get(self, game_id: str, *, fresh: bool = False) -> LiveGame:
+        """The game, caught up with what other processes stored if it heard of any. `fresh` (a read:
+        the game's view, a page's first view): on a server database, the database is asked first how
+        far the game is (one indexed query), so that whatever another process acknowledged is served
+        even before its news arrives."""
         live = self._live.get(game_id)
+        if live is not None and fresh and not self.storage.is_local and live.changing is None:
+            progress = self.storage.progress([game_id]).get(game_id)
+            for news in () if progress is None else _news_beyond(live, progress):
+                live.hear(news)
         if live is None:
             stored = self.storage.load(game_id)
             if stored is None:
                 raise GameNotFound("game_not_found", id=game_id)
             live = self._remember(LiveGame.from_stored(stored))
-            with live.lock:  # a move stored between the load and the subscription was not heard
-                self._catch_up(live)
+            self.catch_up(live)  # a move stored between the load and the subscription was not heard
         elif live.changing is None and live.is_behind():  # else the change under way catches up if it must
-            with live.lock:
-                self._catch_up(live)
+            self.catch_up(live)
         return live
 
     def in_memory(self, game_id: str) -> LiveGame | None:
@@ -160,17 +152,7 @@ class Games:
         memory, as news of each: more events, other seats, a rematch."""
         held = self._live.values()
         stored = self.storage.progress([live.id for live in held])
-        news: list[tuple[str, News]] = []
-        for live in held:
-            progress = stored.get(live.id)
-            if progress is None:
-                continue
-            if progress.seats_version != live.seats_version:
-                news.append((live.id, SEATS_CHANGED))
-            rematched = live.state.is_over and live.rematch is None and progress.rematch is not None
-            if progress.events > len(live.match.events) or rematched:
-                news.append((live.id, EventsStored(progress.events)))
-        return news
+        return [(live.id, news) for live in held if live.id in stored for news in _news_beyond(live, stored[live.id])]
 
     async def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
         """A human seat's move, then the bots' turns until a human is to move. Answers once stored."""
@@ -178,12 +160,15 @@ class Games:
         needs_solver = live.needs_solver(intention)
         if needs_solver:
             live.check_seat_to_move(seat, token)  # refused at once, before any wait for the solver's tables
-            await self._tables(live)
+            await self.tables_for(live)
 
         def check() -> None:
             self._check_act(live, seat, token, at)
 
-        await self._change(live, partial(live.play_then_bots, seat, intention), check, in_thread=needs_solver)
+        # the client may have seen events stored by another process
+        catch_up = self._catch_up_for(live) if at != len(live.match.events) else None
+        play = partial(live.play_then_bots, seat, intention)
+        await self.change(live, play, check, in_thread=needs_solver, prepare=catch_up)
         return live
 
     async def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
@@ -191,8 +176,8 @@ class Games:
         live = await self.find(game_id)
         if any(s.kind == HUMAN for s in live.seats):
             live.check_seat(seat, token)
-        await self._tables(live)
-        await self._change(live, live.advance_bots, partial(self._catch_up, live), in_thread=True)
+        await self.tables_for(live)
+        await self.change(live, live.advance_bots, no_check, in_thread=True, prepare=self._catch_up_for(live))
         return live
 
     async def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
@@ -202,18 +187,20 @@ class Games:
         def check_then_start() -> None:
             if any(s.kind == HUMAN for s in live.seats):
                 live.check_seat(seat if seat is not None else -1, token or "")
-            self._catch_up(live)
+            self.catch_up(live, for_change=True)
             if not live.state.is_over:
                 raise IllegalAction("rematch_not_over")
             if live.rematch is None:
-                live.rematch = self._start_rematch(live)
+                started = self._start_rematch(live)
+                with live.lock:
+                    live.rematch = started
 
-        await self._change(live, _no_events, check_then_start, in_thread=True)
+        await self.change(live, no_events, no_check, in_thread=True, prepare=check_then_start)
         assert live.rematch is not None, "set by check_then_start"
         return await self.find(live.rematch)
 
     def _start_rematch(self, live: LiveGame) -> str:
-        """(Holding the game's lock.) Store the rematch, unless another process did first; answers its id."""
+        """(Without the game's lock.) Store the rematch, unless another process did first; answers its id."""
         match = Match(live.match.rules, live.match.names)
         new = LiveGame(new_game_id(), live.lang, tuple(s.in_rematch() for s in live.seats), match, table=live.table)
         stored = self.storage.insert_rematch(
@@ -222,7 +209,7 @@ class Games:
         if stored is None:
             raise GameNotFound("game_not_found", id=live.id)
         if stored == new.id:
-            self._time_turn(new)
+            self.turns.keep(new)
             self._remember(new)
             self.broker.publish(new.id, EventsStored(0))
             self.broker.publish(live.id, EventsStored(len(live.match.events)))
@@ -234,10 +221,9 @@ class Games:
         live = await self.find(game_id)
         with live.lock:
             self._check_clock(live, at)  # refused at once, before any wait for the solver's tables
-        await self._tables(live)
+        await self.tables_for(live)
 
         def check() -> None:
-            self._catch_up(live)
             self._check_clock(live, at)
 
         def play_then_bots() -> None:
@@ -245,57 +231,8 @@ class Games:
                 live.play_turn_for_clock()
             live.advance_bots()
 
-        await self._change(live, play_then_bots, check, in_thread=True)
+        await self.change(live, play_then_bots, check, in_thread=True, prepare=self._catch_up_for(live))
         return live
-
-    async def hand_to_bot(self, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
-        """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
-        live = await self.find(game_id)
-        live.check_seat(seat, token)  # refused at once, before any wait for the solver's tables
-        await self._tables(live)
-
-        def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            live.check_seat(seat, token)
-            if live.state.is_over:
-                raise IllegalAction("game_over")
-            return with_seat(seats, seat, seats[seat].to_bot(leave, len(live.match.events)))
-
-        await self._change(live, live.advance_bots, partial(self._change_seats, live, to_bot), in_thread=True)
-        return live
-
-    async def join(self, game_id: str, seat: int, name: str, holder: SeatHolder | None = None) -> tuple[LiveGame, str]:
-        """Someone (`holder`: a profile) takes an open seat of a public game under their name; answers its new token."""
-        live = await self.find(game_id)
-        token = seat_token(holder, game_id, seat)
-        if not live.table.public:
-            raise SeatRefused("game_not_open")
-
-        def joined(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            check_seat_range(seats, seat)
-            if live.state.is_over:
-                raise IllegalAction("game_over")
-            if not seats[seat].open:
-                raise SeatTaken("seat_taken", seat=seat, number=seat + 1)  # players count seats from 1
-            return with_seat(seats, seat, replace(seats[seat].claimed_with(token), name=name))
-
-        await self._change(live, _no_events, partial(self._change_seats, live, joined), in_thread=True)
-        return live, token
-
-    async def claim(
-        self, game_id: str, seat: int, invite: str, holder: SeatHolder | None = None
-    ) -> tuple[LiveGame, str]:
-        """The holder of a friend's invite code (`holder`: a profile) takes the seat, once: answers the seat's
-        token, which nobody else ever gets. A second claim is refused (SeatTaken), in this process or another."""
-        live = await self.find(game_id)
-        check_invite(live.seats, seat, invite)  # refused at once if this process knows it is taken
-        token = seat_token(holder, game_id, seat)
-
-        def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-            check_invite(seats, seat, invite)
-            return with_seat(seats, seat, seats[seat].claimed_with(token))
-
-        await self._change(live, _no_events, partial(self._change_seats, live, claimed), in_thread=True)
-        return live, token
 
     def open_tables(self) -> list[OpenTable]:
         return self.storage.open_tables()
@@ -311,39 +248,61 @@ class Games:
         await self.tables.ready(live.match.rules)
         return await run_in_threadpool(web_family(state.game).hint, state)
 
-    async def _tables(self, live: LiveGame) -> None:
+    async def tables_for(self, live: LiveGame) -> None:
         """Wait (on the event loop) for the solver's tables the game's moves may need."""
         await self.tables.ready(live.match.rules, live.levels)
 
-    async def _change(
-        self, live: LiveGame, change: Callable[[], object], check: Callable[[], object], *, in_thread: bool
+    async def change(
+        self,
+        live: LiveGame,
+        change: Callable[[], object],
+        check: Callable[[], object],
+        *,
+        in_thread: bool,
+        prepare: Callable[[], object] | None = None,
     ) -> None:
         """The one path by which a game changes (a move, the bots' turns, the auto-score, the clock's turn, a
-        seat's change): once the game's previous change is settled, `check` (refusals, catching up, a seat
-        change) then `change` are made in memory, holding the game's lock: in a worker thread if they may
-        wait for the solver or the database (`in_thread`), else on the event loop. The events they added are
-        stored with the other changes of this turn of the loop (web/group_commit.py); then they are announced
-        to every page, or undone and the request refused. Answers once stored."""
+        seat's change): once the game's previous change is settled, `prepare` does what needs the database
+        (catching up, storing seats) without the game's lock; then `check` (refusals) and `change` are made
+        in memory, holding the game's lock: in a worker thread if they may wait for the solver or the
+        database (`in_thread`), else on the event loop. The events they added are stored with the other
+        changes of this turn of the loop (web/group_commit.py); then they are announced to every page, or
+        undone and the request refused. Answers once stored."""
         # Once begun, a change is stored or undone even if its request is cancelled (the client went away).
-        await asyncio.shield(self._make_and_store(live, change, check, in_thread))
+        await asyncio.shield(self._make_and_store(live, change, check, in_thread, prepare))
 
     async def _make_and_store(
-        self, live: LiveGame, change: Callable[[], object], check: Callable[[], object], in_thread: bool
+        self,
+        live: LiveGame,
+        change: Callable[[], object],
+        check: Callable[[], object],
+        in_thread: bool,
+        prepare: Callable[[], object] | None,
     ) -> None:
         while live.changing is not None:  # a game has one change under way at most: this one comes after it
             await asyncio.wait((live.changing,))
         live.changing = under_way = asyncio.get_running_loop().create_future()
         try:
+            if prepare is not None:
+                await self._off_loop(prepare, in_thread=in_thread)
             if in_thread:
                 checkpoint = await run_in_threadpool(self._make, live, change, check)
             else:
                 checkpoint = self._make(live, change, check)
             if len(live.match.events) > checkpoint.events:
                 outcome = await self._group.store(self._appended(live, checkpoint))
-                self._settle(live, checkpoint, outcome)
+                await self._settle(live, checkpoint, outcome)
         finally:
             live.changing = None
             under_way.set_result(None)
+
+    async def _off_loop(self, work: Callable[[], object], *, in_thread: bool = False) -> None:
+        """Run `work`, which may read or write the database: on the event loop for a local database (well
+        under a millisecond) unless `in_thread`, else in a worker thread (the loop never waits on the network)."""
+        if in_thread or not self.storage.is_local:
+            await run_in_threadpool(work)
+        else:
+            work()
 
     @staticmethod
     def _make(live: LiveGame, change: Callable[[], object], check: Callable[[], object]) -> Checkpoint:
@@ -351,7 +310,7 @@ class Games:
         Answers the checkpoint the change started from."""
         with live.lock:
             check()
-            checkpoint = live.checkpoint()
+            checkpoint = live.match.checkpoint()
             try:  # a plain try: a contextlib context manager here cost about 3% of each move
                 change()
             except BaseException:
@@ -359,19 +318,29 @@ class Games:
                 raise
             return checkpoint
 
-    def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: Outcome) -> None:
+    async def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: Outcome) -> None:
         """(`_change`'s last step.) The change's events were stored at `outcome`: announce them; or refused
         with it: undo them and refuse the request (another process that stored events at the same indexes
         first makes this request stale)."""
+        if isinstance(outcome, datetime):
+            with live.lock:
+                turn = self.turns.to_time(live, checkpoint.events, outcome)
+            if turn is not None:  # rare: this process never knew when the turn began
+                await self._off_loop(partial(self.turns.keep, live))
+            with live.lock:
+                self._stored(live, checkpoint.events)
+            return
         with live.lock:
-            if isinstance(outcome, datetime):
-                self._stored(live, checkpoint.events, outcome)
-                return
             live.rewind(checkpoint)
-            if not isinstance(outcome, EventConflict):
-                raise outcome
-            self._catch_up(live)  # another process stored these events: the next request starts from them
+        if not isinstance(outcome, EventConflict):
+            raise outcome
+        # another process stored these events: the next request starts from them
+        await self._off_loop(partial(self.catch_up, live, for_change=True))
         raise StaleRequest("stale") from None
+
+    def _catch_up_for(self, live: LiveGame) -> Callable[[], None]:
+        """A change's catching up before its check."""
+        return partial(self.catch_up, live, for_change=True)
 
     def _check_clock(self, live: LiveGame, at: int) -> None:
         """(Holding the game's lock.) Refuse the clock's turn unless the game is at `at` events and the seat to
@@ -390,8 +359,6 @@ class Games:
         """(Holding the game's lock.) Refuse a move unless the token is the seat's and `at` is the number
         of events, once caught up with what other processes stored."""
         live.check_seat(seat, token)
-        if at != len(live.match.events):  # the client may have seen events stored by another process
-            self._catch_up(live)
         if at is not None and at != len(live.match.events):
             raise StaleRequest("stale_request", events=len(live.match.events), at=at)
 
@@ -401,71 +368,12 @@ class Games:
         first = checkpoint.events
         return Append(live.id, first, [event.to_json() for event in live.match.events[first:]], live.state.is_over)
 
-    def _stored(self, live: LiveGame, first: int, stored: datetime) -> None:
-        """(Holding the game's lock.) A change's events from `first` on were stored at `stored`."""
-        self._time_turn(live, first, stored)
+    def _stored(self, live: LiveGame, first: int) -> None:
+        """(Holding the game's lock.) A change's events from `first` on were stored."""
         if live.state.is_over:
             self._live.get(live.id)  # filed again among the finished games (the request's `get` made it the latest)
         self.broker.publish(live.id, EventsStored(len(live.match.events)))
         tell_stored(self.watchers, live, first)
-
-    def _catch_up(self, live: LiveGame) -> None:
-        """Apply the events (and seats) other processes stored since this copy was made (holding the game's
-        lock). Its news counts as read only if this succeeds: after a database failure the next read tries again."""
-        news = live.take_news()
-        try:
-            if news.seats:
-                self._reload_seats(live)
-            for event in self.storage.events_since(live.id, len(live.match.events)):
-                live.replay(event_from_json(event))
-            if live.state.is_over and live.rematch is None:
-                live.rematch = self.storage.rematch_of(live.id)
-            self._time_turn(live)
-        except BaseException:
-            live.give_back_news(news)
-            raise
-
-    def _time_turn(self, live: LiveGame, stored_from: int | None = None, stored_at: datetime | None = None) -> None:
-        """Keep the turn clock's deadline (holding the game's lock): the time the turn started is the
-        time its first event's predecessor was stored (`stored_at` if among the events just stored). No
-        clock runs before the table's first move (the creator may still be sharing the invites): the
-        first turn's runs from that move."""
-        state = live.state
-        if not live.table.turn_clock or state.is_over or state.num_players < 2 or not live.match.events:
-            live.turn_started = live.deadline = None
-            return
-        start = max(live.turn_start(), 1)
-        if live.turn_started is not None and live.turn_started[0] == start:
-            return
-        if stored_at is not None and stored_from is not None and start - 1 >= stored_from:
-            began = stored_at
-        else:
-            began = self.storage.turn_time(live.id, start) or self.now()
-        live.turn_started = (start, began)
-        live.deadline = began + timedelta(seconds=live.table.turn_clock * self.clock_scale)
-
-    def _change_seats(self, live: LiveGame, change: Callable[[tuple[Seat, ...]], tuple[Seat, ...]]) -> None:
-        """Store `change(seats)` as the game's seats (holding the game's lock) and tell the other
-        processes. If another process changed them first, the change is made again on theirs
-        (and may then be refused, like a seat claimed twice)."""
-        for _attempt in range(3):
-            seats = change(live.seats)
-            if self.storage.change_seats(live.id, live.seats_version, [seat.to_json() for seat in seats]):
-                before = live.seats
-                live.set_seats(seats, live.seats_version + 1)
-                self.broker.publish(live.id, SEATS_CHANGED)
-                tell_seats_stored(self.watchers, live, before)
-                return
-            self._reload_seats(live)
-        raise StaleRequest("stale")
-
-    def _reload_seats(self, live: LiveGame) -> None:
-        stored = self.storage.seats(live.id)
-        if stored is None:
-            raise GameNotFound("game_not_found", id=live.id)
-        seats, version = stored
-        if version != live.seats_version:
-            live.set_seats(tuple(Seat.from_json(seat) for seat in seats), version)
 
     def expire_unplayed(self, max_age: timedelta) -> int:
         """Delete the games that never got a move and have not changed for `max_age` (left at once, or
@@ -490,8 +398,23 @@ class Games:
         return kept
 
 
-def _no_events() -> None:
-    """The change of a request that adds no events (a seat's change, a rematch): its check does it all."""
+def _news_beyond(live: LiveGame, progress: Progress) -> list[News]:
+    """What the database holds beyond the game's copy (`progress`), as the broker would have told it."""
+    news: list[News] = []
+    if progress.seats_version != live.seats_version:
+        news.append(SEATS_CHANGED)
+    rematched = live.state.is_over and live.rematch is None and progress.rematch is not None
+    if progress.events > len(live.match.events) or rematched:
+        news.append(EventsStored(progress.events))
+    return news
+
+
+def no_events() -> None:
+    """The change of a request that adds no events (a seat's change, a rematch): its preparation does it all."""
+
+
+def no_check() -> None:
+    """The check of a change whose preparation made every check."""
 
 
 def _forget(live: LiveGame) -> None:

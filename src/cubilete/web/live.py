@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import suppress
+from functools import partial
 from typing import Any, NamedTuple
 
 import orjson
@@ -30,7 +31,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..engine.errors import CubileteError, InvalidRecord
 from ..storage import DATABASE_FAILURES
 from .broker import Broker, News, Reacted
-from .games import GameNotFound, Games
+from .catch_up import GameNotFound
+from .games import Games
 from .presence import Presence
 from .seats import HUMAN
 from .views import game_view
@@ -77,7 +79,7 @@ async def follow_game(
 ) -> None:
     await websocket.accept()
     try:
-        await asyncio.to_thread(games.get, game_id)
+        await asyncio.to_thread(partial(games.get, game_id, fresh=True))  # what any process acknowledged
         await _push_changes(websocket, Followed(games, broker, presence, game_id, lang), since)
     except (GameNotFound, InvalidRecord, *DATABASE_FAILURES) as refused:
         code, reason = next((code, reason) for kinds, code, reason in _CLOSES if isinstance(refused, kinds))

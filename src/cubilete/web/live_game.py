@@ -18,7 +18,7 @@ from ..engine.actions import action_from_json
 from ..engine.errors import CubileteError, IllegalAction, InvalidRecord, NotYourTurn
 from ..engine.events import Event, replay
 from ..engine.protocol import GameState
-from ..engine.runner import Match, Player
+from ..engine.runner import Checkpoint, Match, Player
 from ..engine.validation import describe
 from ..players import make_player
 from ..players.table import ADVICE_LEVEL, advisor, auto_score, play_human
@@ -266,23 +266,13 @@ class LiveGame:
     def _heard_more(self) -> bool:
         return self.seats_news or self.heard > len(self.match.events) or (self.state.is_over and self.rematch is None)
 
-    def checkpoint(self) -> Checkpoint:
-        """Where the match is now, to go back to with `rewind`."""
-        return Checkpoint(len(self.match.events), self.match.state, self.match.rolls)
-
     def rewind(self, checkpoint: Checkpoint) -> None:
-        """Put the match back as it was at the checkpoint (a refused move, a failed save)."""
-        del self.match.events[checkpoint.events :]
-        self.match.state, self.match.rolls = checkpoint.state, checkpoint.rolls
+        """Put the match back as it was at `match.checkpoint()` (a refused move, a failed save), and
+        forget the states it went through since."""
+        self.match.rewind(checkpoint)
         self.history.truncate(checkpoint.events + 1)
 
 
 class TakenNews(NamedTuple):
     news: bool
     seats: bool
-
-
-class Checkpoint(NamedTuple):
-    events: int
-    state: GameState
-    rolls: int

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from ..engine.games import game_info
 from .api_models import Language
-from .games import GameNotFound
+from .catch_up import GameNotFound
 from .i18n import messages, request_language
 from .pages import PAGE_METHODS, render_page, rules_html
 from .rate_limits import RouteClass, limited

@@ -24,7 +24,8 @@ from starlette.concurrency import run_in_threadpool
 from ..analysis.review import review
 from ..engine.errors import CubileteError, InvalidRecord
 from ..engine.games import GAMES
-from .games import GameNotFound, Games
+from .catch_up import GameNotFound
+from .games import Games
 from .i18n import refusal_message
 from .live_game import LiveGame
 from .seat_summaries import GameHead, SeatSummary, SummaryStore

@@ -18,7 +18,7 @@ from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBo
 from ..storage import DATABASE_FAILURES, RecordNotOver, SaveFailed
 from .access import CreationRefused
 from .api_models import validation_refusal
-from .games import GameNotFound, StaleRequest
+from .catch_up import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
 from .passkeys import PasskeyRefused

@@ -13,7 +13,8 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from .games import GameNotFound, Games
+from .catch_up import GameNotFound
+from .games import Games
 from .i18n import negotiate
 from .live_game import LiveGame
 from .pages import PAGE_METHODS, render_page

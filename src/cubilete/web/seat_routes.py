@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from . import seat_changes
 from .api_models import InviteIn, JoinIn, ReactionIn, TokenIn
 from .i18n import request_language
 from .rate_limits import RouteClass, limited
@@ -20,13 +21,13 @@ seat_router = APIRouter()
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/bot", summary="A player hands their seat to the computer")
 async def hand_to_bot(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
-    live = await games_of(request).hand_to_bot(game_id, seat, body.token, leave=False)
+    live = await seat_changes.hand_to_bot(games_of(request), game_id, seat, body.token, leave=False)
     return locked_view(live, request_language(request, live.lang))
 
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/leave", summary="A player leaves; the computer plays their seat")
 async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
-    live = await games_of(request).hand_to_bot(game_id, seat, body.token, leave=True)
+    live = await seat_changes.hand_to_bot(games_of(request), game_id, seat, body.token, leave=True)
     return locked_view(live, request_language(request, live.lang))
 
 
@@ -35,7 +36,7 @@ async def claim(request: Request, game_id: str, seat: int, body: InviteIn) -> di
     """Answers the seat's token (only this answer ever holds it); 409 `invite_claimed` to a second claim.
     A device signed in to a profile claims the seat for it."""
     holder = await run_in_threadpool(profiles_of(request).device_holder, request)
-    _live, token = await games_of(request).claim(game_id, seat, body.invite, holder)
+    _live, token = await seat_changes.claim(games_of(request), game_id, seat, body.invite, holder)
     await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
@@ -45,7 +46,7 @@ async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[
     """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first.
     A device signed in to a profile joins for it."""
     holder = await run_in_threadpool(profiles_of(request).device_holder, request)
-    _live, token = await games_of(request).join(game_id, seat, body.name, holder)
+    _live, token = await seat_changes.join(games_of(request), game_id, seat, body.name, holder)
     await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
