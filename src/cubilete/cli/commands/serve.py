@@ -271,6 +271,10 @@ def tune_collector() -> None:
 
 
 DEFAULT_LIMITS = ConnectionLimits()
+# Once asked to stop (SIGTERM, Ctrl+C), the requests under way have this long to end; those still running
+# (one waiting for a table build, a slow client's) are then cancelled and the app's lifespan closes it all,
+# each part within its own bound: the process exits within 10 s whatever it is doing.
+GRACEFUL_SHUTDOWN_SECONDS = 5
 
 
 def server_settings(
@@ -285,6 +289,7 @@ def server_settings(
     return {
         **websockets,
         "timeout_keep_alive": limits.idle_timeout,  # idle connections are closed soon
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
         # h11 rather than httptools, which would be faster but bounds no request head
         "http": BoundedH11Protocol.with_limits(limits),
         "h11_max_incomplete_event_size": 16 * 1024,  # request line and headers are bounded
