@@ -1,0 +1,104 @@
+"""A bounded lifecycle (issue 31, point 1): `create_app` starts no thread, the lifespan starts them and
+leaves none behind, and the pushes' workers stop within a bound even with a full queue and a stuck
+worker (a push service or a database that does not answer)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import SimpleNamespace
+
+from fastapi.testclient import TestClient
+
+from cubilete.web import create_app
+from cubilete.web.push import notifier as notifier_module
+from cubilete.web.push.notifier import Notifier
+from cubilete.web.push.outbox import Delivery, Outbox
+from cubilete.web.push.store import Subscription
+
+SAFETY_SECONDS = 30  # a deadline for states that come at once when all is well
+CLOSE_BOUND = 3.0  # seconds: a close waits about one second for the work in hand, never for the queue
+ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
+
+
+def app_threads() -> set[threading.Thread]:
+    """The threads running now, but for the test runner's own."""
+    return {thread for thread in threading.enumerate() if not thread.name.startswith(("MainThread", "pytest_timeout"))}
+
+
+def test_create_app_starts_no_thread_and_its_lifespan_leaves_none_behind(database):
+    before = app_threads()
+    app = create_app(database)
+    assert app_threads() == before  # nothing runs before the app does
+    with TestClient(app) as client:
+        created = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json()
+        seat = created["seats"][0]
+        roll = {"seat": 0, "token": seat["token"], "action": {"type": "roll"}}
+        assert client.post(f"/api/games/{created['id']}/actions", json=roll).status_code == 200
+        assert {thread.name for thread in app_threads() - before} >= {"push-notifier", "push-outbox"}
+    left = {thread.name for thread in app_threads() - before}
+    assert left == set()
+
+
+class BlockedStore:
+    """A push store whose every write waits for `release`: a database that does not answer."""
+
+    def __init__(self) -> None:
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def forget_game(self, game_id: str) -> None:
+        self.entered.set()
+        assert self.release.wait(SAFETY_SECONDS), "the test never let the store go"
+
+    forget_endpoint = forget_game
+
+
+def finished_game(game_id: str) -> SimpleNamespace:
+    """What the notifier reads of a finished game with no held seats: told only to forget it."""
+    match = SimpleNamespace(rules=SimpleNamespace(game="penta"))
+    return SimpleNamespace(id=game_id, seats=(), state=SimpleNamespace(is_over=True), match=match)
+
+
+def timed_close(close) -> float:
+    """Run `close` in a thread of its own and answer how long it took (a close that hangs fails the test
+    instead of hanging it)."""
+    closer = threading.Thread(target=close, daemon=True)
+    began = time.monotonic()
+    closer.start()
+    closer.join(SAFETY_SECONDS)
+    assert not closer.is_alive(), "close never returned"
+    return time.monotonic() - began
+
+
+def test_the_notifier_closes_within_a_bound_with_a_full_queue_and_a_stuck_worker(monkeypatch, caplog):
+    monkeypatch.setattr(notifier_module, "MOST_WAITING", 3)
+    store = BlockedStore()
+    notifier = Notifier(store, presence=None, outbox=None)  # type: ignore[arg-type]
+    notifier.start()
+    try:
+        notifier.stored(finished_game("g0"), 0)
+        assert store.entered.wait(SAFETY_SECONDS)  # the worker is stuck in the database
+        for number in range(1, 5):  # three fill the queue, the fourth is dropped
+            notifier.stored(finished_game(f"g{number}"), 0)
+        assert timed_close(notifier.close) < CLOSE_BOUND
+        assert "3 push notes dropped unsent" in caplog.text
+    finally:
+        store.release.set()
+
+
+def test_the_outbox_closes_within_a_bound_with_a_full_queue_and_a_push_in_hand(monkeypatch, caplog):
+    store = BlockedStore()
+    outbox = Outbox(keys=None, store=store, contact="mailto:host@example.org", most_waiting=3)  # type: ignore[arg-type]
+    # the push in hand waits for a push service that does not answer (here: for the test)
+    monkeypatch.setattr(outbox, "_send", lambda delivery: store.forget_endpoint(delivery.subscription.endpoint))
+    subscription = Subscription("https://push.example.org/x", "key", "auth", "en")
+    outbox.start()
+    try:
+        outbox.put(Delivery(subscription, b"{}"))
+        assert store.entered.wait(SAFETY_SECONDS)
+        for _ in range(4):  # three fill the queue, the fourth is dropped
+            outbox.put(Delivery(subscription, b"{}"))
+        assert timed_close(outbox.close) < CLOSE_BOUND
+        assert "3 pushes dropped unsent" in caplog.text
+    finally:
+        store.release.set()
