@@ -155,6 +155,7 @@ class TableGate:
                 if self._closed:  # its job failed already
                     return
                 self._building = (rules, level)
+            log.info("preparing the %s tables of %s/%s", level, rules.game, rules.name)
             try:
                 self._prepare(level, rules)
             except BaseException as error:

@@ -189,11 +189,10 @@ def listening_addresses(host: str, port: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)  # first: importing the solvers may log
-    import uvicorn
-
     from ...solvers.sheet.warmup import compile_sheet_kernels
     from ...web import NO_RATE_LIMITS, Access, RateLimits, SocketLimits, TableGate, create_app
     from ...web.addresses import LinkBase
+    from ..stopping_server import serve_until_stopped
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
@@ -229,8 +228,9 @@ def run(args: argparse.Namespace) -> int:
     allow_descriptors(limits.max_connections + DESCRIPTOR_RESERVE)
     tune_collector()
     settings = server_settings(limits, sockets.max_message, proxies)
-    uvicorn.run(app, host=args.host, port=args.port, **settings, **uvicorn_logging(args.log_level, args.access_log))
-    return 0
+    logging_settings = uvicorn_logging(args.log_level, args.access_log)
+    # asked to stop, the requests waiting for a table build are refused first (cli/stopping_server.py)
+    return serve_until_stopped(app, tables.close, host=args.host, port=args.port, **settings, **logging_settings)
 
 
 def open_in_browser(url: str) -> None:
