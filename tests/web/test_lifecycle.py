@@ -22,8 +22,14 @@ ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
 
 
 def app_threads() -> set[threading.Thread]:
-    """The threads running now, but for the test runner's own."""
-    return {thread for thread in threading.enumerate() if not thread.name.startswith(("MainThread", "pytest_timeout"))}
+    """The threads running now, but for the test runner's own, once the rate limiters' timers are over:
+    their store (limits' MemoryStorage) expires its counters on a one-shot Timer of 10 ms, started with
+    it and after a hit, which the app neither owns nor could outlive."""
+    deadline = time.monotonic() + SAFETY_SECONDS
+    while any(isinstance(thread, threading.Timer) for thread in threading.enumerate()):
+        assert time.monotonic() < deadline, "a Timer thread never ended"
+        time.sleep(0.01)
+    return {thread for thread in threading.enumerate() if thread is not threading.main_thread()}
 
 
 def test_create_app_starts_no_thread_and_its_lifespan_leaves_none_behind(database):
@@ -38,6 +44,23 @@ def test_create_app_starts_no_thread_and_its_lifespan_leaves_none_behind(databas
         assert {thread.name for thread in app_threads() - before} >= {"push-notifier", "push-outbox"}
     left = {thread.name for thread in app_threads() - before}
     assert left == set()
+
+
+def test_on_postgresql_and_redis_the_lifespan_starts_the_broker_and_writer_threads_and_stops_them(
+    postgres_url, redis_url
+):
+    """Only the storage's deadline watcher runs before the app (it guards the migrations and the reads
+    create_app makes: storage/deadlines.py); the lifespan stops it with the rest."""
+    before = app_threads()
+    app = create_app(postgres_url, redis_url)
+    assert {thread.name for thread in app_threads() - before} == {"database-deadlines"}
+    with TestClient(app) as client:
+        created = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json()
+        roll = {"seat": 0, "token": created["seats"][0]["token"], "action": {"type": "roll"}}
+        assert client.post(f"/api/games/{created['id']}/actions", json=roll).status_code == 200
+        running = {thread.name for thread in app_threads() - before}
+        assert running >= {"redis-broker", "redis-publisher", "group-commit", "push-notifier", "push-outbox"}
+    assert {thread.name for thread in app_threads() - before} == set()
 
 
 class BlockedStore:
