@@ -6,6 +6,7 @@ app's lifespan closes the rest, each part within its own bound."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Callable
 from typing import Any
@@ -21,7 +22,7 @@ class StoppingServer(uvicorn.Server):
         self._on_stop = on_stop
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        self._on_stop()
+        await asyncio.to_thread(self._on_stop)  # it may wait a moment for a thread: not on the loop
         await super().shutdown(sockets)
 
 
