@@ -41,7 +41,7 @@ def test_sigterm_during_a_duel_build_exits_within_ten_seconds_and_logs_what_it_a
                 with urllib.request.urlopen(f"{server.url}/api/games/{game['id']}/chances", timeout=SAFETY_SECONDS):
                     answers.append("served")
             except urllib.error.HTTPError as refused:
-                answers.append((refused.code, json.load(refused)["code"]))
+                answers.append((refused.code, refused.headers["Retry-After"], json.load(refused)["code"]))
 
         waiting = threading.Thread(target=live_bar, daemon=True)
         waiting.start()
@@ -56,4 +56,4 @@ def test_sigterm_during_a_duel_build_exits_within_ten_seconds_and_logs_what_it_a
         server.stop()
     assert "stopping: abandoned the tables of penta/seed duel (being built)" in server.log.read_text()
     waiting.join(SAFETY_SECONDS)
-    assert answers == [(503, "server_stopping")]
+    assert answers == [(503, "5", "server_stopping")]

@@ -4,6 +4,7 @@ worker (a push service or a database that does not answer)."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from types import SimpleNamespace
@@ -11,6 +12,7 @@ from types import SimpleNamespace
 from fastapi.testclient import TestClient
 
 from cubilete.web import create_app
+from cubilete.web.group_commit import GroupCommit
 from cubilete.web.push import notifier as notifier_module
 from cubilete.web.push.notifier import Notifier
 from cubilete.web.push.outbox import Delivery, Outbox
@@ -125,3 +127,28 @@ def test_the_outbox_closes_within_a_bound_with_a_full_queue_and_a_push_in_hand(m
         assert "3 pushes dropped unsent" in caplog.text
     finally:
         store.release.set()
+
+
+def test_the_group_commit_closes_within_a_bound_while_a_write_hangs():
+    """A database server that stopped answering: the writer thread is left to end with the process."""
+    entered, release = threading.Event(), threading.Event()
+
+    def hanging_write(appends):
+        entered.set()
+        assert release.wait(SAFETY_SECONDS), "the test never let the write go"
+        return [RuntimeError("never stored")] * len(appends)
+
+    storage = SimpleNamespace(is_local=False, append_together=hanging_write)
+    group = GroupCommit(storage)  # type: ignore[arg-type]
+
+    async def write_then_close() -> float:
+        writing = asyncio.create_task(group.store(None))  # type: ignore[arg-type]
+        assert await asyncio.to_thread(entered.wait, SAFETY_SECONDS)
+        took = await asyncio.to_thread(timed_close, group.close)
+        writing.cancel()
+        return took
+
+    try:
+        assert asyncio.run(write_then_close()) < CLOSE_BOUND
+    finally:
+        release.set()
