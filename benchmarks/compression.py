@@ -93,31 +93,32 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20, help="times each answer goes through the middleware")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        client = TestClient(create_app(f"sqlite:///{folder}/games.sqlite3"))
-        print(f"gzip level {LEVEL}, from {MINIMUM_SIZE} bytes ({ACTION_MINIMUM_SIZE} on the action route)")
-        print(f"{'answer':<24}{'bytes':>8}{'gzip':>8}")
-        for path in PAGES:
-            plain = client.get(path, headers={"Accept-Encoding": "identity"}).content
-            zipped = client.get(path, headers={"Accept-Encoding": "gzip"}, follow_redirects=False)
-            wire = zipped.headers.get("content-length") or str(len(zipped.content))
-            print(f"{path:<24}{len(plain):>8}{wire:>8}")
-        rng = random.Random(1)
-        human, bot = {"name": NAMES[1], "kind": "human"}, {"name": NAMES[1], "kind": "bot", "level": "optimal"}
-        for game in ("penta", "5000"):
-            for against, opponent in (("a human", human), ("a bot", bot)):
-                answers = action_answers(client, game, opponent, args.actions, rng)
-                sizes = sorted(len(body) for body in answers)
-                zipped = sorted(len(gzip.compress(body, LEVEL)) for body in answers)
-                bare = cpu_per_answer(endpoint, answers, args.rounds)
-                route = cpu_per_answer(Compression(action_route), answers, args.rounds) - bare
-                everything = cpu_per_answer(GZipMiddleware(endpoint, MINIMUM_SIZE, LEVEL), answers, args.rounds) - bare
-                large = sum(size >= ACTION_MINIMUM_SIZE for size in sizes)
-                print(
-                    f"{game} against {against}: {len(answers)} answers, bytes median {statistics.median(sizes):.0f}"
-                    f" (90th percentile {sizes[int(0.9 * len(sizes))]}, {large} of {ACTION_MINIMUM_SIZE}+),"
-                    f" gzipped median {statistics.median(zipped):.0f}; CPU per answer: +{route:.1f} us as the route"
-                    f" compresses, +{everything:.1f} us gzipped from {MINIMUM_SIZE} bytes"
-                )
+        # the app's lifespan runs: it starts the threads a game's moves are handed to, and closes them
+        with TestClient(create_app(f"sqlite:///{folder}/games.sqlite3")) as client:
+            print(f"gzip level {LEVEL}, from {MINIMUM_SIZE} bytes ({ACTION_MINIMUM_SIZE} on the action route)")
+            print(f"{'answer':<24}{'bytes':>8}{'gzip':>8}")
+            for path in PAGES:
+                plain = client.get(path, headers={"Accept-Encoding": "identity"}).content
+                zipped = client.get(path, headers={"Accept-Encoding": "gzip"}, follow_redirects=False)
+                wire = zipped.headers.get("content-length") or str(len(zipped.content))
+                print(f"{path:<24}{len(plain):>8}{wire:>8}")
+            rng = random.Random(1)
+            human, bot = {"name": NAMES[1], "kind": "human"}, {"name": NAMES[1], "kind": "bot", "level": "optimal"}
+            for game in ("penta", "5000"):
+                for against, opponent in (("a human", human), ("a bot", bot)):
+                    answers = action_answers(client, game, opponent, args.actions, rng)
+                    sizes = sorted(len(body) for body in answers)
+                    zipped = sorted(len(gzip.compress(body, LEVEL)) for body in answers)
+                    bare = cpu_per_answer(endpoint, answers, args.rounds)
+                    route = cpu_per_answer(Compression(action_route), answers, args.rounds) - bare
+                    everything = cpu_per_answer(GZipMiddleware(endpoint, MINIMUM_SIZE, LEVEL), answers, args.rounds) - bare
+                    large = sum(size >= ACTION_MINIMUM_SIZE for size in sizes)
+                    print(
+                        f"{game} against {against}: {len(answers)} answers, bytes median {statistics.median(sizes):.0f}"
+                        f" (90th percentile {sizes[int(0.9 * len(sizes))]}, {large} of {ACTION_MINIMUM_SIZE}+),"
+                        f" gzipped median {statistics.median(zipped):.0f}; CPU per answer: +{route:.1f} us as the route"
+                        f" compresses, +{everything:.1f} us gzipped from {MINIMUM_SIZE} bytes"
+                    )
 
 
 if __name__ == "__main__":

@@ -145,6 +145,7 @@ def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_
     server = start_server(postgres_url, redis_url)
     created = server.api("POST", "/api/games", {"game": "penta", "players": [ANA], "seed": 3})
     follower = RedisBroker(redis_url)  # as in a second process
+    follower.start()
     told: list[int] = []
     heard = threading.Event()
 

@@ -7,7 +7,9 @@ the budget's test uses the players' real estimates of what each rule set's table
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import threading
 import time
 import urllib.error
@@ -21,7 +23,7 @@ from harness import Server, free_port
 from cubilete.engine.games import GAMES, rules_for
 from cubilete.players import table_memory
 from cubilete.web import create_app
-from cubilete.web.tables import RETRY_AFTER, TABLE_MEMORY_MB, TableGate
+from cubilete.web.tables import RETRY_AFTER, TABLE_MEMORY_MB, ServerStopping, TableGate
 
 SAFETY_SECONDS = 30  # a deadline for states that come at once when all is well
 ANA = {"name": "Ana", "kind": "human"}
@@ -186,6 +188,33 @@ def test_a_build_that_fails_fails_its_requests_and_the_next_request_tries_again(
         assert gate.held == 0  # the failed job's tables are no longer counted
         assert chances_ahead(client, game).json()["code"] == "chances_ahead"
     assert attempts == ["duel", "duel"]
+
+
+def test_closing_the_gate_fails_every_job_not_prepared_and_logs_the_tables_abandoned(caplog):
+    """A stopping process (issue 31, point 1): the requests waiting for the build under way and for the one
+    queued behind it are refused (server_stopping), not left waiting; the queued one never starts."""
+    builder = StandInBuilder(hold=True)
+    gate = TableGate(prepare=builder.prepare, memory=lambda level, rules: {(level, rules): 1})
+    building, queued, later = (rules_for("penta", name) for name in PENTA_RULE_SETS[:3])
+
+    async def wait_then_close() -> list:
+        requests = [asyncio.create_task(gate.ready(rules, ("duel",))) for rules in (building, queued)]
+        assert await asyncio.to_thread(builder.started.wait, SAFETY_SECONDS)
+        gate.close()
+        return await asyncio.wait_for(asyncio.gather(*requests, return_exceptions=True), SAFETY_SECONDS)
+
+    try:
+        with caplog.at_level(logging.WARNING, "cubilete.web.tables"):
+            answers = asyncio.run(wait_then_close())
+        assert [(type(answer), answer.code) for answer in answers] == [(ServerStopping, "server_stopping")] * 2
+        with pytest.raises(ServerStopping):  # nothing new starts either
+            gate.prepared(later, ("duel",))
+        abandoned = f"abandoned the tables of penta/{building.name} duel (being built), penta/{queued.name} duel (queued)"
+        assert abandoned in caplog.text
+    finally:
+        builder.release.set()
+    wait_for(lambda: "solver-tables" not in {thread.name for thread in threading.enumerate()}, "the build thread ended")
+    assert builder.builds == [("penta", building.name, "duel")]
 
 
 def test_the_help_gives_the_table_memory_default(capsys):

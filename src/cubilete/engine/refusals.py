@@ -113,6 +113,7 @@ REFUSALS: dict[str, str] = {
     "save_failed": "could not save the move, try again",
     "database_unavailable": "the games' database is not answering: try again in a few seconds",
     "tables_over_budget": "the server has no room now for the computer's tables these rules need: try again in {minutes} minutes",
+    "server_stopping": "the server is stopping: try again in a moment",
     "stale": "another move was made at the same moment: reload the game",
     "too_many_requests": "too many requests of this kind from your address: try again in {seconds} s",
     "seed_one_human": "a dice seed can be chosen only in a game with one human seat (alone, or against bots)",

@@ -3,12 +3,18 @@ point), its middleware, its refusals, and its routers, each in a module named fo
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
 record_routes.py, profile_routes.py, chances.py, shell.py, health_routes.py and push/routes.py; the static
 files last. While it runs, games that never got a move are swept away (unplayed_games.py), and the expired
-turns of games by correspondence are played (correspondence.py)."""
+turns of games by correspondence are played (correspondence.py).
+
+Lifecycle: `create_app` starts no thread and no task. The lifespan starts the broker's and the pushes'
+threads and the two sweepers, and on the way out stops the sweepers, then closes each service in turn
+(a failure closing one is logged and the others are still closed); each close is bounded, so that a
+process asked to stop exits within seconds whatever it is doing (docs/architecture.md, "Lifecycle")."""
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from importlib.resources import files
@@ -50,6 +56,7 @@ from .unplayed_games import UNPLAYED_MAX_AGE, sweeping_unplayed
 
 # A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).
 CLOCK_SCALE_VARIABLE = "CUBILETE_CLOCK_SCALE"
+log = logging.getLogger(__name__)
 
 
 def create_app(
@@ -95,13 +102,13 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        async with sweeping_unplayed(games, unplayed_max_age), sweeping_correspondence(games, web_push.notifier.quarter_left):
-            yield
-        web_push.close()
-        games.close()
-        tables.close()
-        broker.close()
-        storage.close()
+        try:
+            broker.start()
+            web_push.start()
+            async with sweeping_unplayed(games, unplayed_max_age), sweeping_correspondence(games, web_push.notifier.quarter_left):
+                yield
+        finally:
+            close_each(web_push.close, games.close, tables.close, broker.close, storage.close)
 
     app = FastAPI(
         title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
@@ -130,3 +137,12 @@ def create_app(
     app.include_router(shell_router())
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
     return app
+
+
+def close_each(*closes: Callable[[], None]) -> None:
+    """Call each close in turn: one that fails is logged, and the others are still called."""
+    for close in closes:
+        try:
+            close()
+        except Exception:
+            log.exception("stopping: %s failed", getattr(close, "__qualname__", close))

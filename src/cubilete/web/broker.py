@@ -61,6 +61,9 @@ StoredNews = Callable[[], Iterable[tuple[str, News]]]
 
 
 class Broker(Protocol):
+    def start(self) -> None:
+        """(By the app's lifespan.) Start the threads it needs, if any."""
+
     def publish(self, game_id: str, news: News) -> None:
         """Tell every follower of the game, in every process."""
 
@@ -86,6 +89,9 @@ class LocalBroker:
 
     def __init__(self) -> None:
         self._listeners = Listeners()
+
+    def start(self) -> None:
+        """Nothing to start: it publishes in the publisher's thread."""
 
     def publish(self, game_id: str, news: News) -> None:
         self._listeners.tell(game_id, news)

@@ -20,19 +20,29 @@ What stays true (web/games.py, `Games._change`, the one path of every change of 
 - when the database fails, every change of the group is undone and refused.
 A reader may see a change up to one turn of the loop before it is stored (and, if the write fails,
 undone: the next request of whoever saw it is then stale).
+
+The writer is a daemon thread, started with the first group and stopped by `close`, which waits
+CLOSE_WAIT at most for the group in hand: a write to a frozen database must not keep a stopping
+process alive (its transaction is then lost with the process, as in a crash: nothing half-stored).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import queue
+import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from ..storage import Append, Storage
 
+log = logging.getLogger(__name__)
+CLOSE_WAIT = 1.0  # seconds `close` waits for the group the writer thread is storing
+
 Outcome = datetime | BaseException  # the time a change was stored, or the error that refused it
 Waiting = tuple[Append, "asyncio.Future[Outcome]"]  # a change's events, and where its outcome is told
+Group = tuple[asyncio.AbstractEventLoop, list[Waiting]]  # for the writer thread: a group, and its loop
 
 
 class GroupCommit:
@@ -42,7 +52,8 @@ class GroupCommit:
         self._storage = storage
         self._waiting: list[Waiting] = []
         self._writing = False  # a group is being stored by the writer thread
-        self._writer = None if storage.is_local else ThreadPoolExecutor(1, thread_name_prefix="group-commit")
+        self._groups: queue.SimpleQueue[Group | None] = queue.SimpleQueue()  # for the writer; None: stop
+        self._writer: threading.Thread | None = None  # (a database over the network) started with the first group
 
     async def store(self, append: Append) -> Outcome:
         """(On the event loop.) Store `append` with the other changes of this turn of the loop; answers the
@@ -55,17 +66,34 @@ class GroupCommit:
         return await outcome
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.shutdown()
+        """Stop the writer thread once the group in hand is stored, waiting CLOSE_WAIT at most."""
+        if self._writer is None:
+            return
+        self._groups.put(None)
+        self._writer.join(CLOSE_WAIT)
+        if self._writer.is_alive():
+            log.warning("stopping: a group of changes still being stored is left to end with the process")
 
     def _store(self, loop: asyncio.AbstractEventLoop) -> None:
         changes, self._waiting = self._waiting, []
-        if self._writer is None:
+        if self._storage.is_local:
             self._answer(changes, self._append(changes))
             return
         self._writing = True
-        written = loop.run_in_executor(self._writer, self._append, changes)
-        written.add_done_callback(lambda done: self._written(loop, changes, done.result()))
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_all, name="group-commit", daemon=True)
+            self._writer.start()
+        self._groups.put((loop, changes))
+
+    def _write_all(self) -> None:
+        """The writer thread: each group in turn, its outcomes told on the loop, until `close`."""
+        while (group := self._groups.get()) is not None:
+            loop, changes = group
+            outcomes = self._append(changes)
+            try:
+                loop.call_soon_threadsafe(self._written, loop, changes, outcomes)
+            except RuntimeError:  # the loop is closed: nobody waits for these outcomes any more
+                return
 
     def _written(self, loop: asyncio.AbstractEventLoop, changes: list[Waiting], outcomes: list[Outcome]) -> None:
         self._writing = False

@@ -34,6 +34,7 @@ CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the 
 PING_SECONDS = 1.0  # how often the listening connection asks Redis whether it is there
 RETRY_SECONDS = 1.0  # how often news Redis missed is sent again
 TIMEOUT_SECONDS = 5.0  # a command to Redis that takes longer has failed
+CLOSE_WAIT = 1.0  # seconds `close` waits for each thread: a stopping process does not wait for a frozen Redis
 Message = tuple[str, News]  # a channel, and the news to publish on it (web/wire.py encodes it)
 
 
@@ -55,13 +56,17 @@ class RedisBroker:
         self._subscribed = threading.Event()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="redis-broker", daemon=True)
-        self._thread.start()
         self._outbox: queue.SimpleQueue[Message | None] = queue.SimpleQueue()  # None: the last
         self._publisher = threading.Thread(target=self._publish_queued, name="redis-publisher", daemon=True)
+        self._url = url
+
+    def start(self) -> None:
+        """(By the app's lifespan.) Start listening and publishing, once Redis confirms the subscription."""
+        self._thread.start()
         self._publisher.start()
         if not self._subscribed.wait(timeout=10):
             self.close()
-            raise BrokerUnreachable("broker_unreachable", url=shown_url(url), reason="no answer within 10 s")
+            raise BrokerUnreachable("broker_unreachable", url=shown_url(self._url), reason="no answer within 10 s")
 
     def publish(self, game_id: str, news: News) -> None:
         self._outbox.put((f"{self._prefix}{game_id}", news))
@@ -82,10 +87,10 @@ class RedisBroker:
     def close(self) -> None:
         self._outbox.put(None)  # what was published before is still sent
         if self._publisher.is_alive() and self._publisher is not threading.current_thread():
-            self._publisher.join(timeout=5)
+            self._publisher.join(CLOSE_WAIT)
         self._closed.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
+            self._thread.join(CLOSE_WAIT)
         self._pubsub.close()
         self._redis.close()
         self._listeners.clear()

@@ -29,11 +29,12 @@ from .seats import SeatRefused, SeatTaken
 from .services import games_of
 from .table_options import HintsOff
 from .tables import RETRY_AFTER as TABLES_RETRY_AFTER
-from .tables import TablesOverBudget
+from .tables import ServerStopping, TablesOverBudget
 
 log = logging.getLogger(__name__)
 # A failing database's refusals (503) say when to try again: soon, as the database's own timeouts are a few seconds.
 DATABASE_RETRY_AFTER = {"Retry-After": "5"}
+STOPPING_RETRY_AFTER = "5"  # seconds: another process, or this one restarted, serves it then
 
 _STATUS = (
     (GameNotFound, 404),
@@ -42,6 +43,7 @@ _STATUS = (
     (PasskeyRefused, 401),
     (ProfileNameTaken, 409),
     (TablesOverBudget, 503),
+    (ServerStopping, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
     (ReactionTooSoon, 429),
@@ -72,6 +74,8 @@ def refuse(request: Request, error: CubileteError) -> JSONResponse:
     answer = refusal(request, error.code, error.params, status)
     if isinstance(error, TablesOverBudget):
         answer.headers["Retry-After"] = str(TABLES_RETRY_AFTER)
+    if isinstance(error, ServerStopping):
+        answer.headers["Retry-After"] = STOPPING_RETRY_AFTER
     if isinstance(error, ReactionTooSoon):
         answer.headers["Retry-After"] = str(error.params["seconds"])
     return answer

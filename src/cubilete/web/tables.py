@@ -13,6 +13,11 @@ Penta rule set hold about 1.7 GB). So before a job starts, the gate adds up what
 (`players.table_memory`, an estimate made without solving anything) and refuses a request whose
 tables would take the process past its budget (`cubilete serve --table-memory-mb`): 503
 tables_over_budget with Retry-After, at once, rather than late.
+
+When the process stops (`close`, from the app's lifespan), every job not yet prepared fails its
+requests (503 server_stopping) and is logged as abandoned. A build under way cannot be interrupted
+(the solvers' compiled loops): its thread is a daemon, waited for a moment at most, and ends with
+the process.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ TABLE_MEMORY_MB = 2048  # one Penta rule set's duel (about 1.7 GB) beside every 
 # A refused request may try again this much later: tables already held stay for the life of the
 # process, so what frees the budget is a build that fails, or a restart with a larger one.
 RETRY_AFTER = 300  # seconds
+CLOSE_WAIT = 0.5  # seconds `close` waits for the build thread: a build under way ends with the process
 
 Prepare = Callable[[str, Rules], None]
 Memory = Callable[[str, Rules], Mapping[Hashable, int]]
@@ -43,6 +49,10 @@ Job = tuple[Rules, str, Mapping[Hashable, int], Future[None]]
 
 class TablesOverBudget(CubileteError):
     """The tables a request needs would take the process past its budget of table memory."""
+
+
+class ServerStopping(CubileteError):
+    """The process is stopping: the tables a request waits for will not be prepared by it."""
 
 
 class TableGate:
@@ -58,6 +68,8 @@ class TableGate:
         self._builder: threading.Thread | None = None  # started with the first job
         self._jobs: dict[tuple[Rules, str], Future[None]] = {}
         self._held: dict[Hashable, int] = {}  # every table prepared or on its way, with its bytes
+        self._building: tuple[Rules, str] | None = None  # the job under way on the build thread
+        self._closed = False
         self._lock = threading.Lock()
         self.waiting = 0  # requests awaiting a job now (on the event loop)
 
@@ -87,17 +99,37 @@ class TableGate:
         return all([self._job(rules, level).done() for level in levels])
 
     def close(self) -> None:
-        """Stop the build thread once the job under way (if any) is done; the jobs not started are dropped."""
+        """Fail every job not yet prepared (ServerStopping), its waiting requests with it, log the tables
+        abandoned, and stop the build thread: at once when idle, else it is left to end with the process
+        (waited for CLOSE_WAIT at most). Later requests for tables not prepared are refused the same way."""
         with self._lock:
-            if self._builder is not None:
-                self._queue.put(None)
-                self._builder = None
+            if self._closed:
+                return
+            self._closed = True
+            builder, self._builder, building = self._builder, None, self._building
+            abandoned = [(rules, level) for (rules, level), job in self._jobs.items() if not job.done()]
+            for key in abandoned:
+                self._jobs[key].set_exception(ServerStopping("server_stopping"))
+        if builder is None:
+            return
+        self._queue.put(None)  # wakes an idle build thread; a busy one stops after its build
+        if builder is not threading.current_thread():
+            builder.join(CLOSE_WAIT)
+        if abandoned:
+            log.warning("stopping: abandoned the tables of %s", ", ".join(
+                f"{rules.game}/{rules.name} {level}" + (" (being built)" if (rules, level) == building else " (queued)")
+                for rules, level in abandoned
+            ))
+        if builder.is_alive():
+            log.warning("stopping: the build thread is left to end with the process")
 
     def _job(self, rules: Rules, level: str) -> Future[None]:
         with self._lock:
             job = self._jobs.get((rules, level))
             if job is not None:
                 return job
+            if self._closed:
+                raise ServerStopping("server_stopping")
             tables = {key: size for key, size in self._memory(level, rules).items() if key not in self._held}
             needed, held = sum(tables.values()), sum(self._held.values())
             if held + needed > self.budget:
@@ -119,14 +151,24 @@ class TableGate:
         """The build thread: each job in turn, until `close`."""
         while (next_job := self._queue.get()) is not None:
             rules, level, tables, job = next_job
+            with self._lock:
+                if self._closed:  # its job failed already
+                    return
+                self._building = (rules, level)
+            log.info("preparing the %s tables of %s/%s", level, rules.game, rules.name)
             try:
                 self._prepare(level, rules)
             except BaseException as error:
                 log.exception("the %s tables of %s/%s could not be prepared", level, rules.game, rules.name)
                 with self._lock:  # the next request tries again
+                    self._building = None
                     del self._jobs[rules, level]
                     for key in tables:
                         self._held.pop(key, None)
-                job.set_exception(error)
+                    if not job.done():  # (failed already if the gate was closed meanwhile)
+                        job.set_exception(error)
             else:
-                job.set_result(None)
+                with self._lock:
+                    self._building = None
+                    if not job.done():
+                        job.set_result(None)

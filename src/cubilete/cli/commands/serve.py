@@ -189,11 +189,10 @@ def listening_addresses(host: str, port: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)  # first: importing the solvers may log
-    import uvicorn
-
     from ...solvers.sheet.warmup import compile_sheet_kernels
     from ...web import NO_RATE_LIMITS, Access, RateLimits, SocketLimits, TableGate, create_app
     from ...web.addresses import LinkBase
+    from ..stopping_server import serve_until_stopped
 
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
@@ -229,8 +228,9 @@ def run(args: argparse.Namespace) -> int:
     allow_descriptors(limits.max_connections + DESCRIPTOR_RESERVE)
     tune_collector()
     settings = server_settings(limits, sockets.max_message, proxies)
-    uvicorn.run(app, host=args.host, port=args.port, **settings, **uvicorn_logging(args.log_level, args.access_log))
-    return 0
+    logging_settings = uvicorn_logging(args.log_level, args.access_log)
+    # asked to stop, the requests waiting for a table build are refused first (cli/stopping_server.py)
+    return serve_until_stopped(app, tables.close, host=args.host, port=args.port, **settings, **logging_settings)
 
 
 def open_in_browser(url: str) -> None:
@@ -271,6 +271,10 @@ def tune_collector() -> None:
 
 
 DEFAULT_LIMITS = ConnectionLimits()
+# Once asked to stop (SIGTERM, Ctrl+C), the requests under way have this long to end; those still running
+# (one waiting for a table build, a slow client's) are then cancelled and the app's lifespan closes it all,
+# each part within its own bound: the process exits within 10 s whatever it is doing.
+GRACEFUL_SHUTDOWN_SECONDS = 5
 
 
 def server_settings(
@@ -285,6 +289,7 @@ def server_settings(
     return {
         **websockets,
         "timeout_keep_alive": limits.idle_timeout,  # idle connections are closed soon
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
         # h11 rather than httptools, which would be faster but bounds no request head
         "http": BoundedH11Protocol.with_limits(limits),
         "h11_max_incomplete_event_size": 16 * 1024,  # request line and headers are bounded

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 MOST_WAITING = 10_000  # notes waiting for the worker; beyond, new ones are dropped (logged)
 MOST_FOLLOWED = 1000  # games whose presence the notifier follows; the oldest is let go beyond
 PRESENCE_ANSWER_SECONDS = 0.25  # how long the other processes have to say which pages they hold
+CLOSE_WAIT = 1.0  # seconds `close` waits for the note in hand; the notes still waiting are dropped (logged)
 SeatOwner = Callable[[str, int], "str | None"]
 
 
@@ -55,7 +56,11 @@ class Notifier:
         self.presence_answer_seconds = presence_answer_seconds
         self._notes: queue.Queue[Tell | Forget | None] = queue.Queue(MOST_WAITING)
         self._followed: OrderedDict[str, int] = OrderedDict()  # a game: the notifier's presence follower
+        self._closed = threading.Event()
         self._thread = threading.Thread(target=self._work, name="push-notifier", daemon=True)
+
+    def start(self) -> None:
+        """(By the app's lifespan.) Start the worker; the notes told before wait for it."""
         self._thread.start()
 
     def stored(self, live: LiveGame, first: int) -> None:
@@ -78,20 +83,34 @@ class Notifier:
             self._put(tell)
 
     def close(self) -> None:
-        self._notes.put(None)
-        self._thread.join(timeout=5)
-        for game_id, follower in self._followed.items():
-            self.presence.leave(game_id, follower)
-        self._followed.clear()
+        """Stop the worker after the note in hand (waited for CLOSE_WAIT at most), never blocking on a full
+        queue; the notes still waiting are dropped, and counted in the log."""
+        self._closed.set()
+        try:
+            self._notes.put_nowait(None)  # wakes an idle worker; a busy one sees `_closed`
+        except queue.Full:
+            pass
+        if self._thread.is_alive():
+            self._thread.join(CLOSE_WAIT)
+        dropped = sum(item is not None for item in _drained(self._notes))
+        if dropped:
+            log.warning("stopping: %d push notes dropped unsent", dropped)
+        if self._thread.is_alive():
+            log.warning("stopping: the push notifier is left to end with the process (a note in hand)")
+            return  # its followers are its own until then
+        while self._followed:
+            self._let_go(next(iter(self._followed)))
 
     def _put(self, item: Tell | Forget) -> None:
+        if self._closed.is_set():
+            return
         try:
             self._notes.put_nowait(item)
         except queue.Full:
             log.warning("push note dropped: %d notes are waiting already", MOST_WAITING)
 
     def _work(self) -> None:
-        while (item := self._notes.get()) is not None:
+        while not self._closed.is_set() and (item := self._notes.get()) is not None:
             try:
                 if isinstance(item, Forget):
                     self._forget(item.game_id)
@@ -131,3 +150,13 @@ class Notifier:
         follower = self._followed.pop(game_id, None)
         if follower is not None:
             self.presence.leave(game_id, follower)
+
+
+def _drained(notes: queue.Queue[Tell | Forget | None]) -> list[Tell | Forget | None]:
+    """What was waiting in the queue, which is left empty."""
+    items = []
+    while True:
+        try:
+            items.append(notes.get_nowait())
+        except queue.Empty:
+            return items

@@ -34,6 +34,7 @@ MOST_WAITING = 10_000  # pushes waiting to be sent; beyond, new ones are dropped
 TIME_TO_LIVE = 24 * 3600  # a phone that is off gets the push within a day, or never
 URGENT_TIME_TO_LIVE = 3600
 CLAIMS_LAST = 12 * 3600  # a VAPID JWT's lifetime (RFC 8292: at most 24 hours)
+CLOSE_WAIT = 1.0  # seconds `close` waits for the push in hand; the pushes still waiting are dropped (logged)
 GONE = (404, 410)
 
 
@@ -64,10 +65,15 @@ class Outbox:
         self._closed = False
         self._session: requests.Session | None = None  # the worker's, made with its first push
         self._thread = threading.Thread(target=self._send_all, name="push-outbox", daemon=True)
+
+    def start(self) -> None:
+        """(By the app's lifespan.) Start the worker; the pushes put before wait for it."""
         self._thread.start()
 
     def put(self, delivery: Delivery, delay: float = 0.0) -> None:
         with self._changed:
+            if self._closed:
+                return
             if len(self._waiting) >= self.most_waiting:
                 log.warning("push dropped: %d pushes are waiting already", len(self._waiting))
                 return
@@ -75,11 +81,19 @@ class Outbox:
             self._changed.notify()
 
     def close(self) -> None:
+        """Stop the worker after the push in hand (waited for CLOSE_WAIT at most: a push service may take
+        seconds to answer); the pushes still waiting are dropped, and counted in the log."""
         with self._changed:
             self._closed = True
+            dropped, self._waiting = len(self._waiting), []
             self._changed.notify()
-        self._thread.join(timeout=5)
-        if self._session is not None:
+        if dropped:
+            log.warning("stopping: %d pushes dropped unsent", dropped)
+        if self._thread.is_alive():
+            self._thread.join(CLOSE_WAIT)
+        if self._thread.is_alive():
+            log.warning("stopping: the push outbox is left to end with the process (a push in hand)")
+        elif self._session is not None:
             self._session.close()
 
     def _send_all(self) -> None:

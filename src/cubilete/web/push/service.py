@@ -44,6 +44,13 @@ class WebPush:
         self.outbox = Outbox(self.keys, self.store, contact.rstrip("/"), settings.retry_delays)
         self.notifier = Notifier(self.store, presence, self.outbox, seat_owner)
 
+    def start(self) -> None:
+        """(By the app's lifespan.) Start the outbox's and the notifier's workers."""
+        self.outbox.start()
+        self.notifier.start()
+
     def close(self) -> None:
-        self.notifier.close()
-        self.outbox.close()
+        try:
+            self.notifier.close()
+        finally:
+            self.outbox.close()

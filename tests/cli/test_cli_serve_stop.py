@@ -1,0 +1,59 @@
+"""`cubilete serve` asked to stop (SIGTERM) while a request waits for the duel's tables (issue 31, point 1):
+the build cannot be interrupted, yet the request is refused at once (503 server_stopping), the process
+exits within 10 s, and its log says what it abandoned."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from harness import Server, free_port
+
+SAFETY_SECONDS = 60  # a deadline for states that come soon when all is well
+EXIT_BOUND = 10.0  # seconds from SIGTERM to the process's exit
+PLAYERS = [{"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}]
+
+
+def wait_for_line(server: Server, line: str) -> None:
+    deadline = time.monotonic() + SAFETY_SECONDS
+    while line not in server.log.read_text():
+        assert time.monotonic() < deadline, f"never logged: {line}"
+        time.sleep(0.05)
+
+
+def test_sigterm_during_a_duel_build_exits_within_ten_seconds_and_logs_what_it_abandoned(tmp_path):
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        free_port(),
+        tmp_path / "server.log",
+        env={"CUBILETE_CACHE_DIR": str(tmp_path / "cache")},  # no table solved yet: the build starts
+    ).start()
+    answers: list[object] = []  # the waiting request's
+    try:
+        game = server.api("POST", "/api/games", {"game": "penta", "players": PLAYERS})
+
+        def live_bar() -> None:  # waits for the duel's tables, whose build it starts
+            try:
+                with urllib.request.urlopen(f"{server.url}/api/games/{game['id']}/chances", timeout=SAFETY_SECONDS):
+                    answers.append("served")
+            except urllib.error.HTTPError as refused:
+                answers.append((refused.code, refused.headers["Retry-After"], json.load(refused)["code"]))
+
+        waiting = threading.Thread(target=live_bar, daemon=True)
+        waiting.start()
+        wait_for_line(server, "preparing the duel tables of penta/seed")  # the request awaits this build
+        assert server.process is not None
+        stopped = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        server.process.wait(EXIT_BOUND)  # TimeoutExpired fails the test
+        exit_seconds = time.monotonic() - stopped
+        print(f"exited {exit_seconds:.2f} s after SIGTERM, during the build of the duel's tables")
+    finally:
+        server.stop()
+    assert "stopping: abandoned the tables of penta/seed duel (being built)" in server.log.read_text()
+    waiting.join(SAFETY_SECONDS)
+    assert answers == [(503, "5", "server_stopping")]
