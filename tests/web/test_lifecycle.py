@@ -16,7 +16,7 @@ from cubilete.web.group_commit import GroupCommit
 from cubilete.web.push import notifier as notifier_module
 from cubilete.web.push.notifier import Notifier
 from cubilete.web.push.outbox import Delivery, Outbox
-from cubilete.web.push.store import Subscription
+from cubilete.storage.push import Subscription
 
 SAFETY_SECONDS = 30  # a deadline for states that come at once when all is well
 CLOSE_BOUND = 3.0  # seconds: a close waits about one second for the work in hand, never for the queue

@@ -120,6 +120,7 @@ def test_a_process_hears_the_previous_versions_messages_and_writes_its_own(redis
     listening.subscribe(f"{prefix}g2")
     assert listening.get_message(timeout=5)["type"] == "subscribe"
     broker = RedisBroker(redis_url, prefix)
+    broker.start()  # its threads are the lifespan's to start
     heard: list[News] = []
     last = threading.Event()
 
