@@ -132,6 +132,9 @@ def test_a_seats_devices_are_bounded_and_so_are_a_clients_requests(database, ser
         "https://user@fcm.googleapis.com/fcm/send/x",
         "http://127.0.0.1:1/push/x",  # this machine, but not the service allowed
         "http://169.254.169.254/latest/meta-data",
+        "http://127.0.0.1:99999/push/x",  # no URL: a port beyond 65535, a port that is no number, a stray "["
+        "http://127.0.0.1:abc/push/x",
+        "http://[127.0.0.1/push/x",
     ],
 )
 def test_an_endpoint_outside_the_allowed_push_services_is_refused(app_client, service, endpoint):

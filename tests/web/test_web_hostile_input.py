@@ -1,4 +1,4 @@
-"""Text no UTF-8 can carry (a lone surrogate, sent as the JSON escape \\ud800) in any field of a request:
+"""Text no UTF-8 can carry (a lone surrogate, sent as the JSON escape \\ud800 or as its raw bytes) in any field of a request:
 a coded refusal in the request's language, never a 500; and an unexpected 500 still carries the
 security headers."""
 
@@ -62,6 +62,16 @@ def test_a_lone_surrogate_in_any_field_is_refused_in_the_requests_language(clien
     assert response.json()["code"] == "body_unreadable"
     assert response.json()["message"] != response.json()["detail"]  # in Spanish, beside the English
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_a_surrogates_raw_utf8_bytes_in_any_field_are_refused(client, game, field):
+    """ED A0 80 is U+D800 encoded as UTF-8 would if it allowed surrogates: no UTF-8, yet Python's JSON
+    reader decodes it."""
+    path, body = FIELDS[field](*game)
+    raw = body.encode().replace(LONE.encode(), b"\xed\xa0\x80")
+    response = client.post(path, content=raw, headers={"content-type": "application/json"})
+    assert (response.status_code, response.json()["code"]) == (400, "body_unreadable")
 
 
 def test_the_same_fields_as_real_text_are_served(client, game):

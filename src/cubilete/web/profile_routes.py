@@ -5,6 +5,7 @@ and record."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,11 +18,15 @@ from .api_models import Name
 from .games import Games
 from .i18n import request_language
 from .pages import PAGE_METHODS, render_page
-from .passkeys import Passkeys
+from .passkeys import PasskeyHostRefused, Passkeys
 from .profiles import Profile, Profiles
 from .rate_limits import RouteClass, limited
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
 from .services import profiles_of, services
+
+
+# A host a passkey can belong to: a domain name's labels, or an IP address (IPv6 without its brackets).
+HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|[0-9a-f:.]+")
 
 
 class CredentialIn(BaseModel):
@@ -48,7 +53,13 @@ def relying_party(request: Request) -> tuple[str, str]:
     public URL behind a proxy, else the address the browser asked; not an invite link's LAN address)."""
     public_url = services(request).links.public_url
     origin = public_url.rstrip("/") if public_url else f"{request.url.scheme}://{request.headers.get('host', '')}"
-    return urlsplit(origin).hostname or "", origin
+    try:
+        host = urlsplit(origin).hostname or ""
+    except ValueError:  # a stray "[" in the Host header
+        host = ""
+    if not HOST_NAME.fullmatch(host):
+        raise PasskeyHostRefused("passkey_host")
+    return host, origin
 
 
 def profile_router(games: Games, profiles: Profiles) -> APIRouter:

@@ -21,7 +21,7 @@ from .api_models import validation_refusal
 from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
-from .passkeys import PasskeyRefused
+from .passkeys import PasskeyKnown, PasskeyRefused
 from .profiles import ProfileNameTaken, ProfileNotFound, ProfileRefused
 from .rate_limits import TooManyRequests
 from .reactions import ReactionTooSoon
@@ -41,6 +41,7 @@ _STATUS = (
     (ProfileRefused, 401),
     (PasskeyRefused, 401),
     (ProfileNameTaken, 409),
+    (PasskeyKnown, 409),
     (TablesOverBudget, 503),
     (SeatRefused, 403),
     (HintsOff, 403),
