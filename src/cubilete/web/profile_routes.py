@@ -24,7 +24,6 @@ from .rate_limits import RouteClass, limited
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
 from .services import profiles_of, services
 
-
 # A host a passkey can belong to: a domain name's labels, or an IP address (IPv6 without its brackets).
 HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|[0-9a-f:.]+")
 
