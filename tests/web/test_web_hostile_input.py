@@ -103,3 +103,12 @@ def test_an_unexpected_failure_answers_500_with_the_security_headers(database):
     assert response.status_code == 500
     assert response.headers["x-frame-options"] == "DENY"
     assert response.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_a_head_larger_than_16_kb_is_refused_whole_as_in_pieces(client):
+    """h11 bounds a head only while it arrives in pieces: one sent whole is bounded by the app."""
+    response = client.get("/api/games/options", headers={"x-padding": "a" * 17 * 1024, "accept-language": "es"})
+    assert (response.status_code, response.json()["code"]) == (431, "head_too_large")
+    assert response.json()["params"] == {"most": 16}
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert client.get("/api/games/options", headers={"x-padding": "a" * 15 * 1024}).status_code == 200

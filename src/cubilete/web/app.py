@@ -41,6 +41,7 @@ from .record_routes import record_router
 from .refusals import add_refusal_handlers
 from .review_routes import review_router
 from .seat_routes import seat_router
+from .request_checks import RequestChecks
 from .security import Protections
 from .services import Services
 from .shell import shell_router
@@ -110,6 +111,7 @@ def create_app(
     app.state.services = Services(
         games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push
     )
+    app.add_middleware(RequestChecks)  # inside Protections: given the whole body, its refusals get the headers
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)
