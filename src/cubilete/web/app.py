@@ -39,9 +39,9 @@ from .rate_limits import RateLimits, RequestRates
 from .reactions import Reactions
 from .record_routes import record_router
 from .refusals import add_refusal_handlers
+from .request_checks import RequestChecks
 from .review_routes import review_router
 from .seat_routes import seat_router
-from .request_checks import RequestChecks
 from .security import Protections
 from .services import Services
 from .shell import shell_router
