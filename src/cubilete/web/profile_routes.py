@@ -6,6 +6,7 @@ and record."""
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -95,6 +96,20 @@ def profile_router(games: Games, profiles: Profiles) -> APIRouter:
     async def delete(request: Request) -> Response:
         profile = await signed_in(request)
         await run_in_threadpool(profiles.delete, profile)
+        return Response(status_code=204)
+
+    @router.get("/api/profiles/me/devices", summary="The devices signed in to the profile")
+    async def my_devices(request: Request) -> list[dict[str, Any]]:
+        """Each device's id, when it signed in, and whether it is this one (`current`)."""
+        profile = await signed_in(request)
+        devices = await run_in_threadpool(profiles.devices, profile, request)
+        return [asdict(device) for device in devices]
+
+    @router.delete("/api/profiles/me/devices/{device}", status_code=204, summary="Sign a device out of the profile")
+    async def revoke_device(request: Request, device: str) -> Response:
+        """Its secret (or the recovery code) signs in no more. 404 `device_not_found`."""
+        profile = await signed_in(request)
+        await run_in_threadpool(profiles.revoke, profile, device)
         return Response(status_code=204)
 
     @router.get("/api/profiles/me/seats", summary="The profile's seats, with their tokens, for this device to keep")

@@ -22,7 +22,7 @@ from .games import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
 from .passkeys import PasskeyKnown, PasskeyRefused
-from .profiles import ProfileNameTaken, ProfileNotFound, ProfileRefused
+from .profiles import DeviceNotFound, ProfileNameTaken, ProfileNotFound, ProfileRefused
 from .rate_limits import TooManyRequests
 from .reactions import ReactionTooSoon
 from .seats import SeatRefused, SeatTaken
@@ -38,6 +38,7 @@ DATABASE_RETRY_AFTER = {"Retry-After": "5"}
 _STATUS = (
     (GameNotFound, 404),
     (ProfileNotFound, 404),
+    (DeviceNotFound, 404),
     (ProfileRefused, 401),
     (PasskeyRefused, 401),
     (ProfileNameTaken, 409),
