@@ -218,3 +218,17 @@ def test_a_profile_lists_its_devices_and_revokes_one_without_deleting_itself(cli
     refused = client.delete(f"/api/profiles/me/devices/{devices[0]['id']}", headers=bearer(stranger))
     assert refused.status_code == 404  # another profile's device is none of its own
     assert client.get("/api/profiles/me", headers=bearer(beto)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Be\u200bto", "Be\u00adto", "\u202eoteB", "Beto\u0007", "Be/to"],  # zero-width, soft hyphen, RTL override, bell
+)
+def test_a_name_with_invisible_or_control_characters_or_a_slash_is_refused(client, name):
+    claim_name(client, "Beto")
+    refused = client.post("/api/profiles", json={"name": name})
+    assert (refused.status_code, refused.json()["code"]) == (400, "name_characters")
+    luis = claim_name(client, "Luis")
+    renamed = client.patch("/api/profiles/me", json={"name": name}, headers=bearer(luis))
+    assert (renamed.status_code, renamed.json()["code"]) == (400, "name_characters")
+    assert client.get("/api/profiles/me", headers=bearer(luis)).json()["name"] == "Luis"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hmac
 import re
+import unicodedata
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -30,7 +31,8 @@ BEARER = "bearer "
 MAX_SECRET = 128  # a longer Authorization header is no secret of ours: not even hashed
 DEVICE_ID_LENGTH = 16  # hex digits of the secret's digest: 64 bits, no two devices of a profile share them
 DEVICE_ID = re.compile(f"[0-9a-f]{{{DEVICE_ID_LENGTH}}}")
-RESERVED_NAMES = {"me"}  # /api/profiles/me is the signed-in device's own profile
+RESERVED_NAMES = {"me"}
+UNSEEN = {"Cc", "Cf", "Zl", "Zp"}  # Unicode's control, format (invisible) and line or paragraph separators  # /api/profiles/me is the signed-in device's own profile
 
 
 class ProfileRefused(CubileteError):
@@ -43,6 +45,10 @@ class ProfileNotFound(CubileteError):
 
 class DeviceNotFound(CubileteError):
     """The profile has no device of this id."""
+
+
+class ProfileNameRefused(CubileteError):
+    """A name no profile may have (its characters)."""
 
 
 class ProfileNameTaken(CubileteError):
@@ -73,7 +79,11 @@ class ProfileSeat:
 
 
 def name_key(name: str) -> str:
-    """The name as profiles compare it (without case); a reserved name is refused as taken."""
+    """The name as profiles compare it (without case); a reserved name is refused as taken, and one holding
+    an invisible or control character (a zero-width space, a soft hyphen, a right-to-left override) or a
+    `/` (its page's address could not reach it) is refused."""
+    if any(unicodedata.category(character) in UNSEEN or character == "/" for character in name):
+        raise ProfileNameRefused("name_characters")
     key = name.strip().casefold()
     if key in RESERVED_NAMES:
         raise ProfileNameTaken("name_taken", name=name.strip())
