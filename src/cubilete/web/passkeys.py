@@ -26,9 +26,6 @@ from .profiles import Profile, Profiles
 CHALLENGE_SECONDS = 300
 MAX_CREDENTIAL_ID = 1400  # characters of base64url; WebAuthn's credential ids are at most 1023 bytes
 RP_NAME = "cubilete"
-# What `webauthn` raises, beside its own WebAuthnException, from the certificates and encodings of a junk
-# credential it parses on the way (a `fido-u2f` or `android-safetynet` attestation of random bytes).
-PARSE_ERRORS: tuple[type[Exception], ...] = (ValueError, KeyError, TypeError)
 
 
 class PasskeyRefused(CubileteError):
@@ -90,7 +87,9 @@ class Passkeys:
             verified = webauthn.verify_registration_response(
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin
             )
-        except (WebAuthnException, *PARSE_ERRORS) as error:
+        # beside its own errors, `webauthn` lets out those of the certificates and encodings it parses
+        # (junk `fido-u2f` or `android-safetynet` attestations)
+        except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise PasskeyRefused("passkey_refused", reason=str(error)) from None
         credential_id = bytes_to_base64url(verified.credential_id)
         if len(credential_id) > MAX_CREDENTIAL_ID:  # longer than WebAuthn allows: no column would keep it whole
@@ -129,7 +128,9 @@ class Passkeys:
                 credential_public_key=row.public_key,
                 credential_current_sign_count=row.sign_count,
             )
-        except (WebAuthnException, *PARSE_ERRORS) as error:
+        # beside its own errors, `webauthn` lets out those of the certificates and encodings it parses
+        # (junk `fido-u2f` or `android-safetynet` attestations)
+        except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise PasskeyRefused("passkey_refused", reason=str(error)) from None
         self.store.count_signature(credential_id, verified.new_sign_count)
         return Profile(row.profile_id, row.profile_name), self.profiles.add_device(row.profile_id)

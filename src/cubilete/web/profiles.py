@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import hmac
 import re
-import unicodedata
 import secrets
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -31,8 +31,8 @@ BEARER = "bearer "
 MAX_SECRET = 128  # a longer Authorization header is no secret of ours: not even hashed
 DEVICE_ID_LENGTH = 16  # hex digits of the secret's digest: 64 bits, no two devices of a profile share them
 DEVICE_ID = re.compile(f"[0-9a-f]{{{DEVICE_ID_LENGTH}}}")
-RESERVED_NAMES = {"me"}
-UNSEEN = {"Cc", "Cf", "Zl", "Zp"}  # Unicode's control, format (invisible) and line or paragraph separators  # /api/profiles/me is the signed-in device's own profile
+RESERVED_NAMES = {"me"}  # /api/profiles/me is the signed-in device's own profile
+UNSEEN = {"Cc", "Cf", "Zl", "Zp"}  # Unicode's control, format (invisible) and line or paragraph separators
 
 
 class ProfileRefused(CubileteError):

@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.requests import HTTPConnection
+from starlette.requests import Request
 from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .i18n import refusal_json, request_language
-from .security import ASGIApp, Message, Receive, Scope, Send
 
 MAX_HEAD_BYTES = 16 * 1024
 SOCKET_BAD_REQUEST = 4400  # as live.py closes a socket whose request it refuses
@@ -42,7 +42,7 @@ class RequestChecks:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
             status, code, params = refusal
-            answer = JSONResponse(refusal_json(request_language(HTTPConnection(scope)), code, params), status)
+            answer = JSONResponse(refusal_json(request_language(Request(scope)), code, params), status)
             await answer(scope, receive, send)
         else:
             await receive()  # the socket's connect

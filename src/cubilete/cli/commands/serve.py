@@ -279,7 +279,6 @@ def server_settings(
     """uvicorn's settings for the app (benchmarks/web_load.py runs its baseline under the same);
     `max_message`: the WebSockets' bound on a message, in bytes (default: uvicorn's 16 MiB); `proxies`:
     those whose forwarded headers are read (default: none). Logging has settings of its own (serve_logging)."""
-    from ...web.request_checks import MAX_HEAD_BYTES
     from ..bounded_http import BoundedH11Protocol
 
     websockets = {} if max_message is None else {"ws_max_size": max_message}  # larger: refused unread (1009)
@@ -289,6 +288,6 @@ def server_settings(
         # h11 rather than httptools, which would be faster but bounds no request head
         "http": BoundedH11Protocol.with_limits(limits),
         # request line and headers are bounded while they arrive; whole, by the app (web/request_checks.py)
-        "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
+        "h11_max_incomplete_event_size": 16 * 1024,
         **proxy_settings(proxies),
     }
