@@ -12,7 +12,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
-from webauthn.helpers import bytes_to_base64url, encode_cbor
+from webauthn.helpers import base64url_to_bytes, bytes_to_base64url, encode_cbor, parse_cbor
 
 from cubilete.web import create_app
 
@@ -118,3 +118,62 @@ def test_an_unknown_or_forged_passkey_signs_no_one_in(client):
     assert client.post("/api/passkeys/sign-in", json={"credential": no_challenge}).json()["code"] == "passkey_expired"
     anonymous = client.post("/api/profiles/me/passkeys/options")
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "profile_needed"
+
+
+class OddAuthenticator(Authenticator):
+    """A passkey with an attestation of its choosing (`fmt`, `statement`) and an id of `id_bytes` bytes."""
+
+    def __init__(self, fmt: str = "none", statement: dict | None = None, id_bytes: int = 32) -> None:
+        super().__init__()
+        self.fmt, self.statement = fmt, statement or {}
+        self.id = bytes(index % 251 for index in range(id_bytes))
+
+    def register(self, options: dict) -> dict:
+        credential = super().register(options)
+        attestation = parse_cbor(base64url_to_bytes(credential["response"]["attestationObject"]))
+        attestation.update(fmt=self.fmt, attStmt=self.statement)
+        credential["response"]["attestationObject"] = bytes_to_base64url(encode_cbor(attestation))
+        return credential
+
+
+def signed_in_as_beto(client) -> dict:
+    return {"Authorization": f"Bearer {client.post('/api/profiles', json={'name': 'Beto'}).json()['secret']}"}
+
+
+def add_passkey(client, signed_in: dict, passkey: Authenticator):
+    options = client.post("/api/profiles/me/passkeys/options", headers=signed_in).json()
+    return client.post("/api/profiles/me/passkeys", json={"credential": passkey.register(options)}, headers=signed_in)
+
+
+def test_a_passkey_registered_twice_is_refused_as_known(client):
+    signed_in, passkey = signed_in_as_beto(client), Authenticator()
+    assert add_passkey(client, signed_in, passkey).status_code == 201
+    again = add_passkey(client, signed_in, passkey)
+    assert (again.status_code, again.json()["code"]) == (409, "passkey_known")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "statement"),
+    [
+        ("fido-u2f", {"sig": b"x", "x5c": [b"junk"]}),  # a certificate of random bytes
+        ("android-safetynet", {"ver": "1", "response": b"a.b.c"}),  # a JWS whose parts are no base64
+        ("packed", {"alg": -7, "sig": b"x", "x5c": [b"junk"]}),
+    ],
+)
+def test_a_junk_attestation_is_refused(client, fmt, statement):
+    refused = add_passkey(client, signed_in_as_beto(client), OddAuthenticator(fmt, statement))
+    assert (refused.status_code, refused.json()["code"]) == (401, "passkey_refused")
+
+
+def test_a_credential_id_longer_than_webauthn_allows_is_refused_and_signs_no_one_in(client):
+    passkey = OddAuthenticator(id_bytes=1100)  # WebAuthn's ids are at most 1023 bytes
+    refused = add_passkey(client, signed_in_as_beto(client), passkey)
+    assert (refused.status_code, refused.json()["code"]) == (401, "passkey_refused")
+    assertion = passkey.assert_(client.post("/api/passkeys/options").json())
+    assert client.post("/api/passkeys/sign-in", json={"credential": assertion}).json()["code"] == "passkey_unknown"
+
+
+@pytest.mark.parametrize("host", ["", "[", "a b", "[::1"])
+def test_a_passkey_needs_the_requests_host_name(client, host):
+    refused = client.post("/api/passkeys/options", headers={"host": host})
+    assert (refused.status_code, refused.json()["code"]) == (400, "passkey_host")

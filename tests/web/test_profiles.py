@@ -195,3 +195,40 @@ def test_anyone_sees_a_profiles_finished_games_and_record_and_a_rematch_is_the_p
     held = {(seat["game"], seat["seat"]): seat["token"] for seat in my_seats(client, beto)}
     assert held[rematch["id"], 0] == token  # a rematch keeps the seats' tokens, and the profile its seat
     assert roll(client, rematch["id"], 0, token) == 200
+
+
+def test_a_profile_lists_its_devices_and_revokes_one_without_deleting_itself(client):
+    beto = claim_name(client, "Beto")
+    lost_phone = {"secret": client.app.state.services.profiles.add_device(beto["id"])}  # a passkey's sign-in
+    devices = client.get("/api/profiles/me/devices", headers=bearer(beto)).json()
+    assert len(devices) == 2 and [device["current"] for device in devices] == [True, False]
+    assert all(len(device["id"]) == 16 and lost_phone["secret"] not in str(device) for device in devices)
+
+    revoked = client.delete(f"/api/profiles/me/devices/{devices[1]['id']}", headers=bearer(beto))
+    assert revoked.status_code == 204
+    assert client.get("/api/profiles/me", headers=bearer(lost_phone)).json()["code"] == "profile_needed"
+    assert client.get("/api/profiles/me", headers=bearer(beto)).json()["name"] == "Beto"
+    assert [device["id"] for device in client.get("/api/profiles/me/devices", headers=bearer(beto)).json()] == [
+        devices[0]["id"]
+    ]
+    for unknown in (devices[1]["id"], "%25" * 16, "0" * 15):  # gone, a LIKE pattern, too short
+        refused = client.delete(f"/api/profiles/me/devices/{unknown}", headers=bearer(beto))
+        assert (refused.status_code, refused.json()["code"]) == (404, "device_not_found"), unknown
+    stranger = claim_name(client, "Luis")
+    refused = client.delete(f"/api/profiles/me/devices/{devices[0]['id']}", headers=bearer(stranger))
+    assert refused.status_code == 404  # another profile's device is none of its own
+    assert client.get("/api/profiles/me", headers=bearer(beto)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Be\u200bto", "Be\u00adto", "\u202eoteB", "Beto\u0007", "Be/to"],  # zero-width, soft hyphen, RTL override, bell
+)
+def test_a_name_with_invisible_or_control_characters_or_a_slash_is_refused(client, name):
+    claim_name(client, "Beto")
+    refused = client.post("/api/profiles", json={"name": name})
+    assert (refused.status_code, refused.json()["code"]) == (400, "name_characters")
+    luis = claim_name(client, "Luis")
+    renamed = client.patch("/api/profiles/me", json={"name": name}, headers=bearer(luis))
+    assert (renamed.status_code, renamed.json()["code"]) == (400, "name_characters")
+    assert client.get("/api/profiles/me", headers=bearer(luis)).json()["name"] == "Luis"

@@ -132,6 +132,9 @@ def test_a_seats_devices_are_bounded_and_so_are_a_clients_requests(database, ser
         "https://user@fcm.googleapis.com/fcm/send/x",
         "http://127.0.0.1:1/push/x",  # this machine, but not the service allowed
         "http://169.254.169.254/latest/meta-data",
+        "http://127.0.0.1:99999/push/x",  # no URL: a port beyond 65535, a port that is no number, a stray "["
+        "http://127.0.0.1:abc/push/x",
+        "http://[127.0.0.1/push/x",
     ],
 )
 def test_an_endpoint_outside_the_allowed_push_services_is_refused(app_client, service, endpoint):
@@ -357,3 +360,29 @@ def test_the_host_chooses_the_push_services_by_option_or_environment(monkeypatch
     monkeypatch.setenv("CUBILETE_PUSH_CONTACT", "mailto:host@example.org")
     args = build_parser().parse_args(["serve"])
     assert (args.push_services, args.push_contact) == (("https://*.push.example.org/",), "mailto:host@example.org")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_database(request, database):
+    return database if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
+def test_subscriptions_arriving_at_once_keep_the_seats_cap(any_database):
+    """40 devices subscribe one seat at the same moment: at most 10 are kept, the others refused."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cubilete.web import RateLimits
+    from cubilete.web.push.routes import MOST_PER_OWNER
+
+    keys = PushService().subscribe("any")["keys"]
+    settings = PushSettings(services=("https://push.example/",))
+    with TestClient(create_app(any_database, push=settings, rate_limits=RateLimits(push=100))) as client:
+        created = create(client)
+        subscriptions = [{"endpoint": f"https://push.example/{device}", "keys": keys} for device in range(40)]
+        with ThreadPoolExecutor(len(subscriptions)) as threads:
+            answers = list(threads.map(lambda subscription: subscribe(client, created, 0, subscription), subscriptions))
+        store = client.app.state.services.push.store
+        kept = store.recipients(created["id"], 0, None)
+    assert sorted({answer.status_code for answer in answers}) == [200, 400]
+    assert len(kept) == MOST_PER_OWNER == sum(answer.status_code == 200 for answer in answers)
+    assert {answer.json()["code"] for answer in answers if answer.status_code == 400} == {"push_too_many"}

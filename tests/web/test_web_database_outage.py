@@ -156,3 +156,17 @@ def test_postgresql_connections_carry_the_timeouts_and_keep_the_hosts_own_option
         search_path = connection.exec_driver_sql("SHOW search_path").scalar()
     storage.close()
     assert shown == ["1500ms", "1500ms"] and search_path.startswith("cubilete_test_")  # the URL's ?options=
+
+
+def test_after_postgresql_restarts_the_first_request_is_served(postgres_cluster):
+    """The pool's connections died with the server: each is tried before use, and a dead one replaced."""
+    from fastapi.testclient import TestClient
+
+    from cubilete.web import create_app
+
+    with TestClient(create_app(postgres_cluster.url)) as client:
+        assert client.get("/api/open-tables").status_code == 200  # the pool holds a connection now
+        postgres_cluster.stop()
+        postgres_cluster.start()
+        answer = client.get("/api/open-tables")
+    assert answer.status_code == 200, answer.text

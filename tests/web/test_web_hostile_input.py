@@ -1,4 +1,4 @@
-"""Text no UTF-8 can carry (a lone surrogate, sent as the JSON escape \\ud800) in any field of a request:
+"""Text no UTF-8 can carry (a lone surrogate, sent as the JSON escape \\ud800 or as its raw bytes) in any field of a request:
 a coded refusal in the request's language, never a 500; and an unexpected 500 still carries the
 security headers."""
 
@@ -64,6 +64,16 @@ def test_a_lone_surrogate_in_any_field_is_refused_in_the_requests_language(clien
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
+@pytest.mark.parametrize("field", FIELDS)
+def test_a_surrogates_raw_utf8_bytes_in_any_field_are_refused(client, game, field):
+    """ED A0 80 is U+D800 encoded as UTF-8 would if it allowed surrogates: no UTF-8, yet Python's JSON
+    reader decodes it."""
+    path, body = FIELDS[field](*game)
+    raw = body.encode().replace(LONE.encode(), b"\xed\xa0\x80")
+    response = client.post(path, content=raw, headers={"content-type": "application/json"})
+    assert (response.status_code, response.json()["code"]) == (400, "body_unreadable")
+
+
 def test_the_same_fields_as_real_text_are_served(client, game):
     """The refusal is of lone surrogates only: a pair (an emoji escaped) and accents are text."""
     game_id, token = game
@@ -93,3 +103,12 @@ def test_an_unexpected_failure_answers_500_with_the_security_headers(database):
     assert response.status_code == 500
     assert response.headers["x-frame-options"] == "DENY"
     assert response.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_a_head_larger_than_16_kb_is_refused_whole_as_in_pieces(client):
+    """h11 bounds a head only while it arrives in pieces: one sent whole is bounded by the app."""
+    response = client.get("/api/games/options", headers={"x-padding": "a" * 17 * 1024, "accept-language": "es"})
+    assert (response.status_code, response.json()["code"]) == (431, "head_too_large")
+    assert response.json()["params"] == {"most": 16}
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert client.get("/api/games/options", headers={"x-padding": "a" * 15 * 1024}).status_code == 200

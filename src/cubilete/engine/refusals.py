@@ -110,6 +110,8 @@ REFUSALS: dict[str, str] = {
     "body_too_slow": "the request body did not arrive within {seconds} s",
     "body_cut_short": "the client left before sending the whole body",
     "body_unreadable": "the request body cannot be read: it is not UTF-8 text, or is nested too deeply",
+    "nul_character": "the request holds a NUL character, which no text here may hold",
+    "head_too_large": "the request's line and headers are larger than {most} KB",
     "save_failed": "could not save the move, try again",
     "database_unavailable": "the games' database is not answering: try again in a few seconds",
     "tables_over_budget": "the server has no room now for the computer's tables these rules need: try again in {minutes} minutes",
@@ -140,6 +142,11 @@ REFUSALS: dict[str, str] = {
     "passkey_expired": "the passkey request expired or was already used: try again",
     "passkey_unknown": "this passkey belongs to no profile on this server",
     "passkey_refused": "the passkey could not be checked: {reason}",
+    "device_not_found": "your profile has no device {device}",
+    "passkey_known": "this passkey is already kept on this server",
+    "passkey_host": "a passkey needs the server's host name, and this request's address has none: open the app at its usual address",
+    "name_look_alike": "the name {name} looks like a name already taken on this server: choose another",
+    "name_characters": "a profile name may not hold invisible or control characters, nor /",
 }
 
 

@@ -9,8 +9,13 @@ from typing import NamedTuple
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from .tables import passkey_challenges_table, passkeys_table, profiles_table
+
+
+class CredentialKnown(Exception):
+    """A credential already kept (by this profile or another)."""
 
 
 class StoredPasskey(NamedTuple):
@@ -39,8 +44,11 @@ class PasskeyStore:
             "credential_id": credential_id, "profile_id": profile_id, "public_key": public_key,
             "sign_count": sign_count, "created": datetime.now(UTC),
         }
-        with self.engine.begin() as connection:
-            connection.execute(insert(passkeys_table).values(row))
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(passkeys_table).values(row))
+        except IntegrityError:
+            raise CredentialKnown() from None
 
     def find(self, credential_id: str) -> StoredPasskey | None:
         columns = passkeys_table.c

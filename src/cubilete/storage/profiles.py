@@ -65,6 +65,22 @@ class ProfileStore:
         row = {"secret_sha256": secret_digest, "profile_id": profile_id, "created": _now()}
         connection.execute(insert(profile_keys_table).values(row))
 
+    def devices(self, profile_id: str) -> list[tuple[str, datetime]]:
+        """The profile's device secrets: each digest and when it was given, oldest first."""
+        columns = profile_keys_table.c
+        query = select(columns.secret_sha256, columns.created).where(columns.profile_id == profile_id)
+        with self.engine.connect() as connection:
+            return [(row.secret_sha256, row.created) for row in connection.execute(query.order_by(columns.created))]
+
+    def revoke(self, profile_id: str, digest_start: str) -> bool:
+        """Delete the profile's device secret whose digest starts so; whether there was one."""
+        columns = profile_keys_table.c
+        gone = delete(profile_keys_table).where(
+            columns.profile_id == profile_id, columns.secret_sha256.startswith(digest_start, autoescape=True)
+        )
+        with self.engine.begin() as connection:
+            return bool(connection.execute(gone).rowcount)
+
     def by_secret(self, secret_digest: str) -> tuple[StoredProfile, str] | None:
         """The profile holding this secret's digest, and the digest as stored (to compare in constant time)."""
         query = (

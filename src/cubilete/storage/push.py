@@ -14,12 +14,21 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Table, delete, func, or_, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from .connections import conflict_insert
 from .tables import push_keys_table, push_sent_table, push_subscriptions_table
 
 KEY_ROW = 1  # the one row of push_keys
+OWNER_LOCKS, ENDPOINT_LOCKS = 1, 2  # PostgreSQL's advisory locks of a subscription's owner and endpoint
+
+
+class CapReached(Exception):
+    """A subscription would pass a cap: its owner's endpoints, or its endpoint's owners (`most`)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(most)
+        self.most = most
 
 
 @dataclass(frozen=True)
@@ -70,19 +79,11 @@ class PushStore:
             ).first()
         return None if row is None else (str(row[0]), str(row[1]))
 
-    def count(self, owner: Owner, endpoint: str) -> tuple[int, int]:
-        """How many subscriptions the owner has at other endpoints, and the endpoint has for other owners."""
-        columns = push_subscriptions_table.c
-        mine = _owned_by(owner)
-        with self.engine.connect() as connection:
-            owned = connection.execute(select(func.count()).where(mine, columns.endpoint != endpoint)).scalar_one()
-            of_endpoint = connection.execute(
-                select(func.count()).where(~mine, columns.endpoint == endpoint)
-            ).scalar_one()
-        return int(owned), int(of_endpoint)
-
-    def add(self, owner: Owner, subscription: Subscription) -> None:
-        """Keep the subscription for the owner (again: its keys and language replaced)."""
+    def add(self, owner: Owner, subscription: Subscription, most_owned: int, most_of_endpoint: int) -> None:
+        """Keep the subscription for the owner (again: its keys and language replaced), unless the owner
+        would then have more than `most_owned` endpoints or the endpoint more than `most_of_endpoint`
+        owners: then CapReached, and nothing changes. Counted and kept in one transaction that holds the
+        write for this owner and endpoint, so that subscriptions arriving at once cannot pass a cap together."""
         row = {
             "game_id": owner.game_id,
             "seat": owner.seat,
@@ -96,8 +97,16 @@ class PushStore:
         keys = ["game_id", "seat", "endpoint"] if owner.profile_id is None else ["profile_id", "endpoint"]
         upsert = self._insert(push_subscriptions_table).values(row)
         replaced = {name: upsert.excluded[name] for name in ("p256dh", "auth", "lang")}
+        of_endpoint = push_subscriptions_table.c.endpoint == subscription.endpoint
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":  # SQLite: the upsert itself takes the database's write lock
+                for space, key in ((OWNER_LOCKS, _owner_key(owner)), (ENDPOINT_LOCKS, subscription.endpoint)):
+                    connection.execute(select(func.pg_advisory_xact_lock(space, func.hashtext(key))))
             connection.execute(upsert.on_conflict_do_update(index_elements=keys, set_=replaced))
+            if _count(connection, _owned_by(owner)) > most_owned:
+                raise CapReached(most_owned)  # the transaction is rolled back
+            if _count(connection, of_endpoint) > most_of_endpoint:
+                raise CapReached(most_of_endpoint)
 
     def remove(self, owner: Owner, endpoint: str) -> None:
         columns = push_subscriptions_table.c
@@ -146,6 +155,14 @@ def _owned_by(owner: Owner) -> Any:
     if owner.profile_id is not None:
         return columns.profile_id == owner.profile_id
     return (columns.game_id == owner.game_id) & (columns.seat == owner.seat)
+
+
+def _owner_key(owner: Owner) -> str:
+    return f"profile {owner.profile_id}" if owner.profile_id is not None else f"seat {owner.game_id} {owner.seat}"
+
+
+def _count(connection: Connection, where: Any) -> int:
+    return int(connection.execute(select(func.count()).select_from(push_subscriptions_table).where(where)).scalar_one())
 
 
 def _now() -> datetime:

@@ -45,6 +45,7 @@ from .rate_limits import RateLimits, RequestRates
 from .reactions import Reactions
 from .record_routes import record_router
 from .refusals import add_refusal_handlers
+from .request_checks import RequestChecks
 from .review_routes import review_router
 from .seat_routes import seat_router
 from .security import Protections
@@ -117,6 +118,7 @@ def create_app(
     app.state.services = Services(
         games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push
     )
+    app.add_middleware(RequestChecks)  # inside Protections: given the whole body, its refusals get the headers
     app.add_middleware(Protections)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)

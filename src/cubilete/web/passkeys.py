@@ -20,14 +20,24 @@ from typing import Any
 
 from ..engine.errors import CubileteError
 from ..storage import Storage
+from ..storage.passkeys import CredentialKnown
 from .profiles import Profile, Profiles
 
 CHALLENGE_SECONDS = 300
 MAX_CREDENTIAL_ID = 1400  # characters of base64url; WebAuthn's credential ids are at most 1023 bytes
 RP_NAME = "cubilete"
 
+
 class PasskeyRefused(CubileteError):
     """A passkey's answer that does not verify, whose challenge expired, or that no profile holds."""
+
+
+class PasskeyKnown(CubileteError):
+    """A passkey registered again: a credential belongs to one profile, once."""
+
+
+class PasskeyHostRefused(CubileteError):
+    """The request's address names no host a passkey can belong to (an empty or malformed Host)."""
 
 
 def _now() -> datetime:
@@ -77,11 +87,17 @@ class Passkeys:
             verified = webauthn.verify_registration_response(
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin
             )
-        except WebAuthnException as error:
+        # beside its own errors, `webauthn` lets out those of the certificates and encodings it parses
+        # (junk `fido-u2f` or `android-safetynet` attestations)
+        except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise PasskeyRefused("passkey_refused", reason=str(error)) from None
-        self.store.add(
-            profile.id, bytes_to_base64url(verified.credential_id), verified.credential_public_key, verified.sign_count
-        )
+        credential_id = bytes_to_base64url(verified.credential_id)
+        if len(credential_id) > MAX_CREDENTIAL_ID:  # longer than WebAuthn allows: no column would keep it whole
+            raise PasskeyRefused("passkey_refused", reason="credential id too long")
+        try:
+            self.store.add(profile.id, credential_id, verified.credential_public_key, verified.sign_count)
+        except CredentialKnown:
+            raise PasskeyKnown("passkey_known") from None
 
     def sign_in_options(self, rp_id: str) -> str:
         """The options (JSON) for the browser to offer the passkeys it holds for this server."""
@@ -99,8 +115,8 @@ class Passkeys:
         from webauthn.helpers.exceptions import WebAuthnException
 
         challenge = self._take_challenge(credential, None)
-        credential_id = str(credential.get("id", ""))[:MAX_CREDENTIAL_ID]
-        row = self.store.find(credential_id)
+        credential_id = str(credential.get("id", ""))
+        row = self.store.find(credential_id) if len(credential_id) <= MAX_CREDENTIAL_ID else None
         if row is None:
             raise PasskeyRefused("passkey_unknown")
         try:
@@ -112,7 +128,9 @@ class Passkeys:
                 credential_public_key=row.public_key,
                 credential_current_sign_count=row.sign_count,
             )
-        except WebAuthnException as error:
+        # beside its own errors, `webauthn` lets out those of the certificates and encodings it parses
+        # (junk `fido-u2f` or `android-safetynet` attestations)
+        except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise PasskeyRefused("passkey_refused", reason=str(error)) from None
         self.store.count_signature(credential_id, verified.new_sign_count)
         return Profile(row.profile_id, row.profile_name), self.profiles.add_device(row.profile_id)

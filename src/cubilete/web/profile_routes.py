@@ -5,6 +5,8 @@ and record."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import asdict
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,11 +19,14 @@ from .api_models import Name
 from .games import Games
 from .i18n import request_language
 from .pages import PAGE_METHODS, render_page
-from .passkeys import Passkeys
+from .passkeys import PasskeyHostRefused, Passkeys
 from .profiles import Profile, Profiles
 from .rate_limits import RouteClass, limited
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
 from .services import profiles_of, services
+
+# A host a passkey can belong to: a domain name's labels, or an IP address (IPv6 without its brackets).
+HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|[0-9a-f:.]+")
 
 
 class CredentialIn(BaseModel):
@@ -48,7 +53,13 @@ def relying_party(request: Request) -> tuple[str, str]:
     public URL behind a proxy, else the address the browser asked; not an invite link's LAN address)."""
     public_url = services(request).links.public_url
     origin = public_url.rstrip("/") if public_url else f"{request.url.scheme}://{request.headers.get('host', '')}"
-    return urlsplit(origin).hostname or "", origin
+    try:
+        host = urlsplit(origin).hostname or ""
+    except ValueError:  # a stray "[" in the Host header
+        host = ""
+    if not HOST_NAME.fullmatch(host):
+        raise PasskeyHostRefused("passkey_host")
+    return host, origin
 
 
 def profile_router(games: Games, profiles: Profiles) -> APIRouter:
@@ -85,6 +96,20 @@ def profile_router(games: Games, profiles: Profiles) -> APIRouter:
     async def delete(request: Request) -> Response:
         profile = await signed_in(request)
         await run_in_threadpool(profiles.delete, profile)
+        return Response(status_code=204)
+
+    @router.get("/api/profiles/me/devices", summary="The devices signed in to the profile")
+    async def my_devices(request: Request) -> list[dict[str, Any]]:
+        """Each device's id, when it signed in, and whether it is this one (`current`)."""
+        profile = await signed_in(request)
+        devices = await run_in_threadpool(profiles.devices, profile, request)
+        return [asdict(device) for device in devices]
+
+    @router.delete("/api/profiles/me/devices/{device}", status_code=204, summary="Sign a device out of the profile")
+    async def revoke_device(request: Request, device: str) -> Response:
+        """Its secret (or the recovery code) signs in no more. 404 `device_not_found`."""
+        profile = await signed_in(request)
+        await run_in_threadpool(profiles.revoke, profile, device)
         return Response(status_code=204)
 
     @router.get("/api/profiles/me/seats", summary="The profile's seats, with their tokens, for this device to keep")

@@ -14,7 +14,9 @@ held by whoever holds their tokens (docs/profiles.md).
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -27,7 +29,10 @@ from .seats import HUMAN, SeatHolder, SeatRequest, digest_token
 
 BEARER = "bearer "
 MAX_SECRET = 128  # a longer Authorization header is no secret of ours: not even hashed
+DEVICE_ID_LENGTH = 16  # hex digits of the secret's digest: 64 bits, no two devices of a profile share them
+DEVICE_ID = re.compile(f"[0-9a-f]{{{DEVICE_ID_LENGTH}}}")
 RESERVED_NAMES = {"me"}  # /api/profiles/me is the signed-in device's own profile
+UNSEEN = {"Cc", "Cf", "Zl", "Zp"}  # Unicode's control, format (invisible) and line or paragraph separators
 
 
 class ProfileRefused(CubileteError):
@@ -36,6 +41,14 @@ class ProfileRefused(CubileteError):
 
 class ProfileNotFound(CubileteError):
     """No profile has this name."""
+
+
+class DeviceNotFound(CubileteError):
+    """The profile has no device of this id."""
+
+
+class ProfileNameRefused(CubileteError):
+    """A name no profile may have (its characters)."""
 
 
 class ProfileNameTaken(CubileteError):
@@ -49,6 +62,16 @@ class Profile:
 
 
 @dataclass(frozen=True)
+class Device:
+    """A device signed in to a profile: the start of its secret's digest (a public id: no secret), when
+    it was signed in, and whether it is the one asking."""
+
+    id: str
+    created: str
+    current: bool
+
+
+@dataclass(frozen=True)
 class ProfileSeat:
     game: str
     seat: int
@@ -56,7 +79,11 @@ class ProfileSeat:
 
 
 def name_key(name: str) -> str:
-    """The name as profiles compare it (without case); a reserved name is refused as taken."""
+    """The name as profiles compare it (without case); a reserved name is refused as taken, and one holding
+    an invisible or control character (a zero-width space, a soft hyphen, a right-to-left override) or a
+    `/` (its page's address could not reach it) is refused."""
+    if any(unicodedata.category(character) in UNSEEN or character == "/" for character in name):
+        raise ProfileNameRefused("name_characters")
     key = name.strip().casefold()
     if key in RESERVED_NAMES:
         raise ProfileNameTaken("name_taken", name=name.strip())
@@ -89,10 +116,13 @@ class Profiles:
 
     def signed_in(self, connection: HTTPConnection) -> Profile | None:
         """The profile whose device secret the request carries (`Authorization: Bearer …`), if any."""
+        return self.by_secret(self._bearer(connection))
+
+    @staticmethod
+    def _bearer(connection: HTTPConnection) -> str:
+        """The device secret the request carries (`Authorization: Bearer …`), or ""."""
         header = connection.headers.get("authorization", "")
-        if not header[: len(BEARER)].lower() == BEARER:
-            return None
-        return self.by_secret(header[len(BEARER) :].strip())
+        return header[len(BEARER) :].strip() if header[: len(BEARER)].lower() == BEARER else ""
 
     def required(self, connection: HTTPConnection) -> Profile:
         """The request's profile; refused (401) without a device secret of one."""
@@ -100,6 +130,19 @@ class Profiles:
         if profile is None:
             raise ProfileRefused("profile_needed")
         return profile
+
+    def devices(self, profile: Profile, connection: HTTPConnection) -> list[Device]:
+        """The profile's devices (their secrets), marking the one the request comes from."""
+        mine = digest_token(self._bearer(connection))
+        return [
+            Device(digest[:DEVICE_ID_LENGTH], created.isoformat(), digest == mine)
+            for digest, created in self.store.devices(profile.id)
+        ]
+
+    def revoke(self, profile: Profile, device_id: str) -> None:
+        """The device's secret signs nothing in any more; DeviceNotFound if the profile has no such device."""
+        if not DEVICE_ID.fullmatch(device_id) or not self.store.revoke(profile.id, device_id):
+            raise DeviceNotFound("device_not_found", device=device_id[:DEVICE_ID_LENGTH])
 
     def by_secret(self, secret: str) -> Profile | None:
         if not secret or len(secret) > MAX_SECRET:

@@ -21,8 +21,8 @@ from .api_models import validation_refusal
 from .catch_up import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
-from .passkeys import PasskeyRefused
-from .profiles import ProfileNameTaken, ProfileNotFound, ProfileRefused
+from .passkeys import PasskeyKnown, PasskeyRefused
+from .profiles import DeviceNotFound, ProfileNameTaken, ProfileNotFound, ProfileRefused
 from .rate_limits import TooManyRequests
 from .reactions import ReactionTooSoon
 from .seats import SeatRefused, SeatTaken
@@ -39,9 +39,11 @@ STOPPING_RETRY_AFTER = "5"  # seconds: another process, or this one restarted, s
 _STATUS = (
     (GameNotFound, 404),
     (ProfileNotFound, 404),
+    (DeviceNotFound, 404),
     (ProfileRefused, 401),
     (PasskeyRefused, 401),
     (ProfileNameTaken, 409),
+    (PasskeyKnown, 409),
     (TablesOverBudget, 503),
     (ServerStopping, 503),
     (SeatRefused, 403),

@@ -38,8 +38,9 @@ _DOCS_POLICY = (
     "worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 _DOCS_PATHS = ("/docs", "/redoc")
-# A JSON escape of a surrogate (\\ud800 to \\udfff): only then can a body hold a lone one.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+# A JSON escape of a surrogate (\\ud800 to \\udfff), or a surrogate's raw UTF-8 bytes (ED A0 80 to ED BF BF,
+# which no UTF-8 allows but Python's JSON reader decodes): only then can a body hold a lone one.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 
 
 def _headers(policy: str) -> tuple[tuple[bytes, bytes], ...]:

@@ -292,6 +292,7 @@ def server_settings(
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
         # h11 rather than httptools, which would be faster but bounds no request head
         "http": BoundedH11Protocol.with_limits(limits),
-        "h11_max_incomplete_event_size": 16 * 1024,  # request line and headers are bounded
+        # request line and headers are bounded while they arrive; whole, by the app (web/request_checks.py)
+        "h11_max_incomplete_event_size": 16 * 1024,
         **proxy_settings(proxies),
     }

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
 from ...engine.errors import IllegalAction
-from ...storage.push import Owner
+from ...storage.push import CapReached, Owner
 from ..api_models import Language, Token
 from ..i18n import request_language
 from ..rate_limits import RouteClass, limited
@@ -107,10 +107,10 @@ def profile_push_router(profile_of: Callable[[Request], str]) -> APIRouter:
 def _subscribe(request: Request, owner: Owner, data: dict[str, Any], lang: str) -> None:
     push = services(request).push
     subscription = checked_subscription(data, lang, push.services)
-    owned, of_endpoint = push.store.count(owner, subscription.endpoint)
-    if owned >= MOST_PER_OWNER or of_endpoint >= MOST_PER_ENDPOINT:
-        raise PushRefused("push_too_many", most=MOST_PER_OWNER if owned >= MOST_PER_OWNER else MOST_PER_ENDPOINT)
-    push.store.add(owner, subscription)
+    try:
+        push.store.add(owner, subscription, MOST_PER_OWNER, MOST_PER_ENDPOINT)
+    except CapReached as reached:
+        raise PushRefused("push_too_many", most=reached.most) from None
 
 
 def _unsubscribe(request: Request, owner: Owner, data: dict[str, Any]) -> None:

@@ -44,10 +44,13 @@ class PushServices:
         self.prefixes = tuple(urlsplit(prefix) for prefix in prefixes)
 
     def allows(self, endpoint: str) -> bool:
-        url = urlsplit(endpoint)
-        if url.username is not None or url.password is not None or not url.hostname:
+        try:
+            url = urlsplit(endpoint)
+            if url.username is not None or url.password is not None or not url.hostname:
+                return False
+            return any(_under(url, prefix) for prefix in self.prefixes)
+        except ValueError:  # no URL: a stray "[", a port that is no number or beyond 65535
             return False
-        return any(_under(url, prefix) for prefix in self.prefixes)
 
 
 def _under(url: Any, prefix: Any) -> bool:
