@@ -44,7 +44,7 @@ from .seat_routes import seat_router
 from .security import BODY_TIMEOUT_SECONDS, Protections
 from .services import Services
 from .shell import shell_router
-from .socket_limits import SocketBounds, SocketLimits
+from .socket_limits import GameAudiences, SocketBounds, SocketLimits
 from .tables import TableGate
 from .unplayed_games import UNPLAYED_MAX_AGE, sweeping_unplayed
 
@@ -109,7 +109,8 @@ def create_app(
     )
     rates = RequestRates(rate_limits)
     app.state.services = Services(
-        games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push
+        games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push,
+        GameAudiences(socket_limits),
     )
     app.add_middleware(Protections, body_timeout=body_timeout)
     app.add_middleware(SocketBounds, limits=socket_limits)

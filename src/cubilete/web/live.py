@@ -15,7 +15,9 @@ tells a seat it is its turn only while none of its pages is in sight (passed on 
 web/page_visibility.py; it changes no page's view). The same without `type` (`{"since": n}`, `{"seats": ...}`,
 `{"visible": ...}`, as pages before 0.3.0 send them) is read alike. Anything else closes the
 socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or whose database
-fails closes the socket with a code of its own and the refusal's code as reason.
+fails closes the socket with a code of its own and the refusal's code as reason. A game whose
+spectators fill its bound (web/socket_limits.py) lets in only a page whose first message proves a seat
+(as a seat's page sends it at once), within PROOF_SECONDS; any other is closed with 4429.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -36,6 +38,8 @@ from .games import GameNotFound, Games
 from .page_visibility import PacedVisibility
 from .presence import Presence
 from .seats import HUMAN
+from .services import Services
+from .socket_limits import TOO_MANY
 from .views import game_view
 
 NOT_FOUND = 4404  # a WebSocket close code in the range left to applications
@@ -52,6 +56,8 @@ MOST_SEATS_CLAIMED = 8  # a page plays at most this many seats (a game has six a
 MOST_TOKEN_LENGTH = 64
 NOT_A_CATCH_UP = 'not {"since": n} with n a whole number'
 REQUEST_TYPES = ("since", "seats", "visible")  # what a page sends
+PROOF_SECONDS = 5.0  # a page let in beyond the spectators' bound proves a seat within this long
+GAME_FULL = "too many live connections to this game"
 
 
 class BadRequest(Exception):
@@ -75,17 +81,41 @@ class Visible(NamedTuple):
 Wake = int | SeatClaim | Visible | BadRequest | Reacted | SeatsPresent | None
 
 
-async def follow_game(
-    websocket: WebSocket, games: Games, broker: Broker, presence: Presence, game_id: str, lang: str, since: int
-) -> None:
+async def follow_game(websocket: WebSocket, services: Services, game_id: str, lang: str, since: int) -> None:
     await websocket.accept()
+    games, audiences = services.games, services.audiences
+    leave = audiences.admit(game_id)
     try:
         await asyncio.to_thread(games.get, game_id)
-        await _push_changes(websocket, Followed(games, broker, presence, game_id, lang), since)
+        proven: list[int] = []
+        if leave is None:  # the spectators fill the game: a seat's page still follows it
+            proven = await _seats_proven_first(websocket, games, game_id)
+            leave = audiences.admit(game_id, proves_seat=True) if proven else None
+            if leave is None:
+                with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    await websocket.close(TOO_MANY, GAME_FULL)
+                return
+        followed = Followed(games, services.broker, services.presence, game_id, lang)
+        await _push_changes(websocket, followed, since, proven)
     except (GameNotFound, InvalidRecord, *DATABASE_FAILURES) as refused:
         code, reason = next((code, reason) for kinds, code, reason in _CLOSES if isinstance(refused, kinds))
         with suppress(WebSocketDisconnect, RuntimeError, OSError):  # unless the browser left meanwhile
             await websocket.close(code, reason)
+    finally:
+        if leave is not None:
+            leave()
+
+
+async def _seats_proven_first(websocket: WebSocket, games: Games, game_id: str) -> list[int]:
+    """The seats the page's first message proves (none if it says anything else, or nothing in time)."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), PROOF_SECONDS)
+        claim = request_of(message.get("text"))
+    except (TimeoutError, BadRequest, WebSocketDisconnect, RuntimeError, OSError):
+        return []
+    if not isinstance(claim, SeatClaim):
+        return []
+    return await asyncio.to_thread(_proven_seats, games, game_id, claim)
 
 
 class Followed(NamedTuple):
@@ -98,8 +128,9 @@ class Followed(NamedTuple):
     lang: str
 
 
-async def _push_changes(websocket: WebSocket, followed: Followed, since: int) -> None:
-    """A view of the game now, then one per change the broker announces or catch-up the browser asks for."""
+async def _push_changes(websocket: WebSocket, followed: Followed, since: int, proven: list[int]) -> None:
+    """A view of the game now, then one per change the broker announces or catch-up the browser asks for;
+    `proven`: the seats the page proved before it was let in (its one claim)."""
     loop = asyncio.get_running_loop()
     wakes: asyncio.Queue[Wake] = asyncio.Queue()
     game_id, presence = followed.game_id, followed.presence
@@ -108,10 +139,12 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
         loop.call_soon_threadsafe(wakes.put_nowait, news if isinstance(news, (Reacted, SeatsPresent)) else CHANGED)
 
     follower = presence.follow(game_id)  # first: presence news is counted before this socket draws its view
+    if proven:
+        presence.claim(game_id, follower, proven)
     unsubscribe = followed.broker.subscribe(game_id, changed)
     reader = asyncio.create_task(_read_requests(websocket, wakes))
     visibility = PacedVisibility(lambda visible: presence.show(game_id, follower, visible))
-    seen, claimed, redraw, present_news = max(since, 0), 0, True, False
+    seen, claimed, redraw, present_news = max(since, 0), int(bool(proven)), True, False
     humans: list[int] = []
     away: list[int] = []
     try:

@@ -94,7 +94,12 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     # that this help gives them).
     bounds.add_argument(
         "--max-sockets-per-game", type=_at_least_one, metavar="N",
-        help="browsers following one game live; beyond, closed with code 4429 (default: 100)",
+        help="browsers following one game live; beyond, closed with code 4429 unless they prove a seat (default: 100)",
+    )
+    bounds.add_argument(
+        "--max-seat-pages-per-game", type=_at_least_one, metavar="N",
+        help="beyond --max-sockets-per-game, pages that prove a seat of the game still follow it, this many"
+        " more; beyond, closed with code 4429 (default: 20)",
     )
     bounds.add_argument(
         "--max-sockets-per-client", type=_at_least_one, metavar="N",
@@ -208,7 +213,8 @@ def run(args: argparse.Namespace) -> int:
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
 
-    chosen = {"per_game": args.max_sockets_per_game, "per_client": args.max_sockets_per_client}
+    chosen = {"per_game": args.max_sockets_per_game, "per_client": args.max_sockets_per_client,
+              "seat_pages": args.max_seat_pages_per_game}
     sockets = SocketLimits(**{name: value for name, value in chosen.items() if value is not None})
     limits = ConnectionLimits(
         args.max_connections, args.idle_timeout, args.header_timeout, args.max_connections_per_client
