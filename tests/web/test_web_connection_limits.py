@@ -135,5 +135,6 @@ def test_the_help_gives_the_live_sockets_default_bounds(capsys):
         main(["serve", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     defaults = SocketLimits()
-    assert f"code 4429 (default: {defaults.per_game})" in help_text
+    assert f"code 4429 unless they prove a seat (default: {defaults.per_game})" in help_text
+    assert f"this many more; beyond, closed with code 4429 (default: {defaults.seat_pages})" in help_text
     assert f"one /64); beyond, closed with code 4429 (default: {defaults.per_client})" in help_text

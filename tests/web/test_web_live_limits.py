@@ -4,12 +4,14 @@ close with a code and a reason; how many sockets follow one game or come from on
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cubilete.web import SocketLimits, create_app
-from cubilete.web.live import BAD_REQUEST
+from cubilete.web.live import BAD_REQUEST, GAME_FULL
 from cubilete.web.socket_limits import MESSAGE_TOO_BIG, TOO_MANY
 
 ANA = {"name": "Ana", "kind": "human"}
@@ -114,3 +116,33 @@ def test_sockets_beyond_the_bound_of_a_client_address_are_closed_with_a_code(bou
             socket.__exit__(None, None, None)
     with bounded.websocket_connect(f"/api/games/{games[3]}/live") as again:
         assert again.receive_json()["events"] == 0
+
+
+def test_spectators_filling_a_game_do_not_lock_its_seats_pages_out(database):
+    """As the audit did, at a smaller scale: spectators' pages fill the game; the seat's page, whose first
+    message proves its seat, still follows it, up to the seats' own share; no other page does."""
+    limits = SocketLimits(per_game=2, seat_pages=1, per_client=10)
+    with TestClient(create_app(database, socket_limits=limits)) as client:
+        response = client.post("/api/games", json={"game": "penta", "players": [ANA, ANA]})
+        assert response.status_code == 201, response.text
+        game_id, seats = response.json()["id"], response.json()["seats"]
+        proof = {"type": "seats", "seats": {"0": seats[0]["token"]}}
+        with ExitStack() as pages:
+            for _spectator in range(limits.per_game):
+                assert pages.enter_context(client.websocket_connect(f"/api/games/{game_id}/live")).receive_json()["events"] == 0
+            for first in ({"type": "since", "since": 0}, {"type": "seats", "seats": {"1": seats[0]["token"]}}):
+                with client.websocket_connect(f"/api/games/{game_id}/live") as beyond:  # a spectator, an impostor
+                    beyond.send_json(first)
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        beyond.receive_json()
+                assert (closed.value.code, closed.value.reason) == (TOO_MANY, GAME_FULL)
+            player = pages.enter_context(client.websocket_connect(f"/api/games/{game_id}/live"))
+            player.send_json(proof)
+            view = player.receive_json()
+            assert (view["type"], view["events"]) == ("view", 0)
+            assert client.app.state.services.presence.present(game_id) == {0}
+            with client.websocket_connect(f"/api/games/{game_id}/live") as another:  # beyond the seats' share
+                another.send_json(proof)
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    another.receive_json()
+            assert (closed.value.code, closed.value.reason) == (TOO_MANY, GAME_FULL)

@@ -23,14 +23,14 @@ def test_every_message_the_page_is_sent_says_its_type(client):
         ana.send_json({"type": "visible", "visible": False})
         page(pages, client, created, seats=[1])  # Beto's page, loaded before the upgrade: untyped
         assert react(client, created, 1, "wow").status_code == 204
-        for _push in range(MOST_PUSHES):  # the views of the pages' presence, then the reaction
+        for _push in range(MOST_PUSHES):  # the away lists of the pages' presence, then the reaction
             received.append(ana.receive_json())
             if received[-1]["type"] == "reaction":
                 break
         ana.send_json({"type": "since", "since": 0})
         received.append(ana.receive_json())
         assert client.app.state.services.presence.visible(created["id"]) == {1}  # Ana's page said it is hidden
-    assert [message["type"] for message in received[1:-2]] == ["view"] * (len(received) - 3)
+    assert [message["type"] for message in received[1:-2]] == ["away"] * (len(received) - 3)
     assert received[-2] == {"type": "reaction", "reaction": {"seat": 1, "key": "wow"}}
     assert (received[0]["type"], received[-1]["type"]) == ("view", "view")
     assert received[-1]["away"] == [] and received[-1]["steps"] == []  # both seats present; no move yet

@@ -39,3 +39,21 @@ def proxy_settings(proxies: str | None) -> dict[str, Any]:
     if proxies is None:
         return {"proxy_headers": False}
     return {"proxy_headers": True, "forwarded_allow_ips": proxies}
+
+
+class BelievedProxies:
+    """Whether a peer address is one of the believed proxies (whose connections carry many clients)."""
+
+    def __init__(self, proxies: str | None) -> None:
+        self.any = proxies == "*"
+        items = [] if proxies is None or self.any else proxies.split(",")
+        self._networks = [ipaddress.ip_network(item, strict=False) for item in items]
+
+    def __contains__(self, host: str) -> bool:
+        if self.any:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self._networks)

@@ -48,10 +48,10 @@ from .refusals import add_refusal_handlers
 from .request_checks import RequestChecks
 from .review_routes import review_router
 from .seat_routes import seat_router
-from .security import Protections
+from .security import BODY_TIMEOUT_SECONDS, Protections
 from .services import Services
 from .shell import shell_router
-from .socket_limits import SocketBounds, SocketLimits
+from .socket_limits import GameAudiences, SocketBounds, SocketLimits
 from .tables import TableGate
 from .unplayed_games import UNPLAYED_MAX_AGE, sweeping_unplayed
 
@@ -74,6 +74,7 @@ def create_app(
     tables: TableGate | None = None,
     access: Access | None = None,
     push: PushSettings | None = None,
+    body_timeout: float = BODY_TIMEOUT_SECONDS,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
@@ -85,7 +86,7 @@ def create_app(
     a request is refused 503. `tables` prepares the solver's tables (default: within web/tables.py's budget);
     `access` (default: open to all) keeps creating games to those who know a password, and may hide the
     open tables (web/access.py). `push`: the push services pushes may go to, and the contact they are
-    signed with (web/push/)."""
+    signed with (web/push/). `body_timeout`: the seconds a request body may take to arrive (web/security.py)."""
     storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url)
@@ -116,10 +117,11 @@ def create_app(
     )
     rates = RequestRates(rate_limits)
     app.state.services = Services(
-        games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push
+        games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push,
+        GameAudiences(socket_limits),
     )
     app.add_middleware(RequestChecks)  # inside Protections: given the whole body, its refusals get the headers
-    app.add_middleware(Protections)
+    app.add_middleware(Protections, body_timeout=body_timeout)
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)
     add_refusal_handlers(app)

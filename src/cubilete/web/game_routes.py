@@ -175,4 +175,4 @@ async def live(websocket: WebSocket, game_id: str, since: int = 0, lang: str | N
     """Pushes the game's steps to a player's or spectator's browser as they happen (see web/live.py)."""
     language = negotiate((lang, websocket.cookies.get("lang")), websocket.headers.get("accept-language"))
     found = services(websocket)
-    await follow_game(websocket, found.games, found.broker, found.presence, game_id, language, since)
+    await follow_game(websocket, found, game_id, language, since)

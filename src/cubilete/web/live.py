@@ -8,12 +8,16 @@ reaction (web/reactions.py) as a message of its own, `{"type": "reaction", "reac
 "key": "wow"}}`. The page may send `{"type": "since", "since": n}` at any time (after waking up) to
 receive the steps after n again, and `{"type": "seats", "seats": {"0": token, ...}}` once to say which
 seats it plays: while it is connected they are present (web/presence.py), and each view it receives
-lists the human seats no page is connected for (`away`); and `{"type": "visible", "visible": false}`
-(or true) when the page is hidden or shown again, so that push tells a seat it is its turn only while
-none of its pages is in sight. The same without `type` (`{"since": n}`, `{"seats": ...}`,
+lists the human seats no page is connected for (`away`); when only that list changes (a seat's page
+connects or leaves), the page is sent the list alone, `{"type": "away", "away": [1]}`, not the game again;
+and `{"type": "visible", "visible": false}` (or true) when the page is hidden or shown again, so that push
+tells a seat it is its turn only while none of its pages is in sight (passed on at most once a second:
+web/page_visibility.py; it changes no page's view). The same without `type` (`{"since": n}`, `{"seats": ...}`,
 `{"visible": ...}`, as pages before 0.3.0 send them) is read alike. Anything else closes the
 socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or whose database
-fails closes the socket with a code of its own and the refusal's code as reason.
+fails closes the socket with a code of its own and the refusal's code as reason. A game whose
+spectators fill its bound (web/socket_limits.py) lets in only a page whose first message proves a seat
+(as a seat's page sends it at once), within PROOF_SECONDS; any other is closed with 4429.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -30,11 +34,14 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..engine.errors import CubileteError, InvalidRecord
 from ..storage import DATABASE_FAILURES
-from .broker import Broker, News, Reacted
+from .broker import Broker, News, Reacted, SeatsPresent
 from .catch_up import GameNotFound
 from .games import Games
+from .page_visibility import PacedVisibility
 from .presence import Presence
 from .seats import HUMAN
+from .services import Services
+from .socket_limits import TOO_MANY
 from .views import game_view
 
 NOT_FOUND = 4404  # a WebSocket close code in the range left to applications
@@ -51,6 +58,8 @@ MOST_SEATS_CLAIMED = 8  # a page plays at most this many seats (a game has six a
 MOST_TOKEN_LENGTH = 64
 NOT_A_CATCH_UP = 'not {"since": n} with n a whole number'
 REQUEST_TYPES = ("since", "seats", "visible")  # what a page sends
+PROOF_SECONDS = 5.0  # a page let in beyond the spectators' bound proves a seat within this long
+GAME_FULL = "too many live connections to this game"
 
 
 class BadRequest(Exception):
@@ -71,20 +80,44 @@ class Visible(NamedTuple):
     visible: bool
 
 
-Wake = int | SeatClaim | Visible | BadRequest | Reacted | None
+Wake = int | SeatClaim | Visible | BadRequest | Reacted | SeatsPresent | None
 
 
-async def follow_game(
-    websocket: WebSocket, games: Games, broker: Broker, presence: Presence, game_id: str, lang: str, since: int
-) -> None:
+async def follow_game(websocket: WebSocket, services: Services, game_id: str, lang: str, since: int) -> None:
     await websocket.accept()
+    games, audiences = services.games, services.audiences
+    leave = audiences.admit(game_id)
     try:
         await asyncio.to_thread(partial(games.get, game_id, fresh=True))  # what any process acknowledged
-        await _push_changes(websocket, Followed(games, broker, presence, game_id, lang), since)
+        proven: list[int] = []
+        if leave is None:  # the spectators fill the game: a seat's page still follows it
+            proven = await _seats_proven_first(websocket, games, game_id)
+            leave = audiences.admit(game_id, proves_seat=True) if proven else None
+            if leave is None:
+                with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    await websocket.close(TOO_MANY, GAME_FULL)
+                return
+        followed = Followed(games, services.broker, services.presence, game_id, lang)
+        await _push_changes(websocket, followed, since, proven)
     except (GameNotFound, InvalidRecord, *DATABASE_FAILURES) as refused:
         code, reason = next((code, reason) for kinds, code, reason in _CLOSES if isinstance(refused, kinds))
         with suppress(WebSocketDisconnect, RuntimeError, OSError):  # unless the browser left meanwhile
             await websocket.close(code, reason)
+    finally:
+        if leave is not None:
+            leave()
+
+
+async def _seats_proven_first(websocket: WebSocket, games: Games, game_id: str) -> list[int]:
+    """The seats the page's first message proves (none if it says anything else, or nothing in time)."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), PROOF_SECONDS)
+        claim = request_of(message.get("text"))
+    except (TimeoutError, BadRequest, WebSocketDisconnect, RuntimeError, OSError):
+        return []
+    if not isinstance(claim, SeatClaim):
+        return []
+    return await asyncio.to_thread(_proven_seats, games, game_id, claim)
 
 
 class Followed(NamedTuple):
@@ -97,32 +130,42 @@ class Followed(NamedTuple):
     lang: str
 
 
-async def _push_changes(websocket: WebSocket, followed: Followed, since: int) -> None:
-    """A view of the game now, then one per change the broker announces or catch-up the browser asks for."""
+async def _push_changes(websocket: WebSocket, followed: Followed, since: int, proven: list[int]) -> None:
+    """A view of the game now, then one per change the broker announces or catch-up the browser asks for;
+    `proven`: the seats the page proved before it was let in (its one claim)."""
     loop = asyncio.get_running_loop()
     wakes: asyncio.Queue[Wake] = asyncio.Queue()
     game_id, presence = followed.game_id, followed.presence
 
     def changed(news: News) -> None:  # called from the publisher's thread
-        loop.call_soon_threadsafe(wakes.put_nowait, news if isinstance(news, Reacted) else CHANGED)
+        loop.call_soon_threadsafe(wakes.put_nowait, news if isinstance(news, (Reacted, SeatsPresent)) else CHANGED)
 
     follower = presence.follow(game_id)  # first: presence news is counted before this socket draws its view
+    if proven:
+        presence.claim(game_id, follower, proven)
     unsubscribe = followed.broker.subscribe(game_id, changed)
     reader = asyncio.create_task(_read_requests(websocket, wakes))
-    seen, claimed, redraw = max(since, 0), 0, True
+    visibility = PacedVisibility(lambda visible: presence.show(game_id, follower, visible))
+    seen, claimed, redraw, present_news = max(since, 0), int(bool(proven)), True, False
+    humans: list[int] = []
+    away: list[int] = []
     try:
         while True:
             if redraw:
-                view = await asyncio.to_thread(_view, followed, seen)
+                view, humans = await asyncio.to_thread(_view, followed, seen)
                 await websocket.send_text(orjson.dumps(view).decode())
-                seen = view["events"]
+                seen, away = view["events"], view["away"]
+            elif present_news and away != (now_away := _away(humans, presence.present(game_id))):
+                away = now_away
+                await websocket.send_text(orjson.dumps({"type": "away", "away": away}).decode())
             pending = [await wakes.get()]
             while not wakes.empty():  # several changes at once: one view covers them
                 pending.append(wakes.get_nowait())
             for reaction in (wake for wake in pending if isinstance(wake, Reacted)):
                 await websocket.send_text(_reaction_message(reaction))
-            # a reaction, or the page shown or hidden, changes no view
-            redraw = not all(isinstance(wake, (Reacted, Visible)) for wake in pending)
+            # only a change of the game or a catch-up redraws it: presence changes at most its away seats
+            redraw = any(type(wake) is int for wake in pending)
+            present_news = any(isinstance(wake, SeatsPresent) for wake in pending)
             claims = [wake for wake in pending if isinstance(wake, SeatClaim)]
             claimed += len(claims)
             if claimed > 1:  # each would be news to every page of the game: once per connection
@@ -138,24 +181,30 @@ async def _push_changes(websocket: WebSocket, followed: Followed, since: int) ->
                 presence.claim(game_id, follower, proven)
             for wake in pending:
                 if isinstance(wake, Visible):
-                    presence.show(game_id, follower, wake.visible)
+                    visibility.said(wake.visible)
             catch_ups = (wake for wake in pending if type(wake) is int and wake != CHANGED)
             seen = min([seen, *catch_ups])
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
     finally:
+        visibility.stop()
         unsubscribe()
         presence.leave(game_id, follower)
         reader.cancel()
 
 
-def _view(followed: Followed, since: int) -> dict[str, Any]:
+def _view(followed: Followed, since: int) -> tuple[dict[str, Any], list[int]]:
+    """The page's view, and the game's human seats (those that can be away)."""
     live = followed.games.get(followed.game_id)
     present = followed.presence.present(followed.game_id)
     with live.lock:
         view = game_view(live, followed.lang, min(since, len(live.match.events)))
-        away = [index for index, seat in enumerate(live.seats) if seat.kind == HUMAN and index not in present]
-    return {"type": "view", **view, "away": away}
+        humans = [index for index, seat in enumerate(live.seats) if seat.kind == HUMAN]
+    return {"type": "view", **view, "away": _away(humans, present)}, humans
+
+
+def _away(humans: list[int], present: frozenset[int]) -> list[int]:
+    return [seat for seat in humans if seat not in present]
 
 
 def _reaction_message(reaction: Reacted) -> str:

@@ -109,8 +109,11 @@ class _BodyDeadlines:
 
 
 class _BodyRefused(Exception):
-    def __init__(self, status: int, code: str, **params: Any) -> None:
-        self.status, self.code, self.params = status, code, params
+    """A refused body; `unread`: some of it may still be on its way, so the connection is closed with the
+    answer (else a body trickling in, a byte every few seconds, holds it for ever)."""
+
+    def __init__(self, status: int, code: str, unread: bool = True, **params: Any) -> None:
+        self.status, self.code, self.unread, self.params = status, code, unread, params
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
@@ -154,7 +157,7 @@ class Protections:
                 raise self._too_large()
             body = await self._read_body(receive)
             if _SURROGATE_ESCAPE.search(body) and _holds_lone_surrogate(body):
-                raise _BodyRefused(400, "body_unreadable")
+                raise _BodyRefused(400, "body_unreadable", unread=False)
         except _BodyRefused as refusal:
             await _refuse(scope, send_with_headers, refusal)
             return
@@ -217,11 +220,8 @@ async def _internal_error(send: Send) -> None:
 async def _refuse(scope: Scope, send: Send, refusal: _BodyRefused) -> None:
     lang = request_language(Request(scope))
     body = json.dumps(refusal_json(lang, refusal.code, refusal.params)).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": refusal.status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if refusal.unread:
+        headers.append((b"connection", b"close"))  # uvicorn closes the connection once the answer is sent
+    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

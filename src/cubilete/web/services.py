@@ -17,6 +17,7 @@ from .presence import Presence
 from .profiles import Profiles
 from .rate_limits import RequestRates
 from .reactions import Reactions
+from .socket_limits import GameAudiences
 
 if TYPE_CHECKING:  # web/push's routes reach it through these services
     from .push import WebPush
@@ -33,6 +34,7 @@ class Services:
     reactions: Reactions  # the seats' preset reactions, told to the table
     profiles: Profiles  # the names claimed on this server, and the seats that belong to them
     push: WebPush  # Web Push: the key, the subscriptions, the notifier the games tell
+    audiences: GameAudiences  # the pages following each game live, within their bounds
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

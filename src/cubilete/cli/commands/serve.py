@@ -17,7 +17,7 @@ import webbrowser
 from datetime import timedelta
 from typing import Any
 
-from ..connection_limits import HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
+from ..connection_limits import CONNECTIONS_PER_CLIENT, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
 from ..language import default_language
 from ..output import Parser
 from ..proxies import believed_proxies, proxy_settings, trusted_proxies
@@ -72,6 +72,11 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         help=f"connections held at once; beyond, answered 503 and closed (default: {MAX_CONNECTIONS})",
     )
     bounds.add_argument(
+        "--max-connections-per-client", type=_at_least_one, default=CONNECTIONS_PER_CLIENT, metavar="N",
+        help="connections held at once from one address (IPv6: one /64), a believed proxy's not counted; beyond,"
+        f" answered 429 and closed (default: {CONNECTIONS_PER_CLIENT})",
+    )
+    bounds.add_argument(
         "--idle-timeout", type=_seconds, default=IDLE_TIMEOUT, metavar="SECONDS",
         help=f"a connection without a request under way is closed after this long (default: {IDLE_TIMEOUT:g})",
     )
@@ -80,11 +85,21 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         help="a request's line and headers arrive within this long of its first byte, else 408 and closed"
         f" (default: {HEADER_TIMEOUT:g})",
     )
+    # web/security.py's default, which is imported only to serve (a test checks that this help gives it)
+    bounds.add_argument(
+        "--body-timeout", type=_seconds, metavar="SECONDS",
+        help="a request body arrives within this long, else 408 body_too_slow and closed (default: 15)",
+    )
     # The live sockets' defaults are web/socket_limits.py's, which is imported only to serve (tests check
     # that this help gives them).
     bounds.add_argument(
         "--max-sockets-per-game", type=_at_least_one, metavar="N",
-        help="browsers following one game live; beyond, closed with code 4429 (default: 100)",
+        help="browsers following one game live; beyond, closed with code 4429 unless they prove a seat (default: 100)",
+    )
+    bounds.add_argument(
+        "--max-seat-pages-per-game", type=_at_least_one, metavar="N",
+        help="beyond --max-sockets-per-game, pages that prove a seat of the game still follow it, this many"
+        " more; beyond, closed with code 4429 (default: 20)",
     )
     bounds.add_argument(
         "--max-sockets-per-client", type=_at_least_one, metavar="N",
@@ -197,9 +212,12 @@ def run(args: argparse.Namespace) -> int:
     # the solver's and hints' kernels compile while the first game is chosen, not at its first hint
     threading.Thread(target=compile_sheet_kernels, daemon=True).start()
 
-    chosen = {"per_game": args.max_sockets_per_game, "per_client": args.max_sockets_per_client}
+    chosen = {"per_game": args.max_sockets_per_game, "per_client": args.max_sockets_per_client,
+              "seat_pages": args.max_seat_pages_per_game}
     sockets = SocketLimits(**{name: value for name, value in chosen.items() if value is not None})
-    limits = ConnectionLimits(args.max_connections, args.idle_timeout, args.header_timeout)
+    limits = ConnectionLimits(
+        args.max_connections, args.idle_timeout, args.header_timeout, args.max_connections_per_client
+    )
     tables = TableGate() if args.table_memory_mb is None else TableGate(args.table_memory_mb)
     per_minute = {"games": args.games_per_minute, "qr_codes": args.qr_codes_per_minute,
                   "hints": args.hints_per_minute, "reviews": args.reviews_per_minute,
@@ -209,6 +227,8 @@ def run(args: argparse.Namespace) -> int:
     )
     unplayed_max_age = timedelta(hours=args.unplayed_game_hours) if args.unplayed_game_hours else None
     timeout = {} if args.database_timeout is None else {"database_timeout": args.database_timeout}
+    if args.body_timeout is not None:
+        timeout["body_timeout"] = args.body_timeout
     app = create_app(
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
         rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
@@ -291,7 +311,7 @@ def server_settings(
         "timeout_keep_alive": limits.idle_timeout,  # idle connections are closed soon
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
         # h11 rather than httptools, which would be faster but bounds no request head
-        "http": BoundedH11Protocol.with_limits(limits),
+        "http": BoundedH11Protocol.with_limits(limits, proxies),
         # request line and headers are bounded while they arrive; whole, by the app (web/request_checks.py)
         "h11_max_incomplete_event_size": 16 * 1024,
         **proxy_settings(proxies),

@@ -146,6 +146,7 @@ class GameController {
       },
       () => seatTokens(gameId),
       (reaction) => this.reactions.show(reaction),
+      (away) => this.showAway({ away, seats: this.seats }),
     );
   }
 
@@ -336,10 +337,10 @@ class GameController {
     this.reactions.follow(answer.seats);
   }
 
-  // The human seats no page is connected for (pushed by the live socket): marked on the table; a seat
-  // that was here and goes away is told, and so is its coming back (a first arrival is not: the mark
-  // goes, and joining has its own notice; nor is a seat handed to the computer). This page's own seats
-  // are never away to itself.
+  // The human seats no page is connected for (pushed by the live socket, in a view or alone): marked on
+  // the table; a seat that was here and goes away is told, and so is its coming back (a first arrival is
+  // not: the mark goes, and joining has its own notice; nor is a seat handed to the computer). This
+  // page's own seats are never away to itself.
   showAway({ away, seats }) {
     const mine = seatTokens(gameId);
     const shown = new Set(away.filter((seat) => !(seat in mine)));

@@ -11,10 +11,11 @@ const ANSWER_WITHIN_MS = 4_000; // a socket that does not answer a catch-up by t
 // onConnected(boolean): whether pushes arrive now; playing(): the seats this page plays ({ seat: token }),
 // said on each connection: while it lasts, the others see those seats present. A page playing seats
 // also says when it is hidden or shown again: the server sends no "your turn" push while it is in sight.
-// onReaction({ seat, key }): a seat's reaction to the table (js/reactions.js), which changes no view.
+// onReaction({ seat, key }): a seat's reaction to the table (js/reactions.js), which changes no view;
+// onAway(away): the human seats no page is connected for, when only they changed (a view lists them too).
 // Each message says its type both ways (web/live.py); the page ignores a type it does not know (a server
 // of a later release), so that it keeps following the game.
-export function followGame(gameId, seen, onView, onConnected, playing, onReaction) {
+export function followGame(gameId, seen, onView, onConnected, playing, onReaction, onAway) {
   let socket = null;
   let delay = FIRST_DELAY_MS;
   let retry = null;
@@ -48,6 +49,7 @@ export function followGame(gameId, seen, onView, onConnected, playing, onReactio
       const pushed = JSON.parse(message.data);
       if (pushed.type === "view") onView(pushed);
       else if (pushed.type === "reaction") onReaction(pushed.reaction);
+      else if (pushed.type === "away") onAway(pushed.away);
     };
     current.onclose = (event) => {
       if (socket !== current) return; // replaced already
