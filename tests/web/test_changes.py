@@ -65,7 +65,7 @@ def test_a_move_is_made_and_stored_only_with_its_seats_token_at_the_games_moment
     created = create(client, ANA, LUIS)
     game_id = created["id"]
     refused(client, game_id, Move(0, token(created, 1), ROLL, 0), SeatRefused, "wrong_token")
-    refused(client, game_id, Move(1, token(created, 1), ROLL, 0), NotYourTurn, "not_your_turn")  # undone by `apply`
+    refused(client, game_id, Move(1, token(created, 1), ROLL, 0), NotYourTurn, "not_your_turn")  # refused by `apply`
     refused(client, game_id, Move(0, token(created, 0), ROLL, 3), StaleRequest, "stale_request")
     live = change(client, game_id, Move(0, token(created, 0), ROLL, 0))
     assert len(live.match.events) == 1 and len(snapshot(client, game_id)[0]) == 1
