@@ -24,6 +24,7 @@ from cubilete.engine.actions import action_to_json
 from cubilete.engine.games import rules_for
 from cubilete.players import make_player, prepare
 from cubilete.web import create_app
+from cubilete.web.changes import Move
 from cubilete.web.seats import SeatRequest
 
 SEATS = [SeatRequest("Ana", "human"), SeatRequest("Bot", "bot", "optimal")]
@@ -36,11 +37,11 @@ def play_games(client: TestClient, count: int) -> list[dict]:
     for seed in range(count):
         live, secrets = games.create("penta", None, SEATS, seed, "en")
         token = secrets[0].token
-        asyncio.run(games.act(live.id, 0, token, {"type": "roll"}, None))  # the human starts; the bot answers each turn
+        asyncio.run(games.change(live.id, Move(0, token, {"type": "roll"}, None)))  # the human starts; the bot answers each turn
         while not live.state.is_over:
             state = live.state
             action = {"type": "roll"} if state.is_chance else action_to_json(chooser.choose(state))
-            asyncio.run(games.act(live.id, 0, token, action, None))
+            asyncio.run(games.change(live.id, Move(0, token, action, None)))
         proofs.append({"game": live.id, "seat": 0, "token": token})
     return proofs
 

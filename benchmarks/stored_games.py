@@ -24,6 +24,7 @@ from pathlib import Path
 from cubilete.engine.actions import action_to_json
 from cubilete.storage import Storage
 from cubilete.web.broker import LocalBroker
+from cubilete.web.changes import Move
 from cubilete.web.games import Games
 from cubilete.web.seats import SeatRequest
 from cubilete.web.tables import TableGate
@@ -46,7 +47,7 @@ async def play_one(games: Games, seed: int, timings: list[float]) -> None:
             scores = legal[-len(state.score_options()) :]
             intention = action_to_json(choose.choice(scores if choose.random() < 0.4 else legal))
         start = time.perf_counter()
-        live = await games.act(live.id, 0, secrets[0].token, intention, len(live.match.events))
+        live = await games.change(live.id, Move(0, secrets[0].token, intention, len(live.match.events)))
         timings.append(time.perf_counter() - start)
 
 

@@ -17,10 +17,11 @@ from test_server_processes import act, eventually
 
 from cubilete.engine.actions import action_to_json
 from cubilete.storage import Storage
-from cubilete.web import seat_changes
 from cubilete.web.broker import SEATS_CHANGED, EventsStored, LocalBroker
 from cubilete.web.broker_watch import BrokerWatch
+from cubilete.web.changes import Move
 from cubilete.web.games import Games
+from cubilete.web.seat_changes import HandToBot
 from cubilete.web.seats import SeatRequest
 from cubilete.web.tables import TableGate
 
@@ -171,8 +172,8 @@ def test_the_stored_news_are_what_the_database_holds_beyond_the_copies_in_memory
     behind, level = second.get(live.id), first.create("penta", None, [SeatRequest("Bea", "human")], 6, "en")[0]
     second.get(level.id)
     assert second.stored_news() == []
-    run_async(first.act(live.id, 0, secrets[0].token, {"type": "roll"}, 0))
-    run_async(seat_changes.hand_to_bot(first, live.id, 1, secrets[1].token, leave=True))
+    run_async(first.change(live.id, Move(0, secrets[0].token, {"type": "roll"}, 0)))
+    run_async(first.change(live.id, HandToBot(1, secrets[1].token, leave=True)))
     assert sorted(second.stored_news(), key=repr) == sorted(
         [(live.id, SEATS_CHANGED), (live.id, EventsStored(1))], key=repr
     )
@@ -197,7 +198,7 @@ def test_a_copy_read_during_a_database_outage_is_caught_up_after_it(database):
     second.storage.events_since = events_since  # type: ignore[method-assign]
     while not live.state.is_over:  # the other process plays the game to its end, and says so
         action = {"type": "roll"} if live.state.is_chance else action_to_json(live.state.legal_actions()[-1])
-        run_async(first.act(live.id, 0, secrets[0].token, action, len(live.match.events)))
+        run_async(first.change(live.id, Move(0, secrets[0].token, action, len(live.match.events))))
     for _read in range(2):  # each read during the outage fails, none is answered from the stale copy
         with pytest.raises(OperationalError):
             second.get(live.id)

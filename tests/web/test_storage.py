@@ -25,6 +25,7 @@ from cubilete.storage.tables import UtcDateTime
 from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.catch_up import StaleRequest
+from cubilete.web.changes import Change, Move
 from cubilete.web.game_cache import GameCache
 from cubilete.web.games import Games
 from cubilete.web.live_game import StateHistory
@@ -37,7 +38,7 @@ LUIS = {"name": "Luis", "kind": "human"}
 
 def act_now(games: Games, game_id: str, token: str, action: dict, at: int | None):
     """Seat 0's move, made on an event loop of its own as the action route makes it; answers the game."""
-    return run_async(games.act(game_id, 0, token, action, at))
+    return run_async(games.change(game_id, Move(0, token, action, at)))
 
 
 def create(client, players=(ANA,), **extra) -> dict:
@@ -209,7 +210,7 @@ def grouped(games: Games, *moves: tuple) -> list:
 
     async def together() -> list:
         return await asyncio.gather(
-            *(games.act(live.id, 0, secrets[0].token, action, at) for live, secrets, action, at in moves),
+            *(games.change(live.id, Move(0, secrets[0].token, action, at)) for live, secrets, action, at in moves),
             return_exceptions=True,
         )
 
@@ -265,7 +266,7 @@ def test_a_move_whose_request_is_cancelled_once_made_is_still_undone_when_it_can
     copy = read_only.get(live.id)
 
     async def move_then_leave() -> None:
-        move = asyncio.create_task(read_only.act(live.id, 0, secrets[0].token, ROLL, 0))
+        move = asyncio.create_task(read_only.change(live.id, Move(0, secrets[0].token, ROLL, 0)))
         while not copy.match.events:  # until the move is made in memory, then the client goes away
             await asyncio.sleep(0)
         move.cancel()
@@ -299,15 +300,16 @@ def test_a_change_made_in_a_worker_thread_waits_until_the_games_change_under_way
     storage, games, [(live, secrets)] = games_of(any_database, 1)
     seen: list = []
 
-    def look() -> None:
-        seen.append(stored_events(any_database, live.id))
+    class Look(Change):  # made in a worker thread, as a bot's turn or the clock's
+        def apply(self, live) -> None:
+            seen.append(stored_events(any_database, live.id))
 
     async def move_then_worker() -> None:
-        move = asyncio.create_task(games.act(live.id, 0, secrets[0].token, ROLL, 0))
+        move = asyncio.create_task(games.change(live.id, Move(0, secrets[0].token, ROLL, 0)))
         while not live.match.events:  # until the move is made in memory; it is then stored by the group commit
             await asyncio.sleep(0)
         assert live.changing is not None and stored_events(any_database, live.id) == []
-        await games.change(live, look, lambda: None, in_thread=True)  # as a bot's turn or the clock's
+        await games.change(live.id, Look())
         await move
 
     run_async(move_then_worker())

@@ -14,11 +14,12 @@ from harness import run_async
 from sqlalchemy import create_engine, text
 
 from cubilete.storage import Storage
-from cubilete.web import create_app, seat_changes
+from cubilete.web import create_app
 from cubilete.web.broker import LocalBroker
 from cubilete.web.games import Games
 from cubilete.web.live_game import LiveGame
-from cubilete.web.seats import SeatRequest, SeatSecret, SeatTaken
+from cubilete.web.seat_changes import Claim, HandToBot, Join
+from cubilete.web.seats import SeatRequest, SeatSecret, SeatTaken, seat_token
 from cubilete.web.table_options import TableOptions
 from cubilete.web.tables import TableGate
 
@@ -205,7 +206,7 @@ def test_seat_changes_reach_another_process_on_the_same_database(database):
     first, second = Games(storage, TableGate(), broker), Games(Storage(database), TableGate(), broker)
     live, secrets = first.create("penta", None, [SeatRequest("Ana", "human"), SeatRequest("Luis", "human")], None, "es")
     assert second.get(live.id).seats[1].kind == "human"
-    run_async(seat_changes.hand_to_bot(first, live.id, 1, secrets[1].token, leave=True))
+    run_async(first.change(live.id, HandToBot(1, secrets[1].token, leave=True)))
     seen = second.get(live.id).seats[1]
     assert seen.kind == "bot" and seen.left and second.get(live.id).seats_version == 1
     lone = Games(Storage(database), TableGate(), LocalBroker())  # a process that heard nothing loads the seats
@@ -360,11 +361,17 @@ def at_once(*attempts: Callable[[], str]) -> list[str | None]:
     return tokens
 
 
+def seat_taken(process: Games, game_id: str, change: Join | Claim) -> str:
+    """The seat's token once the process stored `change` (a join or a claim)."""
+    run_async(process.change(game_id, change))
+    return change.token
+
+
 def test_two_processes_joining_one_seat_at_once_give_it_to_one(database):
     games, live, _secrets = two_processes(database, public=True)
     names = ("Carla", "Dani")
     tokens = at_once(
-        *(lambda process=process, name=name: run_async(seat_changes.join(process, live.id, 1, name))[1]
+        *(lambda process=process, name=name: seat_taken(process, live.id, Join(1, name, seat_token(None, live.id, 1)))
           for process, name in zip(games, names, strict=True))
     )
     assert sorted(token is None for token in tokens) == [False, True]
@@ -381,13 +388,15 @@ def test_two_processes_claiming_one_invite_at_once_give_the_seat_to_one(kind, da
     games, live, secrets = two_processes(url, public=False)
     invite = secrets[1].invite
     assert invite is not None and secrets[1].token is None
-    tokens = at_once(*(lambda process=process: run_async(seat_changes.claim(process, live.id, 1, invite))[1] for process in games))
+    tokens = at_once(
+        *(lambda process=process: seat_taken(process, live.id, Claim(1, invite, seat_token(None, live.id, 1))) for process in games)
+    )
     assert sorted(token is None for token in tokens) == [False, True]
     winner = next(token for token in tokens if token)
     fresh = Games(Storage(url), TableGate(), LocalBroker())
     fresh.get(live.id).check_seat(1, winner)  # the winner's token is the one stored
     with pytest.raises(SeatTaken):
-        run_async(seat_changes.claim(fresh, live.id, 1, invite))
+        seat_taken(fresh, live.id, Claim(1, invite, seat_token(None, live.id, 1)))
     for process in (*games, fresh):
         process.close()
 

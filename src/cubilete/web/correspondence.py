@@ -1,11 +1,11 @@
 """Games by correspondence (a turn clock of a day or more): the server plays a turn whose allowance ran
 out even when no page of the game is open, and reminds the seat to move when a quarter of it is left.
 
-A live clock's turn is asked for by the pages counting down to it (web/games.py `Games.clock`); a
+A live clock's turn is asked for by the pages counting down to it (web/changes.py `ClockTurn`); a
 correspondence game's pages are mostly closed. So while the app runs a sweeper lists the unfinished
 correspondence games (one query, in batches: the other games are never loaded) every SWEEP_INTERVAL
 seconds, times the clock scale (tests make a day last seconds), and for each one
-- whose deadline passed, plays the turn through the same path as the pages, `Games.clock`;
+- whose deadline passed, plays the turn through the same path as the pages, `ClockTurn`;
 - with at most a quarter of its allowance left, calls `remind(live)`, once per turn in this process
   (the notifier it is given deduplicates across processes).
 Several processes may sweep one database: the clock's turn is stored once (the second finds the game
@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from ..engine.errors import IllegalAction, InvalidRecord
 from ..storage import Storage
 from .catch_up import GameNotFound, StaleRequest
+from .changes import ClockTurn
 from .games import Games
 from .live_game import LiveGame
 from .table_options import CORRESPONDENCE_CLOCKS
@@ -86,7 +87,7 @@ class CorrespondenceSweeper:
                 return
             left = deadline - self.games.now()
             if left <= timedelta(0):
-                await self.games.clock(game_id, at)
+                await self.games.change(game_id, ClockTurn(at))
             elif left <= (deadline - started[1]) / REMIND_AT:
                 turn = (game_id, started[0])
                 if turn not in self._reminded:

@@ -1,8 +1,9 @@
 """The routes of games and their moves: a new game, reading one, the action every move comes through,
 the bots' turns, the clock's turn, a hint, a rematch, and the WebSocket that pushes each change.
 
-A route that changes a game awaits the game service (web/games.py, `Games`), which makes the change
-on its one path and answers once it is stored. The action route and reading a game run on the event
+A route that changes a game builds the change (web/changes.py: `Move`, `BotsTurn`, `ClockTurn`,
+`Rematch`) and awaits the game service's one change path (web/games.py, `Games.change`), which answers
+once it is stored. The action route and reading a game run on the event
 loop: the hop to a worker thread and back would cost them more than their own work (a read that needs
 a database across the network goes to a worker thread). A hint awaits the solver's tables on the event
 loop (web/tables.py), then is computed in a worker thread.
@@ -20,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from ..engine.games import GAMES
 from ..players import default_level, player_levels
 from .api_models import ActionIn, ClockIn, NewGame, SeatIn, SeatProof
+from .changes import BotsTurn, ClockTurn, Move, Rematch
 from .compression import action_answer
 from .i18n import LANGUAGES, negotiate, request_language
 from .live import follow_game
@@ -41,7 +43,7 @@ def drawn(request: Request, live: LiveGame, since: int | None) -> bytes:
 
 async def act(request: Request, game_id: str, body: ActionIn) -> Response:
     """Answers the game with every step since `at` (the seat's action and the bots' turns)."""
-    live = await games_of(request).act(game_id, body.seat, body.token, body.action, body.at)
+    live = await games_of(request).change(game_id, Move(body.seat, body.token, body.action, body.at))
     return action_answer(drawn(request, live, body.at), request.headers.get("accept-encoding", ""))
 
 
@@ -140,7 +142,7 @@ async def read(
 
 @game_router.post("/api/games/{game_id}/bots", summary="A seat of the game lets the bots play until a human is to move")
 async def bots(request: Request, game_id: str, body: SeatProof, since: int | None = Query(None, ge=0)) -> dict[str, Any]:
-    live = await games_of(request).advance_bots(game_id, body.seat, body.token)
+    live = await games_of(request).change(game_id, BotsTurn(body.seat, body.token))
     return locked_view(live, request_language(request, live.lang), since)
 
 
@@ -157,16 +159,18 @@ async def hint(request: Request, game_id: str, body: SeatProof) -> dict[str, Any
     dependencies=[limited(RouteClass.GAMES)],
 )
 async def rematch(request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
-    new = await games_of(request).rematch(game_id, body.seat, body.token)
-    await run_in_threadpool(profiles_of(request).link_rematch, game_id, new.id)
-    return {"id": new.id, "url": f"/game/{new.id}"}
+    live = await games_of(request).change(game_id, Rematch(body.seat, body.token))
+    new = live.rematch
+    assert new is not None, "set by Rematch.prepare"
+    await run_in_threadpool(profiles_of(request).link_rematch, game_id, new)
+    return {"id": new, "url": f"/game/{new}"}
 
 
 @game_router.post("/api/games/{game_id}/clock", summary="The turn clock ran out: the computer plays the turn")
 async def clock(request: Request, game_id: str, body: ClockIn) -> dict[str, Any]:
     """Any browser of the game (players and spectators) sends this when its countdown reaches 0.
     Refused (409) before the deadline by the server's time, or if the game moved on since `at`."""
-    live = await games_of(request).clock(game_id, body.at)
+    live = await games_of(request).change(game_id, ClockTurn(body.at))
     return locked_view(live, request_language(request, live.lang), body.at)
 
 

@@ -2,17 +2,18 @@
 use and kept in a bounded cache, and every change of a game made and stored by one path.
 
 A change is acknowledged only once stored; if storing fails, the game in memory goes back to what it
-was. Every change (a move, the bots' turns, the auto-score, the clock's turn, a seat's change) takes
-`Games.change`: made in memory once the game's previous change is settled (in a worker thread when it
-may wait for the solver or the database), then its events stored with the other changes of that turn
-of the event loop in one transaction (web/group_commit.py), then announced on the broker or undone.
+was. Every change is an object that checks and applies itself (web/changes.py: a move, the bots'
+turns, the clock's turn, a rematch; web/seat_changes.py: a seat's change), and takes `Games.change`:
+made in memory once the game's previous change is settled (in a worker thread when it may wait for the
+solver or the database), then its events stored with the other changes of that turn of the event loop
+in one transaction (web/group_commit.py), then announced on the broker or undone.
 Several server processes may share the database: before acting, a process catches its copy up from
 the stored events, and the database's unique (game, index) key refuses the second of two changes for
 the same moment (StaleRequest).
 
 A game may have a turn clock, from the table's first move on. No timer runs on the server: the deadline
 is computed from the stored time of the event that gave the seat to move its turn, every browser of the game counts down to it,
-and any of them asks (`clock`) when it passes; the server checks the time and the advice plays the
+and any of them asks (`ClockTurn`) when it passes; the server checks the time and the advice plays the
 turn through the same path, so two processes asked at once store it once. Seats may change (handed to
 a bot, left, joined from the open tables): each change is stored only if the seats are still the
 version it was made from, and announced on the broker so that other processes reload them."""
@@ -24,7 +25,6 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from math import ceil
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -37,6 +37,7 @@ from ..storage import UNPLAYED_BATCH, Append, EventConflict, OpenTable, Storage
 from ..storage.database import Progress
 from .broker import SEATS_CHANGED, Broker, EventsStored, News
 from .catch_up import CatchUp, GameNotFound, StaleRequest
+from .changes import Change
 from .families import web_family
 from .game_cache import GameCache
 from .group_commit import GroupCommit, Outcome
@@ -154,53 +155,9 @@ class Games:
         stored = self.storage.progress([live.id for live in held])
         return [(live.id, news) for live in held if live.id in stored for news in _news_beyond(live, stored[live.id])]
 
-    async def act(self, game_id: str, seat: int, token: str, intention: Any, at: int | None) -> LiveGame:
-        """A human seat's move, then the bots' turns until a human is to move. Answers once stored."""
-        live = await self.find(game_id)
-        needs_solver = live.needs_solver(intention)
-        if needs_solver:
-            live.check_seat_to_move(seat, token)  # refused at once, before any wait for the solver's tables
-            await self.tables_for(live)
-
-        def check() -> None:
-            self._check_act(live, seat, token, at)
-
-        # the client may have seen events stored by another process
-        catch_up = self._catch_up_for(live) if at != len(live.match.events) else None
-        play = partial(live.play_then_bots, seat, intention)
-        await self.change(live, play, check, in_thread=needs_solver, prepare=catch_up)
-        return live
-
-    async def advance_bots(self, game_id: str, seat: int, token: str) -> LiveGame:
-        """Only a human seat of the game may set its bots going (a game of bots alone has none)."""
-        live = await self.find(game_id)
-        if any(s.kind == HUMAN for s in live.seats):
-            live.check_seat(seat, token)
-        await self.tables_for(live)
-        await self.change(live, live.advance_bots, no_check, in_thread=True, prepare=self._catch_up_for(live))
-        return live
-
-    async def rematch(self, game_id: str, seat: int | None, token: str | None) -> LiveGame:
-        """The next game with the same seats and tokens; asking twice, or in two processes, gives the same game."""
-        live = await self.find(game_id)
-
-        def check_then_start() -> None:
-            if any(s.kind == HUMAN for s in live.seats):
-                live.check_seat(seat if seat is not None else -1, token or "")
-            self.catch_up(live, for_change=True)
-            if not live.state.is_over:
-                raise IllegalAction("rematch_not_over")
-            if live.rematch is None:
-                started = self._start_rematch(live)
-                with live.lock:
-                    live.rematch = started
-
-        await self.change(live, no_events, no_check, in_thread=True, prepare=check_then_start)
-        assert live.rematch is not None, "set by check_then_start"
-        return await self.find(live.rematch)
-
-    def _start_rematch(self, live: LiveGame) -> str:
-        """(Without the game's lock.) Store the rematch, unless another process did first; answers its id."""
+    def start_rematch(self, live: LiveGame) -> str:
+        """(Without the game's lock; web/changes.py `Rematch`.) Store the game's rematch, unless another
+        process did first; answers its id."""
         match = Match(live.match.rules, live.match.names)
         new = LiveGame(new_game_id(), live.lang, tuple(s.in_rematch() for s in live.seats), match, table=live.table)
         stored = self.storage.insert_rematch(
@@ -214,25 +171,6 @@ class Games:
             self.broker.publish(new.id, EventsStored(0))
             self.broker.publish(live.id, EventsStored(len(live.match.events)))
         return stored
-
-    async def clock(self, game_id: str, at: int) -> LiveGame:
-        """Any browser of the game says the turn clock ran out: if it did (server time), the computer
-        plays the seat to move's turn, then the bots theirs. Refused while time is left."""
-        live = await self.find(game_id)
-        with live.lock:
-            self._check_clock(live, at)  # refused at once, before any wait for the solver's tables
-        await self.tables_for(live)
-
-        def check() -> None:
-            self._check_clock(live, at)
-
-        def play_then_bots() -> None:
-            if not live.bot_to_move:
-                live.play_turn_for_clock()
-            live.advance_bots()
-
-        await self.change(live, play_then_bots, check, in_thread=True, prepare=self._catch_up_for(live))
-        return live
 
     def open_tables(self) -> list[OpenTable]:
         return self.storage.open_tables()
@@ -252,43 +190,33 @@ class Games:
         """Wait (on the event loop) for the solver's tables the game's moves may need."""
         await self.tables.ready(live.match.rules, live.levels)
 
-    async def change(
-        self,
-        live: LiveGame,
-        change: Callable[[], object],
-        check: Callable[[], object],
-        *,
-        in_thread: bool,
-        prepare: Callable[[], object] | None = None,
-    ) -> None:
-        """The one path by which a game changes (a move, the bots' turns, the auto-score, the clock's turn, a
-        seat's change): once the game's previous change is settled, `prepare` does what needs the database
-        (catching up, storing seats) without the game's lock; then `check` (refusals) and `change` are made
-        in memory, holding the game's lock: in a worker thread if they may wait for the solver or the
-        database (`in_thread`), else on the event loop. The events they added are stored with the other
-        changes of this turn of the loop (web/group_commit.py); then they are announced to every page, or
-        undone and the request refused. Answers once stored."""
+    async def change(self, game_id: str, change: Change) -> LiveGame:
+        """The one path by which a game changes (web/changes.py: a move, the bots' turns, the clock's turn, a
+        seat's change, a rematch): once the game is found, `change.ready` refuses at once or waits for the
+        solver's tables; once the game's previous change is settled, `change.prepare` does what needs the
+        database without the game's lock; then `change.check` and `change.apply` are made in memory,
+        holding the game's lock, in a worker thread if `change.in_thread`, else on the event loop. The
+        events they added are stored with the other changes of this turn of the loop
+        (web/group_commit.py); then they are announced to every page, or undone and the request refused.
+        Answers the game once stored."""
+        live = await self.find(game_id)
+        await change.ready(self, live)
         # Once begun, a change is stored or undone even if its request is cancelled (the client went away).
-        await asyncio.shield(self._make_and_store(live, change, check, in_thread, prepare))
+        await asyncio.shield(self._make_and_store(live, change))
+        return live
 
-    async def _make_and_store(
-        self,
-        live: LiveGame,
-        change: Callable[[], object],
-        check: Callable[[], object],
-        in_thread: bool,
-        prepare: Callable[[], object] | None,
-    ) -> None:
+    async def _make_and_store(self, live: LiveGame, change: Change) -> None:
         while live.changing is not None:  # a game has one change under way at most: this one comes after it
             await asyncio.wait((live.changing,))
         live.changing = under_way = asyncio.get_running_loop().create_future()
         try:
-            if prepare is not None:
-                await self._off_loop(prepare, in_thread=in_thread)
+            in_thread = change.in_thread(live)
+            if change.must_prepare(live):
+                await self._off_loop(partial(change.prepare, self, live), in_thread=in_thread)
             if in_thread:
-                checkpoint = await run_in_threadpool(self._make, live, change, check)
+                checkpoint = await run_in_threadpool(self._make, live, change)
             else:
-                checkpoint = self._make(live, change, check)
+                checkpoint = self._make(live, change)
             if len(live.match.events) > checkpoint.events:
                 outcome = await self._group.store(self._appended(live, checkpoint))
                 await self._settle(live, checkpoint, outcome)
@@ -304,22 +232,21 @@ class Games:
         else:
             work()
 
-    @staticmethod
-    def _make(live: LiveGame, change: Callable[[], object], check: Callable[[], object]) -> Checkpoint:
-        """(`_change`'s first step.) Check, then change the game in memory; on any error it is as before.
-        Answers the checkpoint the change started from."""
+    def _make(self, live: LiveGame, change: Change) -> Checkpoint:
+        """(`_make_and_store`'s first step.) Check, then change the game in memory; on any error it is as
+        before. Answers the checkpoint the change started from."""
         with live.lock:
-            check()
+            change.check(self, live)
             checkpoint = live.match.checkpoint()
             try:  # a plain try: a contextlib context manager here cost about 3% of each move
-                change()
+                change.apply(live)
             except BaseException:
                 live.rewind(checkpoint)
                 raise
             return checkpoint
 
     async def _settle(self, live: LiveGame, checkpoint: Checkpoint, outcome: Outcome) -> None:
-        """(`_change`'s last step.) The change's events were stored at `outcome`: announce them; or refused
+        """(`_make_and_store`'s last step.) The change's events were stored at `outcome`: announce them; or refused
         with it: undo them and refuse the request (another process that stored events at the same indexes
         first makes this request stale)."""
         if isinstance(outcome, datetime):
@@ -337,30 +264,6 @@ class Games:
         # another process stored these events: the next request starts from them
         await self._off_loop(partial(self.catch_up, live, for_change=True))
         raise StaleRequest("stale") from None
-
-    def _catch_up_for(self, live: LiveGame) -> Callable[[], None]:
-        """A change's catching up before its check."""
-        return partial(self.catch_up, live, for_change=True)
-
-    def _check_clock(self, live: LiveGame, at: int) -> None:
-        """(Holding the game's lock.) Refuse the clock's turn unless the game is at `at` events and the seat to
-        move's turn clock ran out by the server's time."""
-        if at != len(live.match.events):
-            raise StaleRequest("stale_request", events=len(live.match.events), at=at)
-        if live.state.is_over:
-            raise IllegalAction("game_over")
-        if live.deadline is None:
-            raise IllegalAction("no_turn_clock")
-        left = (live.deadline - self.now()).total_seconds()
-        if left > 0:
-            raise IllegalAction("clock_running", seconds=ceil(left))
-
-    def _check_act(self, live: LiveGame, seat: int, token: str, at: int | None) -> None:
-        """(Holding the game's lock.) Refuse a move unless the token is the seat's and `at` is the number
-        of events, once caught up with what other processes stored."""
-        live.check_seat(seat, token)
-        if at is not None and at != len(live.match.events):
-            raise StaleRequest("stale_request", events=len(live.match.events), at=at)
 
     @staticmethod
     def _appended(live: LiveGame, checkpoint: Checkpoint) -> Append:
@@ -407,14 +310,6 @@ def _news_beyond(live: LiveGame, progress: Progress) -> list[News]:
     if progress.events > len(live.match.events) or rematched:
         news.append(EventsStored(progress.events))
     return news
-
-
-def no_events() -> None:
-    """The change of a request that adds no events (a seat's change, a rematch): its preparation does it all."""
-
-
-def no_check() -> None:
-    """The check of a change whose preparation made every check."""
 
 
 def _forget(live: LiveGame) -> None:

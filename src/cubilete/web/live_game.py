@@ -111,7 +111,7 @@ class LiveGame:
     seats_news: bool = False  # a seat change was announced since the seats were last read
     turn_started: tuple[int, datetime] | None = None  # clock games: the events at the turn's start, and when
     deadline: datetime | None = None  # clock games: when the seat to move's turn clock runs out
-    changing: asyncio.Future[None] | None = None  # done once the change under way is settled (Games._change)
+    changing: asyncio.Future[None] | None = None  # done once the change under way is settled (Games.change)
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> LiveGame:

@@ -1,90 +1,109 @@
-"""The changes of a game's seats: a seat handed to the computer (and left), an open seat joined, a
-friend's invite claimed. Each takes the game service's one change path (`Games.change`); the seats are
-stored (`change_seats`) before the change is made in memory, without the game's lock, only if they are
-still the version the change was made from, and announced on the broker so that other processes reload
+"""The changes of a game's seats (web/changes.py): a seat handed to the computer (and left,
+`HandToBot`), an open seat joined (`Join`), a friend's invite claimed (`Claim`). They differ only in
+their seats (`seats`): each is stored in `prepare`, without the game's lock, only if the stored seats
+are still the version it was made from, and announced on the broker so that other processes reload
 them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
-from functools import partial
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..engine.errors import IllegalAction
 from .broker import SEATS_CHANGED
 from .catch_up import StaleRequest
-from .games import Games, no_check, no_events
+from .changes import Change
 from .live_game import LiveGame
-from .seats import Seat, SeatHolder, SeatRefused, SeatTaken, check_invite, check_seat_range, seat_token, with_seat
+from .seats import Seat, SeatRefused, SeatTaken, check_invite, check_seat_range, with_seat
 from .watchers import tell_seats_stored
 
+if TYPE_CHECKING:
+    from .games import Games
 
-async def hand_to_bot(games: Games, game_id: str, seat: int, token: str, leave: bool) -> LiveGame:
-    """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
-    live = await games.find(game_id)
-    live.check_seat(seat, token)  # refused at once, before any wait for the solver's tables
-    await games.tables_for(live)
-
-    def to_bot(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-        live.check_seat(seat, token)
-        if live.state.is_over:
-            raise IllegalAction("game_over")
-        return with_seat(seats, seat, seats[seat].to_bot(leave, len(live.match.events)))
-
-    to_bot_then_store = partial(change_seats, games, live, to_bot)
-    await games.change(live, live.advance_bots, no_check, in_thread=True, prepare=to_bot_then_store)
-    return live
+STORE_ATTEMPTS = 3  # a seat change made again on the seats another process stored first, at most this often
 
 
-async def join(games: Games, game_id: str, seat: int, name: str, holder: SeatHolder | None = None) -> tuple[LiveGame, str]:
-    """Someone (`holder`: a profile) takes an open seat of a public game under their name; answers its new token."""
-    live = await games.find(game_id)
-    token = seat_token(holder, game_id, seat)
-    if not live.table.public:
-        raise SeatRefused("game_not_open")
+class SeatChange(Change, ABC):
+    """A change of the game's seats, stored before any move it brings."""
 
-    def joined(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-        check_seat_range(seats, seat)
-        if live.state.is_over:
-            raise IllegalAction("game_over")
-        if not seats[seat].open:
-            raise SeatTaken("seat_taken", seat=seat, number=seat + 1)  # players count seats from 1
-        return with_seat(seats, seat, replace(seats[seat].claimed_with(token), name=name))
+    @abstractmethod
+    def seats(self, live: LiveGame, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        """(Holding the game's lock.) The game's seats after the change, made from `seats`; or a refusal."""
 
-    await games.change(live, no_events, no_check, in_thread=True, prepare=partial(change_seats, games, live, joined))
-    return live, token
-
-
-async def claim(
-    games: Games, game_id: str, seat: int, invite: str, holder: SeatHolder | None = None
-) -> tuple[LiveGame, str]:
-    """The holder of a friend's invite code (`holder`: a profile) takes the seat, once: answers the seat's
-    token, which nobody else ever gets. A second claim is refused (SeatTaken), in this process or another."""
-    live = await games.find(game_id)
-    check_invite(live.seats, seat, invite)  # refused at once if this process knows it is taken
-    token = seat_token(holder, game_id, seat)
-
-    def claimed(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
-        check_invite(seats, seat, invite)
-        return with_seat(seats, seat, seats[seat].claimed_with(token))
-
-    await games.change(live, no_events, no_check, in_thread=True, prepare=partial(change_seats, games, live, claimed))
-    return live, token
-
-
-def change_seats(games: Games, live: LiveGame, change: Callable[[tuple[Seat, ...]], tuple[Seat, ...]]) -> None:
-    """(Without the game's lock.) Store `change(seats)` as the game's seats and tell the other
-    processes. If another process changed them first, the change is made again on theirs
-    (and may then be refused, like a seat claimed twice)."""
-    for _attempt in range(3):
-        with live.lock:
-            seats, version = change(live.seats), live.seats_version
-        if games.storage.change_seats(live.id, version, [seat.to_json() for seat in seats]):
+    def prepare(self, games: Games, live: LiveGame) -> None:
+        """Store the changed seats and tell the other processes. If another process changed them first,
+        the change is made again on theirs (and may then be refused, like a seat claimed twice)."""
+        for _attempt in range(STORE_ATTEMPTS):
             with live.lock:
-                before = live.seats
-                live.set_seats(seats, version + 1)
-                games.broker.publish(live.id, SEATS_CHANGED)
-                tell_seats_stored(games.watchers, live, before)
-            return
-        games.catch_up.seats(live)
-    raise StaleRequest("stale")
+                seats, version = self.seats(live, live.seats), live.seats_version
+            if games.storage.change_seats(live.id, version, [seat.to_json() for seat in seats]):
+                with live.lock:
+                    before = live.seats
+                    live.set_seats(seats, version + 1)
+                    games.broker.publish(live.id, SEATS_CHANGED)
+                    tell_seats_stored(games.watchers, live, before)
+                return
+            games.catch_up.seats(live)
+        raise StaleRequest("stale")
+
+
+@dataclass(frozen=True)
+class HandToBot(SeatChange):
+    """A player gives their seat to the computer (`leave`: and leaves the game); the bots then play."""
+
+    seat: int
+    token: str
+    leave: bool
+
+    async def ready(self, games: Games, live: LiveGame) -> None:
+        live.check_seat(self.seat, self.token)  # refused at once, before any wait for the solver's tables
+        await games.tables_for(live)
+
+    def seats(self, live: LiveGame, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        live.check_seat(self.seat, self.token)
+        if live.state.is_over:
+            raise IllegalAction("game_over")
+        return with_seat(seats, self.seat, seats[self.seat].to_bot(self.leave, len(live.match.events)))
+
+    def apply(self, live: LiveGame) -> None:
+        live.advance_bots()
+
+
+@dataclass(frozen=True)
+class Join(SeatChange):
+    """Someone takes an open seat of a public game under their name, with a new `token` (web/seats.py
+    `seat_token`: a profile's, if they are signed in)."""
+
+    seat: int
+    name: str
+    token: str
+
+    async def ready(self, games: Games, live: LiveGame) -> None:
+        if not live.table.public:
+            raise SeatRefused("game_not_open")
+
+    def seats(self, live: LiveGame, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        check_seat_range(seats, self.seat)
+        if live.state.is_over:
+            raise IllegalAction("game_over")
+        if not seats[self.seat].open:
+            raise SeatTaken("seat_taken", seat=self.seat, number=self.seat + 1)  # players count seats from 1
+        return with_seat(seats, self.seat, replace(seats[self.seat].claimed_with(self.token), name=self.name))
+
+
+@dataclass(frozen=True)
+class Claim(SeatChange):
+    """The holder of a friend's invite code takes the seat, once, with a new `token` that nobody else ever
+    gets. A second claim is refused (SeatTaken), in this process or another."""
+
+    seat: int
+    invite: str
+    token: str
+
+    async def ready(self, games: Games, live: LiveGame) -> None:
+        check_invite(live.seats, self.seat, self.invite)  # refused at once if this process knows it is taken
+
+    def seats(self, live: LiveGame, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        check_invite(seats, self.seat, self.invite)
+        return with_seat(seats, self.seat, seats[self.seat].claimed_with(self.token))

@@ -1,6 +1,7 @@
 """The routes of seats: handing a seat to the computer or leaving, taking an invited seat, joining an
-open seat of a public game, the list of public games with open seats (the lobby), and a seat's reaction
-to the table (web/reactions.py)."""
+open seat of a public game (each builds its seat change, web/seat_changes.py, for the game service's
+one change path, `Games.change`), the list of public games with open seats (the lobby), and a seat's
+reaction to the table (web/reactions.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from . import seat_changes
 from .api_models import InviteIn, JoinIn, ReactionIn, TokenIn
 from .i18n import request_language
 from .rate_limits import RouteClass, limited
+from .seat_changes import Claim, HandToBot, Join
+from .seats import seat_token
 from .services import games_of, profiles_of, services
 from .views import locked_view
 
@@ -21,13 +23,13 @@ seat_router = APIRouter()
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/bot", summary="A player hands their seat to the computer")
 async def hand_to_bot(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
-    live = await seat_changes.hand_to_bot(games_of(request), game_id, seat, body.token, leave=False)
+    live = await games_of(request).change(game_id, HandToBot(seat, body.token, leave=False))
     return locked_view(live, request_language(request, live.lang))
 
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/leave", summary="A player leaves; the computer plays their seat")
 async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
-    live = await seat_changes.hand_to_bot(games_of(request), game_id, seat, body.token, leave=True)
+    live = await games_of(request).change(game_id, HandToBot(seat, body.token, leave=True))
     return locked_view(live, request_language(request, live.lang))
 
 
@@ -36,7 +38,8 @@ async def claim(request: Request, game_id: str, seat: int, body: InviteIn) -> di
     """Answers the seat's token (only this answer ever holds it); 409 `invite_claimed` to a second claim.
     A device signed in to a profile claims the seat for it."""
     holder = await run_in_threadpool(profiles_of(request).device_holder, request)
-    _live, token = await seat_changes.claim(games_of(request), game_id, seat, body.invite, holder)
+    token = seat_token(holder, game_id, seat)
+    await games_of(request).change(game_id, Claim(seat, body.invite, token))
     await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
@@ -46,7 +49,8 @@ async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[
     """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first.
     A device signed in to a profile joins for it."""
     holder = await run_in_threadpool(profiles_of(request).device_holder, request)
-    _live, token = await seat_changes.join(games_of(request), game_id, seat, body.name, holder)
+    token = seat_token(holder, game_id, seat)
+    await games_of(request).change(game_id, Join(seat, body.name, token))
     await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
