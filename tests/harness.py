@@ -64,6 +64,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+class PortTaken(RuntimeError):
+    """The server could not listen: another process holds its port."""
+
+
 class Server:
     """`cubilete serve` in a subprocess; stop() and start() again keep the port and the database."""
 
@@ -84,21 +88,39 @@ class Server:
         self.log = log
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen | None = None
+        self.started_once = False
 
     def start(self) -> Server:
+        """Start the server and wait until it answers. A first start whose port another process took since
+        free_port() chose it (other test runs share this machine) moves to a new port; a restart keeps its own."""
+        for _attempt in range(3):
+            try:
+                return self._start_once()
+            except PortTaken:
+                if self.started_once:
+                    raise
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}"
+        return self._start_once()
+
+    def _start_once(self) -> Server:
         command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--port", str(self.port)]
         command += ["--database", self.database]
         if self.broker is not None:
             command += ["--broker", self.broker]
         command += self.options
+        logged_before = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server
             self.process = subprocess.Popen(command, stdout=log, stderr=log, env=self.env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if b"address already in use" in self.log.read_bytes()[logged_before:]:
+                    raise PortTaken(self.log.read_text())
                 raise RuntimeError(f"cubilete serve stopped: {self.log.read_text()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/api/games/options", timeout=1):
+                    self.started_once = True
                     return self
             except OSError:
                 time.sleep(0.1)

@@ -26,7 +26,7 @@ from ..storage import Storage
 from ..storage.connections import DATABASE_TIMEOUT
 from .access import Access
 from .addresses import LinkBase
-from .broker import BrokerUnreachable
+from .broker import Broker, BrokerUnreachable
 from .chances import chances_router
 from .compression import Compression
 from .correspondence import sweeping_correspondence
@@ -125,7 +125,13 @@ def create_app(
     app.add_middleware(SocketBounds, limits=socket_limits)
     app.add_middleware(Compression)
     add_refusal_handlers(app)
-    add_move_route(app.router)  # first, on the app's router itself
+    include_routes(app, storage, broker, games, profiles)
+    return app
+
+
+def include_routes(app: FastAPI, storage: Storage, broker: Broker, games: Games, profiles: Profiles) -> None:
+    """Every route of the app, the move's first (on the app's router itself), the static files last."""
+    add_move_route(app.router)
     app.include_router(health_router(storage, broker))
     app.include_router(page_router)
     app.include_router(game_router)
@@ -140,7 +146,6 @@ def create_app(
     app.include_router(chances_router(games))
     app.include_router(shell_router())
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
-    return app
 
 
 def close_each(*closes: Callable[[], None]) -> None:

@@ -66,6 +66,19 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     add_logging_options(parser)
     add_access_options(parser)
     add_push_options(parser)
+    add_connection_options(parser)
+    add_rate_options(parser)
+    # web/tables.py's default, which is imported only to serve (tests check that this help gives it)
+    parser.add_argument_group("bounds on memory").add_argument(
+        "--table-memory-mb", type=_at_least_one, metavar="MB",
+        help="memory for the solver's tables (the duel's of one Penta rule set: about 1.7 GB); a request whose"
+        " tables would pass it is answered 503 tables_over_budget (default: 2048)",
+    )
+    parser.set_defaults(run=run)
+
+
+def add_connection_options(parser: Parser) -> None:
+    """The bounds on connections, request heads and bodies, and live sockets."""
     bounds = parser.add_argument_group("bounds on connections")
     bounds.add_argument(
         "--max-connections", type=_at_least_one, default=MAX_CONNECTIONS, metavar="N",
@@ -105,14 +118,6 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         "--max-sockets-per-client", type=_at_least_one, metavar="N",
         help="live sockets from one address (IPv6: one /64); beyond, closed with code 4429 (default: 30)",
     )
-    add_rate_options(parser)
-    # web/tables.py's default, which is imported only to serve (tests check that this help gives it)
-    parser.add_argument_group("bounds on memory").add_argument(
-        "--table-memory-mb", type=_at_least_one, metavar="MB",
-        help="memory for the solver's tables (the duel's of one Penta rule set: about 1.7 GB); a request whose"
-        " tables would pass it is answered 503 tables_over_budget (default: 2048)",
-    )
-    parser.set_defaults(run=run)
 
 
 def add_rate_options(parser: Parser) -> None:
