@@ -10,6 +10,7 @@ import time
 from types import SimpleNamespace
 
 from fastapi.testclient import TestClient
+from harness import run_async
 
 from cubilete.storage.push import Subscription
 from cubilete.web import create_app
@@ -159,6 +160,6 @@ def test_the_group_commit_closes_within_a_bound_while_a_write_hangs():
         return took
 
     try:
-        assert asyncio.run(write_then_close()) < CLOSE_BOUND
+        assert run_async(write_then_close()) < CLOSE_BOUND
     finally:
         release.set()

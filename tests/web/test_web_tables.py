@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from harness import Server, free_port
+from harness import Server, free_port, run_async
 
 from cubilete.engine.games import GAMES, rules_for
 from cubilete.players import table_memory
@@ -205,7 +205,7 @@ def test_closing_the_gate_fails_every_job_not_prepared_and_logs_the_tables_aband
 
     try:
         with caplog.at_level(logging.WARNING, "cubilete.web.tables"):
-            answers = asyncio.run(wait_then_close())
+            answers = run_async(wait_then_close())
         assert [(type(answer), answer.code) for answer in answers] == [(ServerStopping, "server_stopping")] * 2
         with pytest.raises(ServerStopping):  # nothing new starts either
             gate.prepared(later, ("duel",))
