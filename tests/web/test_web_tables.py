@@ -108,6 +108,7 @@ def test_a_build_runs_once_while_its_requests_wait_and_other_routes_answer(held_
     client, builder, gate = held_build
     game = new_game(client)
     waiting, answers = asking_chances(client, game, 2, gate)
+    assert builder.started.wait(SAFETY_SECONDS)  # the build thread takes the job a moment after they wait
     assert builder.builds == [("penta", "seed", "duel")]  # one build for both
     assert client.get("/").status_code == 200
     new_game(client, rules="free")  # game creation answers while the build runs
