@@ -24,7 +24,7 @@ from urllib.parse import quote
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from harness import Server, free_port  # noqa: E402
+from harness import Server, free_port, next_action  # noqa: E402
 
 ANA = {"name": "Ana", "kind": "human"}
 
@@ -35,13 +35,6 @@ def call(url: str, body: dict | None = None) -> dict:
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.load(response)
 
-
-def next_action(view: dict) -> dict:
-    if view["to_roll"]:
-        return {"type": "roll"}
-    if view["table"]["can_reroll"]:
-        return {"type": "keep", "held": []}
-    return {"type": "score", "box": view["table"]["options"][0]["box"]}
 
 
 def measure(reader: Server, mover: Server, reads: int) -> tuple[int, list[float]]:

@@ -58,6 +58,15 @@ def chosen_seed(players, seed: int | None) -> dict:
     return {} if seed is None or humans > 1 else {"seed": seed}
 
 
+def next_action(view: dict) -> dict:
+    """A legal move of the seat to play in a sheet game's view: roll, keep nothing, else score the first box offered."""
+    if view["to_roll"]:
+        return {"type": "roll"}
+    if view["table"]["can_reroll"]:
+        return {"type": "keep", "held": []}
+    return {"type": "score", "box": view["table"]["options"][0]["box"]}
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -3,18 +3,12 @@ server started on the copy; PostgreSQL and a destination that exists are refused
 
 from __future__ import annotations
 
+from harness import next_action
+
 from cubilete.cli.main import main
 
 ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
 
-
-def next_action(view: dict) -> dict:
-    """A legal move of the seat to play: roll, keep nothing, else score the first box offered."""
-    if view["to_roll"]:
-        return {"type": "roll"}
-    if view["table"]["can_reroll"]:
-        return {"type": "keep", "held": []}
-    return {"type": "score", "box": view["table"]["options"][0]["box"]}
 
 
 def play(server, created: dict, moves: int) -> dict:

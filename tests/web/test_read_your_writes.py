@@ -5,20 +5,13 @@ PostgreSQL database and one Redis, as two server processes do)."""
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
+from harness import next_action
 
 from cubilete.web import create_app
 
 ANA = {"name": "Ana", "kind": "human"}
 TRIES = 200
 
-
-def next_action(view: dict) -> dict:
-    """A legal move for a one-seat Penta game's view: roll, keep nothing, or score the first box offered."""
-    if view["to_roll"]:
-        return {"type": "roll"}
-    if view["table"]["can_reroll"]:
-        return {"type": "keep", "held": []}
-    return {"type": "score", "box": view["table"]["options"][0]["box"]}
 
 
 def test_a_move_acknowledged_by_one_process_is_served_by_the_other_on_the_next_read(postgres_url, redis_url):

@@ -15,9 +15,10 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .i18n import refusal_json, request_language
+from .security import given_first
 
 MAX_HEAD_BYTES = 16 * 1024
 SOCKET_BAD_REQUEST = 4400  # as live.py closes a socket whose request it refuses
@@ -37,7 +38,7 @@ class RequestChecks:
             first = await receive()  # the whole body: Protections read it
             if first["type"] == "http.request" and _holds_nul(first.get("body", b"")):
                 refusal = (400, "nul_character", {})
-            receive = _given_first(first, receive)
+            receive = given_first(first, receive)
         if refusal is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
@@ -78,17 +79,3 @@ def _holds_nul(body: bytes) -> bool:
         elif isinstance(value, list):
             pending.extend(value)
     return False
-
-
-def _given_first(first: Message, receive: Receive) -> Receive:
-    """A receive that gives `first` again, then the client's next messages."""
-    given = False
-
-    async def again() -> Message:
-        nonlocal given
-        if not given:
-            given = True
-            return first
-        return await receive()
-
-    return again

@@ -8,18 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .i18n import refusal_json, request_language
-
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY_BYTES = 64 * 1024
 BODY_TIMEOUT_SECONDS = 15.0
@@ -116,18 +110,19 @@ class _BodyRefused(Exception):
         self.status, self.code, self.unread, self.params = status, code, unread, params
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """A receive that gives the body already read, then waits for the client's disconnect."""
-    delivered = False
+def given_first(first: Message, receive: Receive) -> Receive:
+    """A receive that gives `first` (a message a middleware already read, e.g. the whole body), then the
+    client's next messages (its disconnect)."""
+    given = False
 
-    async def replay() -> Message:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
+    async def again() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return first
         return await receive()
 
-    return replay
+    return again
 
 
 class Protections:
@@ -162,7 +157,7 @@ class Protections:
             await _refuse(scope, send_with_headers, refusal)
             return
         try:
-            await self.app(scope, _replay(body, receive), send_with_headers)
+            await self.app(scope, given_first({"type": "http.request", "body": body, "more_body": False}, receive), send_with_headers)
         except Exception:
             # Starlette's own 500 would be sent outside this middleware, without the headers; the
             # error still goes on to be logged.

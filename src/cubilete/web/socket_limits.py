@@ -16,8 +16,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 from .clients import client_key
-from .security import MAX_BODY_BYTES, ASGIApp, Message, Receive, Scope, Send
+from .security import MAX_BODY_BYTES
 
 TOO_MANY = 4429  # a WebSocket close code in the range left to applications, after HTTP's 429
 MESSAGE_TOO_BIG = 1009  # the standard code, which uvicorn's own bound sends too
