@@ -20,14 +20,17 @@ from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 
 POSTGRES = os.environ.get("CUBILETE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("CUBILETE_TEST_REDIS", "redis://127.0.0.1:6379/0")
-# Each worker solves the tables its tests need, so beyond a few workers extra cores mostly
-# solve the same tables again.
+# Two workers per core: most tests wait (for a page, a server process, a scaled clock) rather than
+# compute; one worker per core kept the two cores here 65% busy through the quick suite and about
+# 30% through the slow step. At most four: the workers share the solved tables on disk, but each holds
+# the ones it loads, and each starts its own Chromium.
+WORKERS_PER_CORE = 2
 MAX_WORKERS = 4
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+    return max(1, min(MAX_WORKERS, WORKERS_PER_CORE * len(os.sched_getaffinity(0))))
 
 
 # In CI (CI set) property tests run the same examples every time, so a red build is
