@@ -232,3 +232,27 @@ def test_a_name_with_invisible_or_control_characters_or_a_slash_is_refused(clien
     renamed = client.patch("/api/profiles/me", json={"name": name}, headers=bearer(luis))
     assert (renamed.status_code, renamed.json()["code"]) == (400, "name_characters")
     assert client.get("/api/profiles/me", headers=bearer(luis)).json()["name"] == "Luis"
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("ＢＥＴＯ", "name_taken"),  # full-width: NFKC makes it Beto
+        ("Beto\u0301", "name_taken"),  # o and a combining acute: NFKC makes it Betó
+        ("B\u0435to", "name_look_alike"),  # a Cyrillic е
+        ("\u0412\u0415\u0422\u041e", "name_look_alike"),  # ВЕТО, all Cyrillic capitals
+        ("PauI", "name_look_alike"),  # a capital I for the l of Paul
+    ],
+)
+def test_a_name_that_normalizes_or_looks_like_a_taken_one_is_refused(client, name, code):
+    for taken in ("Beto", "Betó", "Paul"):
+        claim_name(client, taken)
+    refused = client.post("/api/profiles", json={"name": name})
+    assert (refused.status_code, refused.json()["code"]) == (409, code), refused.text
+    luis = claim_name(client, "Luis")
+    renamed = client.patch("/api/profiles/me", json={"name": name}, headers=bearer(luis))
+    assert (renamed.status_code, renamed.json()["code"]) == (409, code)
+    assert client.get("/api/profiles/me", headers=bearer(luis)).json()["name"] == "Luis"
+    assert client.get("/api/profiles/ｂｅｔｏ").json()["name"] == "Beto"  # looked up by the same key
+    renamed = client.patch("/api/profiles/me", json={"name": "LUIS"}, headers=bearer(luis))  # its own look-alike
+    assert renamed.status_code == 200, renamed.text

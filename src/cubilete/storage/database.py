@@ -58,7 +58,7 @@ _EVENTS_FROM = (
     .order_by(events_table.c["index"])
 )
 _INSERT_GAME = insert(games_table).values(
-    {column.name: bindparam(column.name) for column in games_table.c if column.name != "rematch"}
+    {column.name: bindparam(column.name) for column in games_table.c if column.name not in ("rematch", "clock_due")}
 )
 _INSERT_EVENTS = insert(events_table).values({column.name: bindparam(column.name) for column in events_table.c})
 _CHANGE_SEATS = (  # unless another process changed them since `version`
@@ -185,10 +185,11 @@ class Storage:
         seats: list[dict[str, Any]],
         record: dict[str, Any],
         table_options: dict[str, Any] | None = None,
+        creator: str | None = None,
     ) -> None:
-        """A new game with the events its record already has."""
+        """A new game with the events its record already has; `creator`: the creating client's address."""
         with self._transaction() as connection:
-            self._insert(connection, game_id, lang, seats, record, table_options)
+            self._insert(connection, game_id, lang, seats, record, table_options, creator)
 
     def insert_rematch(
         self,
@@ -387,11 +388,12 @@ class Storage:
         seats: list[dict[str, Any]],
         record: dict[str, Any],
         table_options: dict[str, Any] | None,
+        creator: str | None = None,
     ) -> None:
         now = _now()
         row = {
             "id": game_id, "lang": lang, "seats": seats, "table_options": table_options or {}, "finished": False,
-            "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats),
+            "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats), "creator": creator,
         }
         header = {field: record.get(field) for field in HEADER}
         connection.execute(_INSERT_GAME, row | header)

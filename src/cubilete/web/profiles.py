@@ -24,7 +24,8 @@ from starlette.requests import HTTPConnection
 
 from ..engine.errors import CubileteError, InvalidRecord
 from ..storage import Storage
-from ..storage.profiles import NameTaken, SeatLink, StoredProfile
+from ..storage.name_keys import name_key
+from ..storage.profiles import NameLooksAlike, NameTaken, SeatLink, StoredProfile
 from .seats import HUMAN, SeatHolder, SeatRequest, digest_token
 
 BEARER = "bearer "
@@ -78,16 +79,19 @@ class ProfileSeat:
     token: str  # derived from the profile's seat key
 
 
-def name_key(name: str) -> str:
-    """The name as profiles compare it (without case); a reserved name is refused as taken, and one holding
-    an invisible or control character (a zero-width space, a soft hyphen, a right-to-left override) or a
-    `/` (its page's address could not reach it) is refused."""
+def check_name(name: str) -> None:
+    """A reserved name is refused as taken, and one holding an invisible or control character (a zero-width
+    space, a soft hyphen, a right-to-left override) or a `/` (its page's address could not reach it) is
+    refused. Profiles compare names by their key (NFKC, without case) and refuse look-alikes of a taken
+    name (storage/name_keys.py)."""
     if any(unicodedata.category(character) in UNSEEN or character == "/" for character in name):
         raise ProfileNameRefused("name_characters")
-    key = name.strip().casefold()
-    if key in RESERVED_NAMES:
+    if name_key(name) in RESERVED_NAMES:
         raise ProfileNameTaken("name_taken", name=name.strip())
-    return key
+
+
+def _name_refusal(taken: NameTaken, name: str) -> ProfileNameTaken:
+    return ProfileNameTaken("name_look_alike" if isinstance(taken, NameLooksAlike) else "name_taken", name=name)
 
 
 class Profiles:
@@ -98,14 +102,13 @@ class Profiles:
 
     def create(self, name: str) -> tuple[Profile, str]:
         """A new profile and its first device secret (refused if the name is taken)."""
+        check_name(name)
         profile = Profile(secrets.token_urlsafe(12), name.strip())
         secret = secrets.token_urlsafe(32)
         try:
-            self.store.create(
-                StoredProfile(profile.id, profile.name), name_key(name), secrets.token_hex(32), digest_token(secret)
-            )
-        except NameTaken:
-            raise ProfileNameTaken("name_taken", name=profile.name) from None
+            self.store.create(StoredProfile(profile.id, profile.name), secrets.token_hex(32), digest_token(secret))
+        except NameTaken as taken:
+            raise _name_refusal(taken, profile.name) from None
         return profile, secret
 
     def add_device(self, profile_id: str) -> str:
@@ -156,18 +159,19 @@ class Profiles:
 
     def named(self, name: str) -> Profile:
         """The profile of this name (without case); ProfileNotFound if none."""
-        found = self.store.by_name_key(name.strip().casefold())
+        found = self.store.by_name(name)
         if found is None:
             raise ProfileNotFound("profile_not_found", name=name.strip())
         return Profile(*found)
 
     def rename(self, profile: Profile, name: str) -> Profile:
         """The profile under its new name (refused if another profile has it); its seats keep their names."""
+        check_name(name)
         renamed = Profile(profile.id, name.strip())
         try:
-            self.store.rename(profile.id, renamed.name, name_key(name))
-        except NameTaken:
-            raise ProfileNameTaken("name_taken", name=renamed.name) from None
+            self.store.rename(profile.id, renamed.name)
+        except NameTaken as taken:
+            raise _name_refusal(taken, renamed.name) from None
         return renamed
 
     def delete(self, profile: Profile) -> None:
