@@ -139,6 +139,7 @@ REFUSALS: dict[str, str] = {
     "profile_needed": "sign in to your profile first: this device's profile key or recovery code is not valid",
     "profile_not_found": "no profile is called {name} on this server",
     "profile_seat_kind": "a seat kept for a profile is a player's seat, not the computer's",
+    "profile_seat_stranger": "you have not played with {name} on this server yet: send them an invite link instead",
     "passkey_expired": "the passkey request expired or was already used: try again",
     "passkey_unknown": "this passkey belongs to no profile on this server",
     "passkey_refused": "the passkey could not be checked: {reason}",

@@ -162,6 +162,19 @@ class ProfileStore:
             found: str | None = connection.execute(query).scalar()
         return found
 
+    def played_together(self, profile_id: str, other_id: str) -> bool:
+        """Whether the two profiles have seats in one game (each took it: a claim, a join, or a reservation
+        between profiles that had)."""
+        mine, theirs = profile_seats_table.alias("mine"), profile_seats_table.alias("theirs")
+        query = (
+            select(mine.c.game_id)
+            .join(theirs, theirs.c.game_id == mine.c.game_id)
+            .where(mine.c.profile_id == profile_id, theirs.c.profile_id == other_id)
+            .limit(1)
+        )
+        with self.engine.connect() as connection:
+            return connection.execute(query).first() is not None
+
     def seat_links(self, profile_id: str, most: int | None = None) -> list[SeatLink]:
         """The profile's seats, those of the latest changed games first (the `most` of them)."""
         columns = profile_seats_table.c

@@ -48,6 +48,10 @@ class DeviceNotFound(CubileteError):
     """The profile has no device of this id."""
 
 
+class ProfileSeatRefused(CubileteError):
+    """A seat reserved for a profile its creator never played with (HTTP 403)."""
+
+
 class ProfileNameRefused(CubileteError):
     """A name no profile may have (its characters)."""
 
@@ -189,16 +193,21 @@ class Profiles:
         """A new game's seats (each with the name of the profile it is reserved for, if any), with their
         holders: the first human seat played on a signed-in device belongs to its profile; a seat reserved
         for a friend's profile ("play with Beto again") is held by that profile from the start. Only a
-        signed-in device may reserve seats."""
+        signed-in device may reserve seats, and only for a profile it has played with (a stranger's devices
+        would be sent its turns, and a clock's moves would fill its record)."""
         mine = self.device_holder(connection)
-        if mine is None and any(reserved is not None for _, reserved in requests):
+        creator = None if mine is None else mine.profile_id
+        if creator is None and any(reserved is not None for _, reserved in requests):
             raise ProfileRefused("profile_needed")
         made = []
         for request, reserved in requests:
             if reserved is not None:
                 if request.kind != HUMAN:
                     raise InvalidRecord("profile_seat_kind")
-                request = replace(request, invited=True, holder=self.holder(self.named(reserved), here=False))
+                friend = self.named(reserved)
+                if friend.id != creator and not self.store.played_together(str(creator), friend.id):
+                    raise ProfileSeatRefused("profile_seat_stranger", name=friend.name)
+                request = replace(request, invited=True, holder=self.holder(friend, here=False))
             elif mine is not None and request.kind == HUMAN and not request.invited:
                 request, mine = replace(request, holder=mine), None
             made.append(request)
