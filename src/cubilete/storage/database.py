@@ -290,12 +290,31 @@ class Storage:
         with self._transaction() as connection:
             return bool(connection.execute(_CHANGE_SEATS, row).rowcount)
 
-    def open_tables(self, limit: int = 50) -> list[OpenTable]:
-        """Unfinished games with open seats, the most recently played first (only public games have any)."""
+    def open_tables(self, limit: int = 50, per_creator: int = 3) -> list[OpenTable]:
+        """Unfinished games with open seats (only public games have any), at most `per_creator` of one
+        creator (its newest), the most recently played first among the newest 4 × `limit` of those.
+
+        Cheap however many there are: the open games (ix_games_open_seats) are numbered per creator and
+        sorted by their row's time, and only the few kept have their newest event looked up."""
         columns = games_table.c
+        per_creator_rank = func.row_number().over(
+            partition_by=func.coalesce(columns.creator, columns.id), order_by=(columns.updated.desc(), columns.id)
+        )
+        open_games = (
+            select(columns.id, columns.updated, per_creator_rank.label("rank"))
+            .where(columns.open_seats > 0, columns.finished.is_(False))
+            .subquery()
+        )
+        newest = (
+            select(open_games.c.id, open_games.c.updated)
+            .where(open_games.c["rank"] <= per_creator)
+            .order_by(open_games.c.updated.desc(), open_games.c.id)
+            .limit(4 * limit)
+            .subquery()
+        )
         last_played = (  # the time of the game's newest event (its row changes only with its seats)
             select(events_table.c.created)
-            .where(events_table.c.game_id == columns.id)
+            .where(events_table.c.game_id == newest.c.id)
             .order_by(events_table.c["index"].desc())
             .limit(1)
             .scalar_subquery()
@@ -304,8 +323,8 @@ class Storage:
         query = (
             select(columns.id, columns.game, *(cast(column, Text) for column in (
                 columns.rules, columns.seats, columns.table_options)))
-            .where(columns.finished.is_(False), columns.open_seats > 0)
-            .order_by(func.coalesce(last_played, columns.updated).desc(), columns.updated.desc())
+            .join(newest, newest.c.id == columns.id)
+            .order_by(func.coalesce(last_played, newest.c.updated).desc(), newest.c.updated.desc())
             .limit(limit)
         )
         with self.engine.connect() as connection:
@@ -354,6 +373,16 @@ class Storage:
         )
         with self.engine.connect() as connection:
             return list(connection.scalars(query))
+
+    def unfinished_on_clocks_by(self, creator: str, clocks: Collection[int]) -> int:
+        """How many unfinished games whose turn clock is one of `clocks` (seconds) `creator` created."""
+        columns = games_table.c
+        clock = cast(columns.table_options["turn_clock"], Text)  # as games_on_clocks compares it
+        query = select(func.count()).where(
+            columns.creator == creator, columns.finished.is_(False), clock.in_([str(seconds) for seconds in clocks])
+        )
+        with self.engine.connect() as connection:
+            return int(connection.scalar(query) or 0)
 
     def rematch_of(self, game_id: str) -> str | None:
         with self.engine.connect() as connection:

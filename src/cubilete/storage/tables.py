@@ -61,7 +61,7 @@ games_table = Table(
     Column("finished", Boolean, nullable=False, index=True),
     Column("rematch", String(32)),
     Column("seats_version", Integer, nullable=False),
-    Column("open_seats", Integer, nullable=False),
+    Column("open_seats", Integer, nullable=False, index=True),  # indexed by migration 0010: the open tables
     Column("created", UtcDateTime, nullable=False),
     Column("updated", UtcDateTime, nullable=False),
     Column("creator", String(64), index=True),  # the creating client's address (migration 0010): its bounds

@@ -47,7 +47,7 @@ from .seats import (
     SeatRequest,
     SeatSecret,
 )
-from .table_options import PLAIN_TABLE, TableOptions
+from .table_options import CORRESPONDENCE_CLOCKS, PLAIN_TABLE, TableOptions
 from .tables import TableGate
 from .turn_clock import TurnClock
 from .watchers import Watcher, tell_stored
@@ -90,10 +90,11 @@ class Games:
         seed: int | None,
         lang: str,
         table: TableOptions = PLAIN_TABLE,
+        creator: str | None = None,
     ) -> tuple[LiveGame, list[SeatSecret]]:
         """A new game and each seat's secret: a token for a seat played on the creating device, an invite
         code for a friend's seat (whose token only its claimant gets), neither for bots. Nothing is stored
-        on error."""
+        on error. `creator`: the creating client's address, stored for the per-client bounds (web/access.py)."""
         rules = rules_for(game, rules_name)
         if seed is not None and sum(request.kind == HUMAN for request in seats) > 1:
             # dice a client can choose are dice a client can foresee: the server cannot tell a hot-seat
@@ -108,7 +109,7 @@ class Games:
         stored_seats = tuple(secret.seat(request, table.public) for request, secret in zip(seats, seat_secrets))
         match = Match(rules, [seat.name for seat in stored_seats], seed)
         live = LiveGame(game_id, lang, stored_seats, match, table=table)
-        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
+        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json(), creator)
         self.turns.keep(live)
         self.broker.publish(live.id, EventsStored(0))
         return self._remember(live), seat_secrets
@@ -234,8 +235,12 @@ class Games:
         await self.change(live, play_then_bots, check, in_thread=True, prepare=self._catch_up_for(live))
         return live
 
-    def open_tables(self) -> list[OpenTable]:
-        return self.storage.open_tables()
+    def correspondence_games_by(self, creator: str) -> int:
+        """How many unfinished games by correspondence the client address `creator` created."""
+        return self.storage.unfinished_on_clocks_by(creator, CORRESPONDENCE_CLOCKS.values())
+
+    def open_tables(self, per_creator: int) -> list[OpenTable]:
+        return self.storage.open_tables(per_creator=per_creator)
 
     async def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
         """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
