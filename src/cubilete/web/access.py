@@ -15,7 +15,6 @@ from typing import Any
 
 from ..engine.errors import CubileteError
 
-
 OPEN_TABLES_PER_CLIENT = 3  # a client address's tables listed at once (its newest): the others wait
 CORRESPONDENCE_GAMES_PER_CLIENT = 100  # unfinished games by correspondence a client address may have created
 
