@@ -15,7 +15,7 @@ import logging
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from alembic.util.exc import CommandError
@@ -91,6 +91,14 @@ _FINISH_GAME = (
     .where(games_table.c.id == bindparam("game_id"))
     .values(finished=true(), updated=bindparam("updated"))
 )
+_SET_DUE = (
+    update(games_table).where(games_table.c.id == bindparam("game_id")).values(clock_due=bindparam("clock_due"))
+)
+_POSTPONE = (  # unless a move stored meanwhile set it anew
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"), games_table.c.clock_due == bindparam("seen"))
+    .values(clock_due=bindparam("clock_due"))
+)
 _PING = select(literal(1))
 
 
@@ -103,12 +111,14 @@ class EventConflict(Exception):
 
 
 class Append(NamedTuple):
-    """Events `first`, `first + 1`... of a game, and whether they end it."""
+    """Events `first`, `first + 1`... of a game, whether they end it, and whether they start a turn the
+    correspondence sweeper must look at: `due_after` once they are stored (its reminder's time)."""
 
     game_id: str
     first: int
     events: Sequence[dict[str, Any]]
     finished: bool
+    due_after: timedelta | None = None
 
 
 @dataclass(frozen=True)
@@ -208,7 +218,14 @@ class Storage:
                 return new_id
         return self.rematch_of(game_id)
 
-    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool) -> datetime:
+    def append(
+        self,
+        game_id: str,
+        first: int,
+        events: Sequence[dict[str, Any]],
+        finished: bool,
+        due_after: timedelta | None = None,
+    ) -> datetime:
         """Store events `first`, `first + 1`... of a game in one transaction; answers the time stored.
 
         Raises EventConflict when one of these indexes is taken (another process acted
@@ -216,7 +233,7 @@ class Storage:
         """
         now = _now()
         with self._transaction() as connection:
-            self._write_all(connection, [Append(game_id, first, events, finished)], now)
+            self._write_all(connection, [Append(game_id, first, events, finished, due_after)], now)
         return now
 
     def append_together(self, appends: Sequence[Append]) -> list[datetime | EventConflict | SaveFailed]:
@@ -358,21 +375,23 @@ class Storage:
                 connection.execute(update(games_table).where(columns.rematch.in_(deleted)).values(rematch=None))
         return deleted
 
-    def games_on_clocks(self, clocks: Collection[int], after: str, limit: int) -> list[str]:
-        """The ids (after `after`, in order, at most `limit`) of the unfinished games whose turn clock is
-        one of `clocks` (seconds)."""
+    def games_due(self, now: datetime, after: str, limit: int) -> list[tuple[str, datetime]]:
+        """The unfinished games (after `after`, by id, at most `limit`) whose correspondence clock is due by
+        `now` (ix_games_clock_due: the others are never read), each with its due time as stored."""
         columns = games_table.c
-        # The clock compared as JSON text: a corrupt stored value ("soon") matches nothing, where a cast to
-        # a number would fail the whole query on PostgreSQL.
-        clock = cast(columns.table_options["turn_clock"], Text)
         query = (
-            select(columns.id)
-            .where(columns.finished.is_(False), clock.in_([str(seconds) for seconds in clocks]), columns.id > after)
+            select(columns.id, columns.clock_due)
+            .where(columns.clock_due <= now, columns.finished.is_(False), columns.id > after)
             .order_by(columns.id)
             .limit(limit)
         )
         with self.engine.connect() as connection:
-            return list(connection.scalars(query))
+            return [(row.id, row.clock_due) for row in connection.execute(query)]
+
+    def postpone(self, game_id: str, seen: datetime, due: datetime | None) -> None:
+        """The game is due at `due` (None: never), unless its due time changed since it was `seen`."""
+        with self._transaction() as connection:
+            connection.execute(_POSTPONE, {"game_id": game_id, "seen": seen, "clock_due": due})
 
     def unfinished_on_clocks_by(self, creator: str, clocks: Collection[int]) -> int:
         """How many unfinished games whose turn clock is one of `clocks` (seconds) `creator` created."""
@@ -445,10 +464,18 @@ class Storage:
         ]
         if rows:
             connection.execute(_INSERT_EVENTS, rows)
-        # a game's row changes only when it ends: its `updated` is then when it ended
+        # a game's row changes only when it ends (its `updated` is then when it ended), or when a turn by
+        # correspondence starts (when the sweeper must look at it)
         ended = [{"game_id": append.game_id, "updated": now} for append in appends if append.finished]
         if ended:
             connection.execute(_FINISH_GAME, ended)
+        due = [
+            {"game_id": append.game_id, "clock_due": None if append.due_after is None else now + append.due_after}
+            for append in appends
+            if append.due_after is not None or append.finished
+        ]
+        if due:
+            connection.execute(_SET_DUE, due)
 
     @staticmethod
     def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:

@@ -54,10 +54,11 @@ class ProfileStore:
     def create(self, profile: StoredProfile, seat_key: str, secret_digest: str) -> None:
         """A new profile with its first device secret; NameTaken if another profile has the name, or one
         that looks alike (two at once may both pass the look: only the key is unique in the database)."""
-        row = {"id": profile.id, "seat_key": seat_key, "created": _now()} | _name_columns(profile.name)
+        names = _name_columns(profile.name)
+        row = {"id": profile.id, "seat_key": seat_key, "created": _now(), **names}
         try:
             with self.engine.begin() as connection:
-                _check_look_alike(connection, profile.id, row)
+                _check_look_alike(connection, profile.id, names)
                 connection.execute(insert(profiles_table).values(row))
                 self._add_secret(connection, profile.id, secret_digest)
         except IntegrityError:

@@ -367,11 +367,11 @@ class Games:
         if at is not None and at != len(live.match.events):
             raise StaleRequest("stale_request", events=len(live.match.events), at=at)
 
-    @staticmethod
-    def _appended(live: LiveGame, checkpoint: Checkpoint) -> Append:
-        """The events a change added since `checkpoint`."""
+    def _appended(self, live: LiveGame, checkpoint: Checkpoint) -> Append:
+        """The events a change added since `checkpoint` (and when the correspondence sweeper must look)."""
         first = checkpoint.events
-        return Append(live.id, first, [event.to_json() for event in live.match.events[first:]], live.state.is_over)
+        events = [event.to_json() for event in live.match.events[first:]]
+        return Append(live.id, first, events, live.state.is_over, self.turns.due_after(live, first))
 
     def _stored(self, live: LiveGame, first: int) -> None:
         """(Holding the game's lock.) A change's events from `first` on were stored."""
