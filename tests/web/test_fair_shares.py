@@ -51,4 +51,6 @@ def test_one_address_may_keep_only_so_many_unfinished_games_by_correspondence(ap
         assert refused.json()["params"] == {"most": 5}
         create(attacker)  # a game without a clock of days is not counted
         create(friend, turn_clock="1d")  # another address has its own share
-        assert len(app.state.services.games.storage.games_on_clocks([86_400, 604_800], "", 100)) == 6
+        storage = app.state.services.games.storage
+        assert storage.unfinished_on_clocks_by(ATTACKER[0], [86_400, 604_800]) == 5
+        assert storage.unfinished_on_clocks_by(FRIENDLY[0], [86_400]) == 1
