@@ -43,13 +43,17 @@ def stranger_reservation(client) -> int:
     return client.post("/api/games", json=body, headers={"Authorization": f"Bearer {mallory['secret']}"}).status_code
 
 
-def sweep_cost(client, games: int) -> tuple[float, int]:
-    """CPU seconds of one sweep over `games` correspondence games an hour into their turns, and the games read."""
+def sweep_cost(app, client, games: int) -> tuple[float, int]:
+    """CPU seconds of one sweep over `games` correspondence games an hour into their turns, and the games
+    read. They are created from addresses of 50 games each (the bound per address is 100)."""
+    from fastapi.testclient import TestClient
+
     from cubilete.web.correspondence import CorrespondenceSweeper
 
     service = client.app.state.services.games
-    for _ in range(games):
-        created = create(client, turn_clock="7d")
+    for index in range(games):
+        address = TestClient(app, client=(f"10.{index // 50 // 256}.{index // 50 % 256}.1", 40000))
+        created = create(address, turn_clock="7d")
         roll = {"seat": 0, "token": created["seats"][0]["token"], "action": {"type": "roll"}}
         assert client.post(f"/api/games/{created['id']}/actions", json=roll).status_code == 200
     service.now = lambda: datetime.now(UTC) + timedelta(hours=1)
@@ -92,7 +96,7 @@ def measure(correspondence: int, tables: int) -> dict:
         app = create_app(f"sqlite:///{Path(directory) / 'games.sqlite3'}", rate_limits=NO_RATE_LIMITS)
         with TestClient(app, client=ATTACKER) as client:
             status = stranger_reservation(client)
-            cpu, read = sweep_cost(client, correspondence)
+            cpu, read = sweep_cost(app, client, correspondence)
             median, friend_listed = open_tables(app, client, tables)
     return {"reservation": status, "sweep_cpu_s": round(cpu, 3), "sweep_read": read,
             "open_tables_ms": round(median * 1000, 1), "friend_listed": friend_listed}
