@@ -311,7 +311,7 @@ class Storage:
         """Unfinished games with open seats (only public games have any), at most `per_creator` of one
         creator (its newest), the most recently played first among the newest 4 × `limit` of those.
 
-        Cheap however many there are: the open games (ix_games_open_seats) are numbered per creator and
+        Cheap however many games there are: the open ones (ix_games_open) are numbered per creator and
         sorted by their row's time, and only the few kept have their newest event looked up."""
         columns = games_table.c
         per_creator_rank = func.row_number().over(

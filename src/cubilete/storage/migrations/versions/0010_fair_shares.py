@@ -1,5 +1,5 @@
 """Fair shares of a server (issue 32): a game's creator (its client address: bounds per address, and the
-open tables listed per address, found by an index on the open seats), the
+open tables listed per address, found by an index on (finished, open_seats)), the
 next moment a correspondence game needs the sweeper (`clock_due`, indexed: the sweeper asks for the games
 due, never lists them all), and a profile's name skeleton (look-alike names are refused: storage/name_keys.py).
 Unfinished correspondence games are due at once, so the first sweep sets their moment; the profiles' keys
@@ -27,7 +27,7 @@ def upgrade() -> None:
     op.add_column("games", sa.Column("clock_due", sa.DateTime(timezone=True)))
     op.create_index("ix_games_creator", "games", ["creator"])
     op.create_index("ix_games_clock_due", "games", ["clock_due"])
-    op.create_index("ix_games_open_seats", "games", ["open_seats"])
+    op.create_index("ix_games_open", "games", ["finished", "open_seats", "creator", "updated", "id"])
     games = sa.table(
         "games", sa.column("finished"), sa.column("updated"), sa.column("clock_due"), sa.column("table_options", sa.JSON)
     )
@@ -58,7 +58,7 @@ def downgrade() -> None:
     with op.batch_alter_table("profiles") as batch:
         batch.drop_index("ix_profiles_name_skeleton")
         batch.drop_column("name_skeleton")
-    op.drop_index("ix_games_open_seats", "games")
+    op.drop_index("ix_games_open", "games")
     op.drop_index("ix_games_clock_due", "games")
     op.drop_index("ix_games_creator", "games")
     with op.batch_alter_table("games") as batch:
