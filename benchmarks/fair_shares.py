@@ -5,9 +5,12 @@ before) in the same run:
 - a stranger's seat reserved for a profile: the answer's status (201: accepted, 403: refused);
 - one sweep of the correspondence games, none of them due: the CPU seconds it takes and the games it reads;
 - `GET /api/open-tables` with one address's public games and a friend's older one: its median time and
-  whether the friend's table is listed.
+  whether the friend's table is listed;
+- with `--postgres URL`, the open tables' query alone (`Storage.open_tables`, median of 21) over `--tables`
+  open games of one address with 10 events each, on PostgreSQL, in a schema of its own dropped afterwards.
 
     PYTHONPATH=src python benchmarks/fair_shares.py [--correspondence 3000] [--tables 5000] [--peer-src ../old/src]
+        [--postgres postgresql://postgres@127.0.0.1:5432/test]
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -22,6 +26,7 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import quote
 
 ANA = {"name": "Ana", "kind": "human"}
 FRIEND = {"name": "Friend", "kind": "human", "invited": True}
@@ -87,6 +92,38 @@ def open_tables(app, client, tables: int) -> tuple[float, bool]:
     return statistics.median(times), any(table["id"] == friends["id"] for table in listed)
 
 
+def open_tables_query(postgres: str, tables: int) -> float:
+    """The median seconds of the open tables' query over `tables` open games of one address, on PostgreSQL."""
+    import psycopg
+
+    from cubilete.storage import Storage
+
+    admin = psycopg.connect(postgres, autocommit=True)
+    schema = f"cubilete_bench_{secrets.token_hex(6)}"
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        url = postgres.replace("postgresql://", "postgresql+psycopg://", 1) + "?options=" + quote(f"-csearch_path={schema}")
+        storage = Storage(url)
+        record = {"format": 2, "game": "penta", "rules": {"name": "seed"}, "players": 2, "dice": {"key": "k"},
+                  "events": [{"roll": [1, 2, 3, 4, 5]}] * 10}
+        seats = [{"name": "Ana", "kind": "human"}, {"name": "", "kind": "human", "open": True}]
+        creator = {"creator": ATTACKER[0]} if "creator" in Storage.insert.__code__.co_varnames else {}  # older code: none
+        for index in range(tables):
+            storage.insert(f"g{index:05}", "en", seats, record, {"turn_clock": 0, "public": True}, **creator)
+        with storage.engine.begin() as connection:
+            connection.exec_driver_sql("ANALYZE")
+        times = []
+        for _ in range(21):
+            started = time.perf_counter()
+            storage.open_tables()
+            times.append(time.perf_counter() - started)
+        storage.close()
+        return statistics.median(times)
+    finally:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()
+
+
 def measure(correspondence: int, tables: int) -> dict:
     from fastapi.testclient import TestClient
 
@@ -104,7 +141,7 @@ def measure(correspondence: int, tables: int) -> dict:
 
 def run(src: str, args: argparse.Namespace) -> dict:
     command = [sys.executable, __file__, "--measure", "--correspondence", str(args.correspondence),
-               "--tables", str(args.tables)]
+               "--tables", str(args.tables), *(("--postgres", args.postgres) if args.postgres else ())]
     environment = os.environ | {"PYTHONPATH": src}
     return json.loads(subprocess.run(command, env=environment, capture_output=True, text=True, check=True).stdout)
 
@@ -114,10 +151,14 @@ def main() -> None:
     parser.add_argument("--correspondence", type=int, default=3000, help="correspondence games (default: 3000)")
     parser.add_argument("--tables", type=int, default=5000, help="one address's public games (default: 5000)")
     parser.add_argument("--peer-src", help="another checkout's src directory, measured too")
+    parser.add_argument("--postgres", help="a PostgreSQL URL: the open tables' query is timed there too")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure(args.correspondence, args.tables)))
+        figures = measure(args.correspondence, args.tables)
+        if args.postgres:
+            figures["open_tables_query_postgres_ms"] = round(open_tables_query(args.postgres, args.tables) * 1000, 1)
+        print(json.dumps(figures))
         return
     here = str(Path(__file__).resolve().parents[1] / "src")
     rows = [("this checkout", run(here, args))]
