@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from cubilete.storage import Storage
 from cubilete.web import NO_RATE_LIMITS, Access, create_app
 
 ANA = {"name": "Ana", "kind": "human"}
 FRIEND = {"name": "Friend", "kind": "human", "invited": True}
+DAY = 86_400
 ATTACKER, FRIENDLY = ("203.0.113.5", 40000), ("198.51.100.7", 40000)
 
 
@@ -54,3 +56,14 @@ def test_one_address_may_keep_only_so_many_unfinished_games_by_correspondence(ap
         storage = app.state.services.games.storage
         assert storage.unfinished_on_clocks_by(ATTACKER[0], [86_400, 604_800]) == 5
         assert storage.unfinished_on_clocks_by(FRIENDLY[0], [86_400]) == 1
+
+
+def test_a_rematch_counts_in_its_games_creators_share(tmp_path):
+    storage = Storage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    record = {"format": 2, "game": "penta", "rules": {"name": "seed"}, "players": 2, "dice": {"key": "k"}, "events": []}
+    try:
+        storage.insert("first", "en", [ANA], record, {"turn_clock": DAY}, creator=ATTACKER[0])
+        assert storage.insert_rematch("first", "again", "en", [ANA], record, {"turn_clock": DAY}) == "again"
+        assert storage.unfinished_on_clocks_by(ATTACKER[0], [DAY]) == 2
+    finally:
+        storage.close()

@@ -211,10 +211,11 @@ class Storage:
         table_options: dict[str, Any] | None = None,
     ) -> str | None:
         """Store the rematch of a game unless another process did first; answers the rematch's id
-        (None if the game is gone)."""
+        (None if the game is gone). It has the game's creator: it counts in the same per-address shares."""
         with self._transaction() as connection:
             if connection.execute(_CLAIM_REMATCH, {"game_id": game_id, "rematch": new_id}).rowcount:
-                self._insert(connection, new_id, lang, seats, record, table_options)
+                creator = connection.scalar(select(games_table.c.creator).where(games_table.c.id == game_id))
+                self._insert(connection, new_id, lang, seats, record, table_options, creator)
                 return new_id
         return self.rematch_of(game_id)
 
