@@ -312,3 +312,9 @@ def test_a_game_whose_seat_took_no_decision_of_its_own_stays_out_of_the_profiles
     public = client.get("/api/profiles/Beto").json()
     assert [game["id"] for game in public["games"]] == [played["id"]]
     assert public["rule_sets"][0]["games"] == 1
+
+
+def test_a_name_longer_than_its_key_may_be_once_normalized_is_refused(client):
+    """NFKC makes one «ﷺ» 18 letters: six of them (6 characters) would not fit the key's 96."""
+    refused = client.post("/api/profiles", json={"name": "\ufdfa" * 6})
+    assert (refused.status_code, refused.json()["code"]) == (400, "name_too_long")

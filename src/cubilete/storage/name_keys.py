@@ -11,6 +11,8 @@ import unicodedata
 from functools import cache
 from importlib.resources import files
 
+LONGEST_KEY = 96  # characters of the key and of the skeleton (their columns, tables.py)
+
 
 def name_key(name: str) -> str:
     """The name as profiles compare it: NFKC-normalized, stripped, without case."""

@@ -26,6 +26,8 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from .name_keys import LONGEST_KEY
+
 
 class UtcDateTime(TypeDecorator[datetime]):
     """Times stored and read as timezone-aware UTC (SQLite keeps no zone: read back as UTC)."""
@@ -104,8 +106,8 @@ profiles_table = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     Column("name", String(24), nullable=False),
-    Column("name_key", String(96), nullable=False, unique=True),  # NFKC, without case: unique (name_keys.py)
-    Column("name_skeleton", String(96), nullable=False, index=True),  # its look-alikes' (migration 0010)
+    Column("name_key", String(LONGEST_KEY), nullable=False, unique=True),  # NFKC, without case: unique (name_keys.py)
+    Column("name_skeleton", String(LONGEST_KEY), nullable=False, index=True),  # its look-alikes' (migration 0010)
     Column("seat_key", String(64), nullable=False),  # hex: the key its seats' tokens are derived from
     Column("created", UtcDateTime, nullable=False),
 )

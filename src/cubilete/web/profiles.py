@@ -24,8 +24,9 @@ from starlette.requests import HTTPConnection
 
 from ..engine.errors import CubileteError, InvalidRecord
 from ..storage import Storage
-from ..storage.name_keys import name_key
+from ..storage.name_keys import LONGEST_KEY, name_key, name_skeleton
 from ..storage.profiles import NameLooksAlike, NameTaken, SeatLink, StoredProfile
+from .api_models import NAME_LENGTH
 from .seats import HUMAN, SeatHolder, SeatRequest, digest_token
 
 BEARER = "bearer "
@@ -90,6 +91,8 @@ def check_name(name: str) -> None:
     name (storage/name_keys.py)."""
     if any(unicodedata.category(character) in UNSEEN or character == "/" for character in name):
         raise ProfileNameRefused("name_characters")
+    if max(len(name_key(name)), len(name_skeleton(name))) > LONGEST_KEY:  # NFKC makes a «ﷺ» 18 letters
+        raise ProfileNameRefused("name_too_long", most=NAME_LENGTH)
     if name_key(name) in RESERVED_NAMES:
         raise ProfileNameTaken("name_taken", name=name.strip())
 
