@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from cubilete.engine.actions import action_to_json
 from cubilete.players import make_player
 from cubilete.web import create_app
+from cubilete.web.seat_summaries import SUMMARY_VERSION, SeatSummary
 
 ANA = {"name": "Ana", "kind": "human"}
 FRIEND = {"name": "Friend", "kind": "human", "invited": True}
@@ -137,14 +138,26 @@ def test_a_seat_claimed_or_joined_on_a_signed_in_device_belongs_to_its_profile(c
     assert roll(client, public["id"], 1, join.json()["token"]) == 409  # not Luis's turn: the token was accepted
 
 
+def played_together(client, creator: dict, friend: dict) -> dict:
+    """A game of the creator's whose invite the friend claimed on a signed-in device."""
+    created = new_game(client, [ANA, FRIEND], creator)
+    claim = client.post(
+        f"/api/games/{created['id']}/seats/1/claim", json={"invite": created["seats"][1]["invite"]}, headers=bearer(friend)
+    )
+    assert claim.status_code == 200, claim.text
+    return created
+
+
 def test_a_signed_in_creator_reserves_a_seat_for_a_friends_profile(client):
     ana, beto = claim_name(client, "Ana"), claim_name(client, "Beto")
+    first = played_together(client, ana, beto)
     reserved = {"name": "Beto", "kind": "human", "profile": "beto"}
     created = new_game(client, [ANA, reserved], ana)
     assert created["seats"][1]["token"] is None and created["seats"][1]["invite"] is None
 
-    [held] = my_seats(client, beto)
-    assert (held["game"], held["seat"]) == (created["id"], 1)
+    held = [seat for seat in my_seats(client, beto) if seat["game"] != first["id"]]
+    assert [(seat["game"], seat["seat"]) for seat in held] == [(created["id"], 1)]
+    [held] = held
     view = client.get(f"/api/games/{created['id']}").json()
     assert not view["seats"][1]["open"] and not view["seats"][1]["unclaimed"]
     assert roll(client, created["id"], 0, created["seats"][0]["token"]) == 200
@@ -156,6 +169,27 @@ def test_a_signed_in_creator_reserves_a_seat_for_a_friends_profile(client):
         "/api/games", json={"game": "penta", "players": [ANA, {**reserved, "profile": "Nadie"}]}, headers=bearer(ana)
     )
     assert unknown.status_code == 404 and unknown.json()["code"] == "profile_not_found"
+
+
+def test_a_seat_is_reserved_only_for_a_profile_the_creator_played_with(client):
+    """The audit's attack: a signed-in stranger reserved seats for Beto, whose devices then got its turns."""
+    beto, stranger = claim_name(client, "Beto"), claim_name(client, "Mallory")
+    reserved = {"name": "Beto", "kind": "human", "profile": "Beto"}
+    refused = client.post(
+        "/api/games", json={"game": "penta", "players": [ANA, reserved], "turn_clock": "1d"}, headers=bearer(stranger)
+    )
+    assert (refused.status_code, refused.json()["code"]) == (403, "profile_seat_stranger")
+    assert "Beto" in refused.json()["message"]
+    assert my_seats(client, beto) == [] and my_seats(client, stranger) == []  # nothing was stored
+    spanish = client.post(
+        "/api/games", json={"game": "penta", "players": [ANA, reserved], "lang": "es"}, headers=bearer(stranger)
+    )
+    assert spanish.json()["message"].startswith("todavía no jugaste con Beto")
+
+    played_together(client, stranger, beto)  # once Beto took a seat of the creator's, the creator may reserve one
+    assert new_game(client, [ANA, reserved], stranger)["seats"][1]["name"] == "Beto"
+    mine = {"name": "Me", "kind": "human", "profile": "Mallory"}  # one's own profile needs no game together
+    assert new_game(client, [LUIS, mine], stranger)["seats"][1]["name"] == "Me"
 
 
 def play_to_the_end(client, created) -> None:
@@ -232,3 +266,55 @@ def test_a_name_with_invisible_or_control_characters_or_a_slash_is_refused(clien
     renamed = client.patch("/api/profiles/me", json={"name": name}, headers=bearer(luis))
     assert (renamed.status_code, renamed.json()["code"]) == (400, "name_characters")
     assert client.get("/api/profiles/me", headers=bearer(luis)).json()["name"] == "Luis"
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("ＢＥＴＯ", "name_taken"),  # full-width: NFKC makes it Beto
+        ("Beto\u0301", "name_taken"),  # o and a combining acute: NFKC makes it Betó
+        ("B\u0435to", "name_look_alike"),  # a Cyrillic е
+        ("\u0412\u0415\u0422\u041e", "name_look_alike"),  # ВЕТО, all Cyrillic capitals
+        ("PauI", "name_look_alike"),  # a capital I for the l of Paul
+    ],
+)
+def test_a_name_that_normalizes_or_looks_like_a_taken_one_is_refused(client, name, code):
+    for taken in ("Beto", "Betó", "Paul"):
+        claim_name(client, taken)
+    refused = client.post("/api/profiles", json={"name": name})
+    assert (refused.status_code, refused.json()["code"]) == (409, code), refused.text
+    luis = claim_name(client, "Luis")
+    renamed = client.patch("/api/profiles/me", json={"name": name}, headers=bearer(luis))
+    assert (renamed.status_code, renamed.json()["code"]) == (409, code)
+    assert client.get("/api/profiles/me", headers=bearer(luis)).json()["name"] == "Luis"
+    assert client.get("/api/profiles/ｂｅｔｏ").json()["name"] == "Beto"  # looked up by the same key
+    renamed = client.patch("/api/profiles/me", json={"name": "LUIS"}, headers=bearer(luis))  # its own look-alike
+    assert renamed.status_code == 200, renamed.text
+
+
+def test_a_game_whose_seat_took_no_decision_of_its_own_stays_out_of_the_profiles_record(client):
+    """The audit's second half: the clock played every turn of a seat reserved for Beto, and the game landed in
+    his public record. Its review found no decision of the seat's own (stored here as the review stores it:
+    the test needs no solver tables), so it stays out; a game Beto played is in."""
+    ana, beto = claim_name(client, "Ana"), claim_name(client, "Beto")
+    played_together(client, ana, beto)
+    reserved = {"name": "Beto", "kind": "human", "profile": "Beto"}
+    games = [new_game(client, [ANA, reserved], ana) for _ in range(2)]
+    tokens = {seat["game"]: seat["token"] for seat in my_seats(client, beto)}
+    for created in games:
+        created["seats"][1]["token"] = tokens[created["id"]]
+        play_to_the_end(client, created)
+    clock_played, played = games
+    client.app.state.services.games.storage.summaries.store(
+        [SeatSummary(clock_played["id"], 1, 80, 2, 0, 0.0, "points"), SeatSummary(played["id"], 1, 90, 1, 12, 3.5, "points")],
+        SUMMARY_VERSION,
+    )
+    public = client.get("/api/profiles/Beto").json()
+    assert [game["id"] for game in public["games"]] == [played["id"]]
+    assert public["rule_sets"][0]["games"] == 1
+
+
+def test_a_name_longer_than_its_key_may_be_once_normalized_is_refused(client):
+    """NFKC makes one «ﷺ» 18 letters: six of them (6 characters) would not fit the key's 96."""
+    refused = client.post("/api/profiles", json={"name": "\ufdfa" * 6})
+    assert (refused.status_code, refused.json()["code"]) == (400, "name_too_long")

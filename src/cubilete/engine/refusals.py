@@ -131,6 +131,7 @@ REFUSALS: dict[str, str] = {
     # -- who may use a server (its host's choice) -------------------------------------------
     "creation_password_needed": "This server asks its password to create a game: ask its host for it",
     "open_tables_off": "This server lists no open tables: invite your friends with their links instead",
+    "correspondence_games_too_many": "you already have {most} unfinished games with days per turn on this server: finish one before starting another",
     # -- players' reactions to the table ------------------------------------------------------
     "unknown_reaction": "there is no reaction '{reaction}'; choose one of {reactions}",
     "reaction_too_soon": "one reaction at a time: try again in {seconds} s",
@@ -139,6 +140,7 @@ REFUSALS: dict[str, str] = {
     "profile_needed": "sign in to your profile first: this device's profile key or recovery code is not valid",
     "profile_not_found": "no profile is called {name} on this server",
     "profile_seat_kind": "a seat kept for a profile is a player's seat, not the computer's",
+    "profile_seat_stranger": "you have not played with {name} on this server yet: send them an invite link instead",
     "passkey_expired": "the passkey request expired or was already used: try again",
     "passkey_unknown": "this passkey belongs to no profile on this server",
     "passkey_refused": "the passkey could not be checked: {reason}",

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from alembic.util.exc import CommandError
@@ -58,7 +58,7 @@ _EVENTS_FROM = (
     .order_by(events_table.c["index"])
 )
 _INSERT_GAME = insert(games_table).values(
-    {column.name: bindparam(column.name) for column in games_table.c if column.name != "rematch"}
+    {column.name: bindparam(column.name) for column in games_table.c if column.name not in ("rematch", "clock_due")}
 )
 _INSERT_EVENTS = insert(events_table).values({column.name: bindparam(column.name) for column in events_table.c})
 _CHANGE_SEATS = (  # unless another process changed them since `version`
@@ -91,6 +91,14 @@ _FINISH_GAME = (
     .where(games_table.c.id == bindparam("game_id"))
     .values(finished=true(), updated=bindparam("updated"))
 )
+_SET_DUE = (
+    update(games_table).where(games_table.c.id == bindparam("game_id")).values(clock_due=bindparam("clock_due"))
+)
+_POSTPONE = (  # unless a move stored meanwhile set it anew
+    update(games_table)
+    .where(games_table.c.id == bindparam("game_id"), games_table.c.clock_due == bindparam("seen"))
+    .values(clock_due=bindparam("clock_due"))
+)
 _PING = select(literal(1))
 
 
@@ -103,12 +111,14 @@ class EventConflict(Exception):
 
 
 class Append(NamedTuple):
-    """Events `first`, `first + 1`... of a game, and whether they end it."""
+    """Events `first`, `first + 1`... of a game, whether they end it, and whether they start a turn the
+    correspondence sweeper must look at: `due_after` once they are stored (its reminder's time)."""
 
     game_id: str
     first: int
     events: Sequence[dict[str, Any]]
     finished: bool
+    due_after: timedelta | None = None
 
 
 @dataclass(frozen=True)
@@ -185,10 +195,11 @@ class Storage:
         seats: list[dict[str, Any]],
         record: dict[str, Any],
         table_options: dict[str, Any] | None = None,
+        creator: str | None = None,
     ) -> None:
-        """A new game with the events its record already has."""
+        """A new game with the events its record already has; `creator`: the creating client's address."""
         with self._transaction() as connection:
-            self._insert(connection, game_id, lang, seats, record, table_options)
+            self._insert(connection, game_id, lang, seats, record, table_options, creator)
 
     def insert_rematch(
         self,
@@ -200,14 +211,22 @@ class Storage:
         table_options: dict[str, Any] | None = None,
     ) -> str | None:
         """Store the rematch of a game unless another process did first; answers the rematch's id
-        (None if the game is gone)."""
+        (None if the game is gone). It has the game's creator: it counts in the same per-address shares."""
         with self._transaction() as connection:
             if connection.execute(_CLAIM_REMATCH, {"game_id": game_id, "rematch": new_id}).rowcount:
-                self._insert(connection, new_id, lang, seats, record, table_options)
+                creator = connection.scalar(select(games_table.c.creator).where(games_table.c.id == game_id))
+                self._insert(connection, new_id, lang, seats, record, table_options, creator)
                 return new_id
         return self.rematch_of(game_id)
 
-    def append(self, game_id: str, first: int, events: Sequence[dict[str, Any]], finished: bool) -> datetime:
+    def append(
+        self,
+        game_id: str,
+        first: int,
+        events: Sequence[dict[str, Any]],
+        finished: bool,
+        due_after: timedelta | None = None,
+    ) -> datetime:
         """Store events `first`, `first + 1`... of a game in one transaction; answers the time stored.
 
         Raises EventConflict when one of these indexes is taken (another process acted
@@ -215,7 +234,7 @@ class Storage:
         """
         now = _now()
         with self._transaction() as connection:
-            self._write_all(connection, [Append(game_id, first, events, finished)], now)
+            self._write_all(connection, [Append(game_id, first, events, finished, due_after)], now)
         return now
 
     def append_together(self, appends: Sequence[Append]) -> list[datetime | EventConflict | SaveFailed]:
@@ -289,12 +308,31 @@ class Storage:
         with self._transaction() as connection:
             return bool(connection.execute(_CHANGE_SEATS, row).rowcount)
 
-    def open_tables(self, limit: int = 50) -> list[OpenTable]:
-        """Unfinished games with open seats, the most recently played first (only public games have any)."""
+    def open_tables(self, limit: int = 50, per_creator: int = 3) -> list[OpenTable]:
+        """Unfinished games with open seats (only public games have any), at most `per_creator` of one
+        creator (its newest), the most recently played first among the newest 4 × `limit` of those.
+
+        Cheap however many games there are: the open ones (ix_games_open) are numbered per creator and
+        sorted by their row's time, and only the few kept have their newest event looked up."""
         columns = games_table.c
+        per_creator_rank = func.row_number().over(
+            partition_by=func.coalesce(columns.creator, columns.id), order_by=(columns.updated.desc(), columns.id)
+        )
+        open_games = (
+            select(columns.id, columns.updated, per_creator_rank.label("rank"))
+            .where(columns.open_seats > 0, columns.finished.is_(False))
+            .subquery()
+        )
+        newest = (
+            select(open_games.c.id, open_games.c.updated)
+            .where(open_games.c["rank"] <= per_creator)
+            .order_by(open_games.c.updated.desc(), open_games.c.id)
+            .limit(4 * limit)
+            .subquery()
+        )
         last_played = (  # the time of the game's newest event (its row changes only with its seats)
             select(events_table.c.created)
-            .where(events_table.c.game_id == columns.id)
+            .where(events_table.c.game_id == newest.c.id)
             .order_by(events_table.c["index"].desc())
             .limit(1)
             .scalar_subquery()
@@ -303,8 +341,8 @@ class Storage:
         query = (
             select(columns.id, columns.game, *(cast(column, Text) for column in (
                 columns.rules, columns.seats, columns.table_options)))
-            .where(columns.finished.is_(False), columns.open_seats > 0)
-            .order_by(func.coalesce(last_played, columns.updated).desc(), columns.updated.desc())
+            .join(newest, newest.c.id == columns.id)
+            .order_by(func.coalesce(last_played, newest.c.updated).desc(), newest.c.updated.desc())
             .limit(limit)
         )
         with self.engine.connect() as connection:
@@ -338,21 +376,33 @@ class Storage:
                 connection.execute(update(games_table).where(columns.rematch.in_(deleted)).values(rematch=None))
         return deleted
 
-    def games_on_clocks(self, clocks: Collection[int], after: str, limit: int) -> list[str]:
-        """The ids (after `after`, in order, at most `limit`) of the unfinished games whose turn clock is
-        one of `clocks` (seconds)."""
+    def games_due(self, now: datetime, after: str, limit: int) -> list[tuple[str, datetime]]:
+        """The unfinished games (after `after`, by id, at most `limit`) whose correspondence clock is due by
+        `now` (ix_games_clock_due: the others are never read), each with its due time as stored."""
         columns = games_table.c
-        # The clock compared as JSON text: a corrupt stored value ("soon") matches nothing, where a cast to
-        # a number would fail the whole query on PostgreSQL.
-        clock = cast(columns.table_options["turn_clock"], Text)
         query = (
-            select(columns.id)
-            .where(columns.finished.is_(False), clock.in_([str(seconds) for seconds in clocks]), columns.id > after)
+            select(columns.id, columns.clock_due)
+            .where(columns.clock_due <= now, columns.finished.is_(False), columns.id > after)
             .order_by(columns.id)
             .limit(limit)
         )
         with self.engine.connect() as connection:
-            return list(connection.scalars(query))
+            return [(row.id, row.clock_due) for row in connection.execute(query)]
+
+    def postpone(self, game_id: str, seen: datetime, due: datetime | None) -> None:
+        """The game is due at `due` (None: never), unless its due time changed since it was `seen`."""
+        with self._transaction() as connection:
+            connection.execute(_POSTPONE, {"game_id": game_id, "seen": seen, "clock_due": due})
+
+    def unfinished_on_clocks_by(self, creator: str, clocks: Collection[int]) -> int:
+        """How many unfinished games whose turn clock is one of `clocks` (seconds) `creator` created."""
+        columns = games_table.c
+        clock = cast(columns.table_options["turn_clock"], Text)  # as games_on_clocks compares it
+        query = select(func.count()).where(
+            columns.creator == creator, columns.finished.is_(False), clock.in_([str(seconds) for seconds in clocks])
+        )
+        with self.engine.connect() as connection:
+            return int(connection.scalar(query) or 0)
 
     def rematch_of(self, game_id: str) -> str | None:
         with self.engine.connect() as connection:
@@ -387,11 +437,12 @@ class Storage:
         seats: list[dict[str, Any]],
         record: dict[str, Any],
         table_options: dict[str, Any] | None,
+        creator: str | None = None,
     ) -> None:
         now = _now()
         row = {
             "id": game_id, "lang": lang, "seats": seats, "table_options": table_options or {}, "finished": False,
-            "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats),
+            "created": now, "updated": now, "seats_version": 0, "open_seats": _open_seats(seats), "creator": creator,
         }
         header = {field: record.get(field) for field in HEADER}
         connection.execute(_INSERT_GAME, row | header)
@@ -414,10 +465,18 @@ class Storage:
         ]
         if rows:
             connection.execute(_INSERT_EVENTS, rows)
-        # a game's row changes only when it ends: its `updated` is then when it ended
+        # a game's row changes only when it ends (its `updated` is then when it ended), or when a turn by
+        # correspondence starts (when the sweeper must look at it)
         ended = [{"game_id": append.game_id, "updated": now} for append in appends if append.finished]
         if ended:
             connection.execute(_FINISH_GAME, ended)
+        due = [
+            {"game_id": append.game_id, "clock_due": None if append.due_after is None else now + append.due_after}
+            for append in appends
+            if append.due_after is not None or append.finished
+        ]
+        if due:
+            connection.execute(_SET_DUE, due)
 
     @staticmethod
     def _events(connection: Connection, game_id: str, first: int) -> list[dict[str, Any]]:

@@ -14,11 +14,16 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .name_keys import name_key, name_skeleton
 from .tables import games_table, profile_keys_table, profile_seats_table, profiles_table
 
 
 class NameTaken(Exception):
     """Another profile has this name key."""
+
+
+class NameLooksAlike(NameTaken):
+    """Another profile's name looks like this one (the same skeleton)."""
 
 
 class StoredProfile(NamedTuple):
@@ -46,11 +51,14 @@ class ProfileStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def create(self, profile: StoredProfile, name_key: str, seat_key: str, secret_digest: str) -> None:
-        """A new profile with its first device secret; NameTaken if another profile has the name key."""
-        row = {"id": profile.id, "name": profile.name, "name_key": name_key, "seat_key": seat_key, "created": _now()}
+    def create(self, profile: StoredProfile, seat_key: str, secret_digest: str) -> None:
+        """A new profile with its first device secret; NameTaken if another profile has the name, or one
+        that looks alike (two at once may both pass the look: only the key is unique in the database)."""
+        names = _name_columns(profile.name)
+        row = {"id": profile.id, "seat_key": seat_key, "created": _now(), **names}
         try:
             with self.engine.begin() as connection:
+                _check_look_alike(connection, profile.id, names)
                 connection.execute(insert(profiles_table).values(row))
                 self._add_secret(connection, profile.id, secret_digest)
         except IntegrityError:
@@ -92,8 +100,9 @@ class ProfileStore:
             row = connection.execute(query).first()
         return None if row is None else (StoredProfile(row.id, row.name), row.secret_sha256)
 
-    def by_name_key(self, name_key: str) -> StoredProfile | None:
-        query = select(profiles_table.c.id, profiles_table.c.name).where(profiles_table.c.name_key == name_key)
+    def by_name(self, name: str) -> StoredProfile | None:
+        """The profile of this name (its key: NFKC, without case)."""
+        query = select(profiles_table.c.id, profiles_table.c.name).where(profiles_table.c.name_key == name_key(name))
         with self.engine.connect() as connection:
             row = connection.execute(query).first()
         return None if row is None else StoredProfile(row.id, row.name)
@@ -102,11 +111,13 @@ class ProfileStore:
         with self.engine.connect() as connection:
             return connection.scalar(select(profiles_table.c.name).where(profiles_table.c.id == profile_id))
 
-    def rename(self, profile_id: str, name: str, name_key: str) -> None:
-        """NameTaken if another profile has the name key."""
-        change = update(profiles_table).where(profiles_table.c.id == profile_id).values(name=name, name_key=name_key)
+    def rename(self, profile_id: str, name: str) -> None:
+        """NameTaken if another profile has the name, or one that looks alike."""
+        columns = _name_columns(name)
+        change = update(profiles_table).where(profiles_table.c.id == profile_id).values(columns)
         try:
             with self.engine.begin() as connection:
+                _check_look_alike(connection, profile_id, columns)
                 connection.execute(change)
         except IntegrityError:
             raise NameTaken() from None
@@ -152,6 +163,19 @@ class ProfileStore:
             found: str | None = connection.execute(query).scalar()
         return found
 
+    def played_together(self, profile_id: str, other_id: str) -> bool:
+        """Whether the two profiles have seats in one game (each took it: a claim, a join, or a reservation
+        between profiles that had)."""
+        mine, theirs = profile_seats_table.alias("mine"), profile_seats_table.alias("theirs")
+        query = (
+            select(mine.c.game_id)
+            .join(theirs, theirs.c.game_id == mine.c.game_id)
+            .where(mine.c.profile_id == profile_id, theirs.c.profile_id == other_id)
+            .limit(1)
+        )
+        with self.engine.connect() as connection:
+            return connection.execute(query).first() is not None
+
     def seat_links(self, profile_id: str, most: int | None = None) -> list[SeatLink]:
         """The profile's seats, those of the latest changed games first (the `most` of them)."""
         columns = profile_seats_table.c
@@ -164,3 +188,17 @@ class ProfileStore:
         )
         with self.engine.connect() as connection:
             return [SeatLink(*row) for row in connection.execute(query).all()]
+
+
+def _name_columns(name: str) -> dict[str, str]:
+    return {"name": name, "name_key": name_key(name), "name_skeleton": name_skeleton(name)}
+
+
+def _check_look_alike(connection: Connection, profile_id: str, name: dict[str, str]) -> None:
+    """NameLooksAlike if another profile's name has this skeleton (the same key is the unique key's NameTaken)."""
+    columns = profiles_table.c
+    other = select(columns.id).where(
+        columns.name_skeleton == name["name_skeleton"], columns.name_key != name["name_key"], columns.id != profile_id
+    )
+    if connection.execute(other).first():
+        raise NameLooksAlike()

@@ -26,6 +26,8 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from .name_keys import LONGEST_KEY
+
 
 class UtcDateTime(TypeDecorator[datetime]):
     """Times stored and read as timezone-aware UTC (SQLite keeps no zone: read back as UTC)."""
@@ -64,6 +66,11 @@ games_table = Table(
     Column("open_seats", Integer, nullable=False),
     Column("created", UtcDateTime, nullable=False),
     Column("updated", UtcDateTime, nullable=False),
+    Column("creator", String(64), index=True),  # the creating client's address (migration 0010): its bounds
+    # a correspondence game's next moment for the sweeper (its reminder, then its deadline); None: none
+    Column("clock_due", UtcDateTime, index=True),
+    # the open tables (migration 0010), whatever else is unfinished: covering, their rows are never read to rank them
+    Index("ix_games_open", "finished", "open_seats", "creator", "updated", "id"),
 )
 events_table = Table(
     "events",
@@ -99,7 +106,8 @@ profiles_table = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     Column("name", String(24), nullable=False),
-    Column("name_key", String(96), nullable=False, unique=True),  # the name without case: unique
+    Column("name_key", String(LONGEST_KEY), nullable=False, unique=True),  # NFKC, without case: unique (name_keys.py)
+    Column("name_skeleton", String(LONGEST_KEY), nullable=False, index=True),  # its look-alikes' (migration 0010)
     Column("seat_key", String(64), nullable=False),  # hex: the key its seats' tokens are derived from
     Column("created", UtcDateTime, nullable=False),
 )

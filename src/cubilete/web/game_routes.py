@@ -22,6 +22,7 @@ from ..engine.games import GAMES
 from ..players import default_level, player_levels
 from .api_models import ActionIn, ClockIn, NewGame, SeatIn, SeatProof
 from .changes import BotsTurn, ClockTurn, Move, Rematch
+from .clients import client_key
 from .compression import action_answer
 from .i18n import LANGUAGES, negotiate, request_language
 from .live import follow_game
@@ -30,7 +31,7 @@ from .model_route import ModelBodyRoute
 from .rate_limits import RouteClass, limited
 from .seats import SeatRequest, SeatSecret
 from .services import games_of, profiles_of, services
-from .table_options import TableOptions, table_hints, turn_clock_seconds
+from .table_options import CORRESPONDENCE_CLOCKS, TableOptions, table_hints, turn_clock_seconds
 from .views import locked_view
 
 # -- moves: every move comes through the action route, matched first ----------
@@ -94,7 +95,10 @@ def create(request: Request, body: NewGame) -> dict[str, Any]:
     ]
     seats = profiles_of(request).seat_requests(request, asked)
     table = TableOptions(turn_clock_seconds(body.turn_clock), body.public, table_hints(seats, body.hints_allowed))
-    live, seat_secrets = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table)
+    creator = client_key(request.scope)
+    if table.turn_clock in CORRESPONDENCE_CLOCKS.values():
+        services(request).access.check_correspondence(games_of(request).correspondence_games_by(creator))
+    live, seat_secrets = games_of(request).create(body.game, body.rules, seats, body.seed, lang, table, creator)
     profiles_of(request).link_holders(live.id, enumerate(seat.holder for seat in seats))
     game_url = services(request).game_url(request, live.id)
     return {

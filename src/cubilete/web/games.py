@@ -48,7 +48,7 @@ from .seats import (
     SeatRequest,
     SeatSecret,
 )
-from .table_options import PLAIN_TABLE, TableOptions
+from .table_options import CORRESPONDENCE_CLOCKS, PLAIN_TABLE, TableOptions
 from .tables import TableGate
 from .turn_clock import TurnClock
 from .watchers import Watcher, tell_stored
@@ -91,10 +91,11 @@ class Games:
         seed: int | None,
         lang: str,
         table: TableOptions = PLAIN_TABLE,
+        creator: str | None = None,
     ) -> tuple[LiveGame, list[SeatSecret]]:
         """A new game and each seat's secret: a token for a seat played on the creating device, an invite
         code for a friend's seat (whose token only its claimant gets), neither for bots. Nothing is stored
-        on error."""
+        on error. `creator`: the creating client's address, stored for the per-client bounds (web/access.py)."""
         rules = rules_for(game, rules_name)
         if seed is not None and sum(request.kind == HUMAN for request in seats) > 1:
             # dice a client can choose are dice a client can foresee: the server cannot tell a hot-seat
@@ -109,7 +110,7 @@ class Games:
         stored_seats = tuple(secret.seat(request, table.public) for request, secret in zip(seats, seat_secrets))
         match = Match(rules, [seat.name for seat in stored_seats], seed)
         live = LiveGame(game_id, lang, stored_seats, match, table=table)
-        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json())
+        self.storage.insert(live.id, lang, [seat.to_json() for seat in stored_seats], match.to_json(), table.to_json(), creator)
         self.turns.keep(live)
         self.broker.publish(live.id, EventsStored(0))
         return self._remember(live), seat_secrets
@@ -172,8 +173,12 @@ class Games:
             self.broker.publish(live.id, EventsStored(len(live.match.events)))
         return stored
 
-    def open_tables(self) -> list[OpenTable]:
-        return self.storage.open_tables()
+    def correspondence_games_by(self, creator: str) -> int:
+        """How many unfinished games by correspondence the client address `creator` created."""
+        return self.storage.unfinished_on_clocks_by(creator, CORRESPONDENCE_CLOCKS.values())
+
+    def open_tables(self, per_creator: int) -> list[OpenTable]:
+        return self.storage.open_tables(per_creator=per_creator)
 
     async def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
         """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
@@ -265,11 +270,11 @@ class Games:
         await self._off_loop(partial(self.catch_up, live, for_change=True))
         raise StaleRequest("stale") from None
 
-    @staticmethod
-    def _appended(live: LiveGame, checkpoint: Checkpoint) -> Append:
-        """The events a change added since `checkpoint`."""
+    def _appended(self, live: LiveGame, checkpoint: Checkpoint) -> Append:
+        """The events a change added since `checkpoint` (and when the correspondence sweeper must look)."""
         first = checkpoint.events
-        return Append(live.id, first, [event.to_json() for event in live.match.events[first:]], live.state.is_over)
+        events = [event.to_json() for event in live.match.events[first:]]
+        return Append(live.id, first, events, live.state.is_over, self.turns.due_after(live, first))
 
     def _stored(self, live: LiveGame, first: int) -> None:
         """(Holding the game's lock.) A change's events from `first` on were stored."""

@@ -24,7 +24,9 @@ from starlette.requests import HTTPConnection
 
 from ..engine.errors import CubileteError, InvalidRecord
 from ..storage import Storage
-from ..storage.profiles import NameTaken, SeatLink, StoredProfile
+from ..storage.name_keys import LONGEST_KEY, name_key, name_skeleton
+from ..storage.profiles import NameLooksAlike, NameTaken, SeatLink, StoredProfile
+from .api_models import NAME_LENGTH
 from .seats import HUMAN, SeatHolder, SeatRequest, digest_token
 
 BEARER = "bearer "
@@ -45,6 +47,10 @@ class ProfileNotFound(CubileteError):
 
 class DeviceNotFound(CubileteError):
     """The profile has no device of this id."""
+
+
+class ProfileSeatRefused(CubileteError):
+    """A seat reserved for a profile its creator never played with (HTTP 403)."""
 
 
 class ProfileNameRefused(CubileteError):
@@ -78,16 +84,21 @@ class ProfileSeat:
     token: str  # derived from the profile's seat key
 
 
-def name_key(name: str) -> str:
-    """The name as profiles compare it (without case); a reserved name is refused as taken, and one holding
-    an invisible or control character (a zero-width space, a soft hyphen, a right-to-left override) or a
-    `/` (its page's address could not reach it) is refused."""
+def check_name(name: str) -> None:
+    """A reserved name is refused as taken, and one holding an invisible or control character (a zero-width
+    space, a soft hyphen, a right-to-left override) or a `/` (its page's address could not reach it) is
+    refused. Profiles compare names by their key (NFKC, without case) and refuse look-alikes of a taken
+    name (storage/name_keys.py)."""
     if any(unicodedata.category(character) in UNSEEN or character == "/" for character in name):
         raise ProfileNameRefused("name_characters")
-    key = name.strip().casefold()
-    if key in RESERVED_NAMES:
+    if max(len(name_key(name)), len(name_skeleton(name))) > LONGEST_KEY:  # NFKC makes a «ﷺ» 18 letters
+        raise ProfileNameRefused("name_too_long", most=NAME_LENGTH)
+    if name_key(name) in RESERVED_NAMES:
         raise ProfileNameTaken("name_taken", name=name.strip())
-    return key
+
+
+def _name_refusal(taken: NameTaken, name: str) -> ProfileNameTaken:
+    return ProfileNameTaken("name_look_alike" if isinstance(taken, NameLooksAlike) else "name_taken", name=name)
 
 
 class Profiles:
@@ -98,14 +109,13 @@ class Profiles:
 
     def create(self, name: str) -> tuple[Profile, str]:
         """A new profile and its first device secret (refused if the name is taken)."""
+        check_name(name)
         profile = Profile(secrets.token_urlsafe(12), name.strip())
         secret = secrets.token_urlsafe(32)
         try:
-            self.store.create(
-                StoredProfile(profile.id, profile.name), name_key(name), secrets.token_hex(32), digest_token(secret)
-            )
-        except NameTaken:
-            raise ProfileNameTaken("name_taken", name=profile.name) from None
+            self.store.create(StoredProfile(profile.id, profile.name), secrets.token_hex(32), digest_token(secret))
+        except NameTaken as taken:
+            raise _name_refusal(taken, profile.name) from None
         return profile, secret
 
     def add_device(self, profile_id: str) -> str:
@@ -156,18 +166,19 @@ class Profiles:
 
     def named(self, name: str) -> Profile:
         """The profile of this name (without case); ProfileNotFound if none."""
-        found = self.store.by_name_key(name.strip().casefold())
+        found = self.store.by_name(name)
         if found is None:
             raise ProfileNotFound("profile_not_found", name=name.strip())
         return Profile(*found)
 
     def rename(self, profile: Profile, name: str) -> Profile:
         """The profile under its new name (refused if another profile has it); its seats keep their names."""
+        check_name(name)
         renamed = Profile(profile.id, name.strip())
         try:
-            self.store.rename(profile.id, renamed.name, name_key(name))
-        except NameTaken:
-            raise ProfileNameTaken("name_taken", name=renamed.name) from None
+            self.store.rename(profile.id, renamed.name)
+        except NameTaken as taken:
+            raise _name_refusal(taken, renamed.name) from None
         return renamed
 
     def delete(self, profile: Profile) -> None:
@@ -185,16 +196,21 @@ class Profiles:
         """A new game's seats (each with the name of the profile it is reserved for, if any), with their
         holders: the first human seat played on a signed-in device belongs to its profile; a seat reserved
         for a friend's profile ("play with Beto again") is held by that profile from the start. Only a
-        signed-in device may reserve seats."""
+        signed-in device may reserve seats, and only for a profile it has played with (a stranger's devices
+        would be sent its turns, and a clock's moves would fill its record)."""
         mine = self.device_holder(connection)
-        if mine is None and any(reserved is not None for _, reserved in requests):
+        creator = None if mine is None else mine.profile_id
+        if creator is None and any(reserved is not None for _, reserved in requests):
             raise ProfileRefused("profile_needed")
         made = []
         for request, reserved in requests:
             if reserved is not None:
                 if request.kind != HUMAN:
                     raise InvalidRecord("profile_seat_kind")
-                request = replace(request, invited=True, holder=self.holder(self.named(reserved), here=False))
+                friend = self.named(reserved)
+                if friend.id != creator and not self.store.played_together(str(creator), friend.id):
+                    raise ProfileSeatRefused("profile_seat_stranger", name=friend.name)
+                request = replace(request, invited=True, holder=self.holder(friend, here=False))
             elif mine is not None and request.kind == HUMAN and not request.invited:
                 request, mine = replace(request, holder=mine), None
             made.append(request)

@@ -8,6 +8,10 @@ is the player's (compared without case). A proof that fails is answered with its
 game's seat range, a bot's seat, a wrong token, no such game) and counts for nothing; the others
 still count. The record names no game the browser did not send.
 
+A game in which the seat took no decision of its own (its every choice played by its turn clock, or by
+the computer it was handed to) is no game of the player's: it stays out of the record. So a seat someone
+else reserved for a profile (web/profiles.py) cannot fill its record by running out its clock.
+
 The first time a finished game is in a record, its review is computed (analysis.review) for every
 seat with a token and stored (seat_summaries.py); later records only read it.
 """
@@ -64,15 +68,17 @@ class PlayerRecords:
         summaries = await run_in_threadpool(self.store.summaries, {head.id for head, _ in finished})
         for game_id in dict.fromkeys(head.id for head, seat in finished if (head.id, seat) not in summaries):
             summaries |= await self._summarize(game_id)
+        reviewed = [(head, summaries[head.id, seat]) for head, seat in finished if (head.id, seat) in summaries]
+        # a seat that took no decision of its own (the clock or the computer played them all) did not play
         played = sorted(
-            ((head, summaries[head.id, seat]) for head, seat in finished if (head.id, seat) in summaries),
+            ((head, summary) for head, summary in reviewed if summary.decisions),
             key=lambda entry: (entry[0].updated, entry[0].id),
         )
         return {
             "name": name.strip(),
             "rule_sets": _by_rule_set(played),
             "games": [_game_entry(head, summary) for head, summary in played],
-            "in_progress": len(mine) - len(played),
+            "in_progress": len(mine) - len(reviewed),
             "other_names": sorted(other_names),
             "refused": refused,
         }

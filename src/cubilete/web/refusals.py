@@ -22,7 +22,7 @@ from .catch_up import GameNotFound, StaleRequest
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
 from .passkeys import PasskeyKnown, PasskeyRefused
-from .profiles import DeviceNotFound, ProfileNameTaken, ProfileNotFound, ProfileRefused
+from .profiles import DeviceNotFound, ProfileNameTaken, ProfileNotFound, ProfileRefused, ProfileSeatRefused
 from .rate_limits import TooManyRequests
 from .reactions import ReactionTooSoon
 from .seats import SeatRefused, SeatTaken
@@ -47,6 +47,7 @@ _STATUS = (
     (TablesOverBudget, 503),
     (ServerStopping, 503),
     (SeatRefused, 403),
+    (ProfileSeatRefused, 403),
     (HintsOff, 403),
     (ReactionTooSoon, 429),
     (CreationRefused, 403),

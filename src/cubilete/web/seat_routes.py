@@ -58,7 +58,7 @@ async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[
 @seat_router.get("/api/open-tables", summary="Public games with seats anyone may join")
 def open_tables(request: Request) -> list[dict[str, Any]]:
     """Never a token: each game's seated players' names and the numbers of its open seats. None when the
-    host switched the open tables off."""
+    host switched the open tables off; a few of each client address's (its newest: web/access.py)."""
     if not services(request).access.open_tables:
         return []
     return [
@@ -71,7 +71,7 @@ def open_tables(request: Request) -> list[dict[str, Any]]:
             "players": table.players,
             "open_seats": table.open_seats,
         }
-        for table in games_of(request).open_tables()
+        for table in games_of(request).open_tables(services(request).access.open_tables_per_client)
     ]
 
 

@@ -4,7 +4,11 @@ No timer runs on the server: the deadline is the stored time of the event that g
 plus the clock. That time is known when this process stored the event; otherwise it is read from the
 database, never holding the game's lock (the event loop may wait for that lock, never for the database):
 `to_time` (holding the lock) says which turn's time is missing, `read` fetches it without the lock, and
-`set` (holding the lock again) keeps it if the game is still at that turn."""
+`set` (holding the lock again) keeps it if the game is still at that turn.
+
+A turn by correspondence (a clock of days) is also watched by the server's sweeper (correspondence.py):
+the change that starts it stores when the sweeper must look at the game (`due_after`), its reminder's
+time, and the sweeper then asks the database only for the games due."""
 
 from __future__ import annotations
 
@@ -13,6 +17,9 @@ from datetime import datetime, timedelta
 
 from ..storage import Storage
 from .live_game import LiveGame
+from .table_options import CORRESPONDENCE_CLOCKS
+
+REMIND_AT = 4  # a correspondence turn's reminder goes once 1/REMIND_AT of its allowance is left
 
 
 class TurnClock:
@@ -55,11 +62,26 @@ class TurnClock:
         live.turn_started = (start, began)
         live.deadline = began + timedelta(seconds=live.table.turn_clock * self.scale)
 
+    def due_after(self, live: LiveGame, first: int) -> timedelta | None:
+        """If a turn by correspondence starts among the game's events from `first` on: how long after they
+        are stored the sweeper must look at the game (when its reminder is due)."""
+        start = _clock_start(live)
+        if live.table.turn_clock not in CORRESPONDENCE_CLOCKS.values() or start is None or start - 1 < first:
+            return None
+        return timedelta(seconds=live.table.turn_clock * self.scale) * (1 - 1 / REMIND_AT)
+
     @staticmethod
     def _start(live: LiveGame) -> int | None:
         """(Holding the game's lock.) The events at the turn's start, or None (and no deadline) if no clock runs."""
-        state = live.state
-        if not live.table.turn_clock or state.is_over or state.num_players < 2 or not live.match.events:
+        start = _clock_start(live)
+        if start is None:
             live.turn_started = live.deadline = None
-            return None
-        return max(live.turn_start(), 1)
+        return start
+
+
+def _clock_start(live: LiveGame) -> int | None:
+    """The events at the start of the turn the clock runs for, or None if no clock runs."""
+    state = live.state
+    if not live.table.turn_clock or state.is_over or state.num_players < 2 or not live.match.events:
+        return None
+    return max(live.turn_start(), 1)

@@ -154,6 +154,23 @@ def add_access_options(parser: Parser) -> None:
         "--no-open-tables", dest="open_tables", action="store_false",
         help="list no open tables, and create no public games (default: listed)",
     )
+    access.add_argument(
+        "--open-tables-per-client", metavar="N", type=_at_least_one,
+        help="open tables listed at once per client address, its newest (default: 3)",
+    )
+    access.add_argument(
+        "--correspondence-games-per-client", metavar="N", type=_at_least_one,
+        help="unfinished games by correspondence (a clock of days) one client address may create (default: 100)",
+    )
+
+
+def per_client_shares(args: argparse.Namespace) -> dict[str, int]:
+    """The bounds per client address the host chose (web/access.py has the defaults)."""
+    chosen = {
+        "open_tables_per_client": args.open_tables_per_client,
+        "correspondence_games_per_client": args.correspondence_games_per_client,
+    }
+    return {name: value for name, value in chosen.items() if value is not None}
 
 
 def _not_blank(text: str) -> str:
@@ -237,7 +254,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
         rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
-        access=Access(args.creation_password, args.open_tables), push=push_settings(args),
+        access=Access(args.creation_password, args.open_tables, **per_client_shares(args)),
+        push=push_settings(args),
     )
     urls = listening_addresses(args.host, args.port)
     proxies = believed_proxies(args.forwarded_allow_ips, args.public_url)
