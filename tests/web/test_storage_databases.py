@@ -57,7 +57,7 @@ def test_a_new_game_reads_back_with_its_head_seats_and_events(storage):
     )
     assert (game.finished, game.rematch, game.seats_version) == (False, None, 0)
     assert game.created == game.updated and game.created.tzinfo is not None
-    assert [table.id for table in storage.open_tables()] == ["g2"]
+    assert [table.id for table in storage.lobby.listed()] == ["g2"]
 
 
 def test_seats_change_only_from_the_version_they_are_at(storage):

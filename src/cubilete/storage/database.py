@@ -33,22 +33,21 @@ from sqlalchemy.exc import (
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..engine.errors import CubileteError
-from ..engine.validation import Record
-from .connections import DATABASE_TIMEOUT, DatabaseUnusable, connect, database_url, is_local, json_value, shown_url
+from .connections import DATABASE_TIMEOUT, DatabaseUnusable, connect, database_url, is_local, shown_url
 from .deadlines import ConnectionDeadlines
+from .open_tables import OpenTableStore
 from .passkeys import PasskeyStore
 from .profiles import ProfileStore
 from .push import PushStore
 from .schema import upgrade_to_newest
 from .seat_summaries import SeatSummaryStore
-from .tables import HEADER, events_table, games_table
+from .tables import HEADER, STORED_GAME, events_table, games_table
 
 log = logging.getLogger(__name__)
 # What a database that is down, frozen, too slow or out of room raises from a read (a write raises
 # SaveFailed): answered 503 database_unavailable (web/refusals.py). Not a bug's errors (a query or a
 # value the database refuses), which stay 500s.
 DATABASE_FAILURES = (OperationalError, InterfaceError, InternalError, PoolTimeout)
-STORED_GAME = Record("stored game")  # a row the app could not have written (edited by hand, a bad disk)
 
 
 # The statements of every action, built once (building them per call cost more than running them).
@@ -143,19 +142,6 @@ class Progress(NamedTuple):
     rematch: str | None
 
 
-@dataclass(frozen=True)
-class OpenTable:
-    """A public game with seats nobody has claimed yet, as the open-tables list shows it."""
-
-    id: str
-    game: str
-    rules: str
-    players: list[str]  # the seated players' names
-    open_seats: list[int]
-    turn_clock: int
-    hints: str  # table_options.TableOptions.hints
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -177,6 +163,7 @@ class Storage:
         self.passkeys = PasskeyStore(self.engine)
         self.push = PushStore(self.engine)
         self.summaries = SeatSummaryStore(self.engine)
+        self.lobby = OpenTableStore(self.engine)
 
     def answers(self) -> bool:
         """Whether the database answers a trivial query now (a readiness check)."""
@@ -307,53 +294,6 @@ class Storage:
                "open_seats": _open_seats(seats), "updated": _now()}
         with self._transaction() as connection:
             return bool(connection.execute(_CHANGE_SEATS, row).rowcount)
-
-    def open_tables(self, limit: int = 50, per_creator: int = 3) -> list[OpenTable]:
-        """Unfinished games with open seats (only public games have any), at most `per_creator` of one
-        creator (its newest), the most recently played first among the newest 4 × `limit` of those.
-
-        Cheap however many games there are: the open ones (ix_games_open) are numbered per creator and
-        sorted by their row's time, and only the few kept have their newest event looked up."""
-        columns = games_table.c
-        per_creator_rank = func.row_number().over(
-            partition_by=func.coalesce(columns.creator, columns.id), order_by=(columns.updated.desc(), columns.id)
-        )
-        open_games = (
-            select(columns.id, columns.updated, per_creator_rank.label("rank"))
-            .where(columns.open_seats > 0, columns.finished.is_(False))
-            .subquery()
-        )
-        newest = (
-            select(open_games.c.id, open_games.c.updated)
-            .where(open_games.c["rank"] <= per_creator)
-            .order_by(open_games.c.updated.desc(), open_games.c.id)
-            .limit(4 * limit)
-            .subquery()
-        )
-        last_played = (  # the time of the game's newest event (its row changes only with its seats)
-            select(events_table.c.created)
-            .where(events_table.c.game_id == newest.c.id)
-            .order_by(events_table.c["index"].desc())
-            .limit(1)
-            .scalar_subquery()
-        )
-        # JSON columns read as text and parsed row by row: one row that does not parse is left out alone
-        query = (
-            select(columns.id, columns.game, *(cast(column, Text) for column in (
-                columns.rules, columns.seats, columns.table_options)))
-            .join(newest, newest.c.id == columns.id)
-            .order_by(func.coalesce(last_played, newest.c.updated).desc(), newest.c.updated.desc())
-            .limit(limit)
-        )
-        with self.engine.connect() as connection:
-            rows = connection.execute(query).all()
-        tables = []
-        for game_id, game, *columns_text in rows:
-            try:
-                tables.append(_open_table(game_id, game, *(json_value(text) for text in columns_text)))
-            except ValueError as error:  # logged and left out, never a 500 for everyone
-                log.warning("game %s cannot be listed: %s", game_id, error)
-        return tables
 
     def delete_unplayed(self, changed_before: datetime) -> list[str]:
         """Delete up to UNPLAYED_BATCH unfinished games that never got a move (no event stored) and whose
@@ -491,20 +431,6 @@ def _first_line(error: Exception) -> str:
     """The driver's own message when there is one, without SQLAlchemy's statement and links."""
     cause = error.orig if isinstance(error, DBAPIError) else error
     return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
-
-
-def _open_table(game_id: str, game: Any, rules: Any, seats: Any, options: Any) -> OpenTable:
-    """A listed game from its columns, or InvalidRecord (a ValueError) if they are not what the app writes."""
-    name = STORED_GAME.text(STORED_GAME.mapping(rules, "rules").get("name"), "the rules' name")
-    seats = [STORED_GAME.mapping(seat, "a seat") for seat in STORED_GAME.array(seats, "seats", 1)]
-    players = [STORED_GAME.text(seat.get("name"), "a seat's name") for seat in seats if not seat.get("open")]
-    options = STORED_GAME.mapping(options or {}, "table options")  # games stored before the options had none
-    return OpenTable(
-        game_id, STORED_GAME.text(game, "game"), name, players,
-        [index for index, seat in enumerate(seats) if seat.get("open")],
-        STORED_GAME.integer(options.get("turn_clock", 0), "turn clock", 0),
-        STORED_GAME.text(options.get("hints", "always"), "hints"),  # on in games stored before the option
-    )
 
 
 @contextmanager

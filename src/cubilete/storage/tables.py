@@ -26,7 +26,10 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from ..engine.validation import Record
 from .name_keys import LONGEST_KEY
+
+STORED_GAME = Record("stored game")  # a row the app could not have written (edited by hand, a bad disk)
 
 
 class UtcDateTime(TypeDecorator[datetime]):

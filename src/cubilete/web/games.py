@@ -178,7 +178,7 @@ class Games:
         return self.storage.unfinished_on_clocks_by(creator, CORRESPONDENCE_CLOCKS.values())
 
     def open_tables(self, per_creator: int) -> list[OpenTable]:
-        return self.storage.open_tables(per_creator=per_creator)
+        return self.storage.lobby.listed(per_creator=per_creator)
 
     async def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
         """The solver's best options for the dice on the table (the family's hint view), for the seat to move."""
