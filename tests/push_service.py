@@ -7,8 +7,10 @@ the message. It can be told to answer an endpoint with 404, 410 or 500 a number 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
+import socket
 import threading
 import time
 import urllib.request
@@ -167,6 +169,33 @@ class PushService:
         """The `count`-th push of this kind to the subscription, once it arrived."""
         self.wait_for(lambda service: service.kinds(name).count(kind) >= count, f"{kind} for {name}")
         return [message for message in self.messages(name) if message["kind"] == kind][count - 1]
+
+
+class SilentPushService:
+    """A push service that takes each request and never answers it (until the test ends)."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+        self.asked = threading.Event()
+        self._thread = threading.Thread(target=self._hold_all, daemon=True)
+
+    def _hold_all(self) -> None:
+        with contextlib.suppress(OSError):  # the listener closed: the test ended
+            while True:
+                connection, _ = self._listener.accept()
+                self.held.append(connection)
+                self.asked.set()
+
+    def __enter__(self) -> SilentPushService:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._listener.close()
+        for connection in self.held:
+            connection.close()
 
 
 @contextmanager

@@ -126,7 +126,7 @@ def test_the_outbox_closes_within_a_bound_with_a_full_queue_and_a_push_in_hand(m
     store = BlockedStore()
     outbox = Outbox(keys=None, store=store, contact="mailto:host@example.org", most_waiting=3)  # type: ignore[arg-type]
     # the push in hand waits for a push service that does not answer (here: for the test)
-    monkeypatch.setattr(outbox, "_send", lambda delivery: store.forget_endpoint(delivery.subscription.endpoint))
+    monkeypatch.setattr(outbox, "_send", lambda delivery, lane: store.forget_endpoint(delivery.subscription.endpoint))
     subscription = Subscription("https://push.example.org/x", "key", "auth", "en")
     outbox.start()
     try:

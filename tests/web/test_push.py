@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 
 from cubilete.web import create_app
 from cubilete.web.push import PushSettings
-from tests.push_service import PushService
+from cubilete.web.push import outbox as outbox_module
+from tests.push_service import PushService, SilentPushService
 
 ANA = {"name": "Ana", "kind": "human"}
 LUIS = {"name": "Luis", "kind": "human", "invited": True}
@@ -269,6 +270,25 @@ def test_a_gone_subscription_is_forgotten_and_a_failed_push_tried_again(app_clie
     play_a_turn(app_client, created, 1)
     service.wait_for_kind("ana", "your_turn")
     assert service.tries["ana"] - tries_before == 3 and service.tries["luis"] == 1
+
+
+def test_a_push_service_that_never_answers_delays_no_push_to_another_service(database, service, monkeypatch):
+    """The audit's attack (issue 32, item 9): a subscription at a service that holds every request; another
+    game's push to another service arrived 99.9 s later. The silent service holds its request a minute
+    here (its read timeout raised), so the other push must not wait for it."""
+    monkeypatch.setattr(outbox_module, "SEND_TIMEOUT", (3.05, 60.0))
+    with SilentPushService() as silent:
+        settings = PushSettings(services=(f"{service.url}/push/", f"{silent.url}/"), retry_delays=(0.05,))
+        with TestClient(create_app(database, push=settings)) as client:
+            service.server_key = client.get("/api/push/key").json()["public_key"]
+            held_game, other_game = create(client), create(client)
+            held = service.subscribe("luis") | {"endpoint": f"{silent.url}/push/luis"}
+            assert subscribe(client, held_game, 1, held).status_code == 200
+            subscribed(client, other_game, 1, service, "eva")
+            play_a_turn(client, held_game, 0)
+            assert silent.asked.wait(10), "the push to the silent service was never sent"
+            play_a_turn(client, other_game, 0)
+            service.wait_for_kind("eva", "your_turn")  # while the silent service still holds its request
 
 
 # -- across processes, profiles, the host's options ------------------------------------------------

@@ -16,7 +16,7 @@ from cubilete.cli.main import main
 from cubilete.players import default_level
 from cubilete.web import RateLimits, create_app
 from cubilete.web.clients import client_key
-from cubilete.web.rate_limits import RequestRates, RouteClass
+from cubilete.web.rate_limits import RequestRates, RouteClass, TooManyRequests
 from cubilete.web.unplayed_games import UNPLAYED_MAX_AGE
 
 LOOP = ("203.0.113.7", 40000)  # documentation addresses (RFC 5737, RFC 3849)
@@ -121,6 +121,11 @@ def test_the_help_gives_the_default_budgets_and_expiry(capsys):
     assert f"the live bar's chances (default: {defaults.hints})" in help_text
     assert f"finished games' records (default: {defaults.reviews})" in help_text
     assert f"players' reactions to the table (default: {defaults.reactions})" in help_text
+    assert f"the list of open tables (default: {defaults.open_tables})" in help_text
+    assert f"QR codes, all clients (default: {defaults.qr_codes_everyone})" in help_text
+    assert f"hints and chances, all clients (default: {defaults.hints_everyone})" in help_text
+    assert f"positions and records, all clients (default: {defaults.reviews_everyone})" in help_text
+    assert f"open tables, all clients (default: {defaults.open_tables_everyone})" in help_text
     assert f"0 keeps them (default: {UNPLAYED_MAX_AGE.total_seconds() / 3600:g})" in help_text
 
 
@@ -141,7 +146,7 @@ def test_cubilete_serve_takes_a_budget_from_its_option(start_server, database):
 def test_the_counts_of_clients_whose_minute_is_over_are_forgotten(monkeypatch):
     """Memory holds the clients of the last minute only: a thousand addresses counted, then a minute on
     (the library's clock moved, not waited for), and the library's expiry forgets every one of them."""
-    rates = RequestRates()
+    rates = RequestRates(RateLimits(qr_codes_everyone=None))  # a thousand addresses pass everyone's budget
     counts = rates._limiter.storage.storage  # the library's counters, one per client and class
     for number in range(1000):
         rates.count(RouteClass.QR_CODES, f"10.0.{number // 250}.{number % 250}")
@@ -153,3 +158,42 @@ def test_the_counts_of_clients_whose_minute_is_over_are_forgotten(monkeypatch):
     while len(counts) > 1 and time.monotonic() < deadline:
         time.sleep(0.01)  # waiting for the expiry thread's state, not for a time
     assert len(counts) == 1
+
+
+@pytest.mark.parametrize(
+    ("limits", "path"),
+    [
+        (RateLimits(qr_codes=3, qr_codes_everyone=10), "/api/qr?text=invite"),
+        (RateLimits(hints=3, hints_everyone=10), "/api/games/nope/chances"),
+        (RateLimits(reviews=3, reviews_everyone=10), "/api/games/nope/review"),
+        (RateLimits(open_tables=3, open_tables_everyone=10), "/api/open-tables"),
+    ],
+)
+def test_many_addresses_each_within_its_budget_meet_everyone_s_budget_and_moves_go_on(database, limits, path):
+    """The audit's attack (issue 32, item 6): 40 addresses, each within its QR budget, took a core. Here
+    five addresses ask three times each; everyone's budget refuses past the tenth, a new address too,
+    and a move is counted in no budget."""
+    app = create_app(database, rate_limits=limits)
+    with TestClient(app, client=LOOP) as first:
+        addresses = [first] + [TestClient(app, client=(f"203.0.113.{n}", 40000)) for n in range(20, 24)]
+        statuses = [client.get(path).status_code for client in addresses for _ in range(3)]
+        assert statuses[:10] == [statuses[0]] * 10 and statuses[0] != 429
+        assert statuses[10:] == [429] * 5
+        assert_too_many(TestClient(app, client=PERSON).get(path), "too many requests")
+        game = first.post("/api/games", json=NEW_GAME).json()
+        roll = {"seat": 0, "token": game["seats"][0]["token"], "action": {"type": "roll"}}
+        assert first.post(f"/api/games/{game['id']}/actions", json=roll).status_code == 200
+
+
+def test_a_request_refused_by_everyone_s_budget_is_not_counted_in_its_address_s(database):
+    limits = RateLimits(qr_codes=2, qr_codes_everyone=2)
+    app = create_app(database, rate_limits=limits)
+    with TestClient(app, client=LOOP) as loop:
+        assert [loop.get("/api/qr", params={"text": "t"}).status_code for _ in range(2)] == [200, 200]
+        assert TestClient(app, client=PERSON).get("/api/qr", params={"text": "t"}).status_code == 429
+    rates = RequestRates(RateLimits(qr_codes=1, qr_codes_everyone=1))
+    rates.count(RouteClass.QR_CODES, "a")
+    with pytest.raises(TooManyRequests):
+        rates.count(RouteClass.QR_CODES, "b")
+    with pytest.raises(TooManyRequests):  # "a" is refused by its own budget, "b" had nothing counted
+        rates.count(RouteClass.QR_CODES, "a")

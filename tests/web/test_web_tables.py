@@ -174,6 +174,53 @@ def test_tables_past_the_budget_are_refused_at_once_with_retry_after_in_the_game
     assert seed_duel <= gate.held <= TABLE_MEMORY_MB * 2**20
 
 
+def test_a_request_for_another_rule_set_cannot_take_the_budget_from_the_default_rule_set(database):
+    """The audit's attack (issue 32, item 5): one anonymous live bar of a `no-bonus` duel game took the
+    budget, and every `seed` duel game was refused until a restart. The budget keeps the seed's room."""
+    builder = StandInBuilder()
+    gate = TableGate(prepare=builder.prepare)
+    with gate_client(database, gate) as client:
+        refused = chances_ahead(client, new_game(client, "no-bonus"))
+        assert (refused.status_code, refused.json()["code"]) == (503, "tables_over_budget")
+        assert chances_ahead(client, new_game(client, "seed")).json()["code"] == "chances_ahead"
+        optimal = {"name": "Bot", "kind": "bot", "level": "optimal"}
+        body = {"game": "penta", "rules": "no-bonus", "players": [ANA, optimal]}
+        game = client.post("/api/games", json=body).json()
+        move = {"seat": 0, "token": game["seats"][0]["token"], "action": {"type": "roll"}}
+        assert client.post(f"/api/games/{game['id']}/actions", json=move).status_code == 200  # its solution fits
+    assert ("penta", "seed", "duel") in builder.builds and ("penta", "no-bonus", "duel") not in builder.builds
+
+
+def test_a_hint_whose_tables_load_quickly_never_waits_behind_a_long_build(database):
+    """The audit's attack (issue 32, item 5): a solo Generala hint waited 70.7 s behind a stranger's build
+    of the Penta duel. Here the Penta build is held until the Generala hint is answered."""
+    builder = StandInBuilder(hold=True)
+
+    def hold_penta(level, rules) -> None:
+        if rules.game == "penta":
+            builder.prepare(level, rules)
+
+    gate = TableGate(prepare=hold_penta)
+    with gate_client(database, gate) as client:
+        try:
+            waiting, _ = asking_chances(client, new_game(client), 1, gate)  # the Penta duel's build, held
+            body = {"game": "generala", "players": [ANA]}
+            solo = client.post("/api/games", json=body).json()
+            seat = {"seat": 0, "token": solo["seats"][0]["token"]}
+            assert client.post(f"/api/games/{solo['id']}/actions", json=seat | {"action": {"type": "roll"}}).status_code == 200
+            answers: list = []
+            hint = threading.Thread(target=lambda: answers.append(client.post(f"/api/games/{solo['id']}/hint", json=seat)))
+            hint.start()
+            hint.join(SAFETY_SECONDS)
+            assert not hint.is_alive(), "the hint waited behind the Penta build"
+            assert answers[0].status_code == 200 and answers[0].json()["options"]
+            assert builder.builds == [("penta", "seed", "duel")] and not builder.release.is_set()
+        finally:
+            builder.release.set()
+        for thread in waiting:
+            thread.join(SAFETY_SECONDS)
+
+
 def test_a_build_that_fails_fails_its_requests_and_the_next_request_tries_again(database):
     attempts = []
 

@@ -36,6 +36,9 @@ class FamilyPlayers(Protocol):
     def table_memory(self, level: str, rules: Any) -> Mapping[Hashable, int]:
         """The tables `prepare` makes ready, each with the bytes it holds in memory (an estimate)."""
 
+    def quick_to_prepare(self, level: str, rules: Any) -> bool:
+        """Whether `prepare` only loads saved tables or builds small ones (well under a second)."""
+
 
 PLAYER_FAMILIES: dict[str, FamilyPlayers] = {SHEET.id: sheet, FIVE_THOUSAND.id: five_thousand}
 
@@ -73,3 +76,9 @@ def table_memory(level: str, rules: Rules) -> Mapping[Hashable, int]:
     two levels has the same key) with the bytes it holds in memory once prepared: an estimate, cheap to
     compute, nothing solved."""
     return family_players(rules.game).table_memory(level, rules)
+
+
+def quick_to_prepare(level: str, rules: Rules) -> bool:
+    """Whether preparing a level's tables is quick: each is saved on disk already (a load) or small to
+    build, so that it need not wait behind a long build (see web/tables.py)."""
+    return family_players(rules.game).quick_to_prepare(level, rules)

@@ -25,7 +25,7 @@ from collections.abc import Hashable
 from ..engine.actions import Action, Bank, Roll, SetAside
 from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.runner import Player
-from ..solvers.five_thousand.cache import two_player_solution
+from ..solvers.five_thousand.cache import cache_path, two_player_solution
 from ..solvers.five_thousand.exact import solution_bytes
 from ..solvers.five_thousand.optimal import OptimalValues, estimated_win
 from ..solvers.five_thousand.plan import EndValue, TurnPlans
@@ -89,6 +89,11 @@ def table_memory(level: str, rules: FiveThousandRules) -> dict[Hashable, int]:
     if level not in TABLE_LEVELS:
         return {}
     return {("two-player table", rules): solution_bytes(rules)}
+
+
+def quick_to_prepare(level: str, rules: FiveThousandRules) -> bool:
+    """Whether the level's table, if it needs one, is saved on disk already (solving it takes seconds)."""
+    return level not in TABLE_LEVELS or cache_path(rules).exists()
 
 
 def make_player(level: str, rules: FiveThousandRules) -> Player[FiveThousandState] | None:

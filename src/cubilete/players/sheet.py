@@ -28,7 +28,7 @@ from ..engine.runner import Player
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
 from ..solvers.sheet.advice import advise, best_action
-from ..solvers.sheet.cache import solution
+from ..solvers.sheet.cache import cache_path, solution
 from ..solvers.sheet.duel import prepare_duel, rank_for_duel
 from ..solvers.sheet.tables import sheet_tables, state_count
 from ..solvers.table_cache import Progress
@@ -40,6 +40,7 @@ TABLE_LEVELS = ("casual", "optimal", "duel")  # the levels that play by the solv
 # (1,048,576 states, 1.68 GB) and 1323 for Generala (8,192 states, 10.8 MB); the solution, 8 per state.
 DUEL_BYTES_PER_STATE = 1700
 SOLUTION_BYTES_PER_STATE = 8
+QUICK_STATES = 65_536  # a rule set's tables of at most this many states build in well under a second
 CASUAL_TEMPERATURE = 1.5  # points of expected final total
 CASUAL_SEED = 0
 
@@ -108,3 +109,11 @@ def table_memory(level: str, rules: SheetRules) -> dict[Hashable, int]:
     if level == "duel":
         tables["duel laws", rules] = DUEL_BYTES_PER_STATE * states
     return tables
+
+
+def quick_to_prepare(level: str, rules: SheetRules) -> bool:
+    """Whether the level's tables load from disk or build within a fraction of a second (Generala's, of
+    8,192 states, all do; Penta's duel laws are never saved, and take about 20 s)."""
+    if level not in TABLE_LEVELS or state_count(sheet_tables(rules)) <= QUICK_STATES:
+        return True
+    return level != "duel" and cache_path(rules).exists()

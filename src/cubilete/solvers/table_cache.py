@@ -2,7 +2,8 @@
 
 A table is built once per key (its rules and solver version), saved in the cache
 directory and loaded by later processes; a process keeps each table it has in memory.
-Processes sharing the cache directory build a table one at a time: the first takes a
+Threads build or load each table one at a time (others' tables do not wait). Processes sharing the
+cache directory build a table one at a time: the first takes a
 lock file beside the table's, and the others wait for it, then load what it saved.
 Work in progress is reported through a `Progress` callback, never drawn here: the CLI
 adapts it to a progress bar, the web app's table gate (web/tables.py) passes none.
@@ -33,7 +34,10 @@ Progress = Callable[[int, int, str], None]
 # the parts' identity (the entry keeps the parts, so their ids stay theirs).
 _tables: dict[tuple[Hashable, ...], Any] = {}
 _by_identity: dict[tuple[Any, ...], tuple[tuple[Hashable, ...], Any]] = {}
-_building = threading.Lock()  # one load or build at a time: concurrent callers wait for it
+# One load or build per table at a time: callers of the same table wait for it, others do not (a table
+# loaded from disk in milliseconds must not wait behind another's build of minutes).
+_building: dict[tuple[Hashable, ...], threading.Lock] = {}
+_guard = threading.Lock()  # the dicts above
 
 
 def table_path(name: str, key: dict[str, Any], suffix: str) -> Path:
@@ -58,15 +62,20 @@ def load_or_build(
     if known is not None:
         return known[1]
     key = (*parts, directory)
-    with _building:
-        if key not in _tables:
+    with _guard:
+        building = _building.setdefault(key, threading.Lock())
+    with building:
+        with _guard:
+            table = _tables.get(key)
+        if table is None:
             file = path()
             table = load(file)
             if table is None:
                 table = _build_once(file, load, build, save, progress)
-            _tables[key] = table
-        _by_identity[(*map(id, parts), directory)] = (parts, _tables[key])
-        return _tables[key]
+        with _guard:
+            table = _tables.setdefault(key, table)
+            _by_identity[(*map(id, parts), directory)] = (parts, table)
+        return table
 
 
 def _build_once(
@@ -98,7 +107,7 @@ def _build_once(
 
 def forget_loaded() -> None:
     """Drop the tables this process holds (their files stay): the next request loads again."""
-    with _building:
+    with _guard:
         _tables.clear()
         _by_identity.clear()
 

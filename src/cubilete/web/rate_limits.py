@@ -3,11 +3,14 @@ too), QR codes, hints (and the live bar's chances), reviews, reactions (each tol
 game), profiles' sign-ins and push subscriptions. One client creating games in a loop made 367 a second,
 and a flood of QR codes took a core; people make a few of each a minute.
 
-Each route class has its own budget of requests per minute per client address (clients.py), counted in
+The costliest classes (QR codes, hints, reviews, open tables) also have a budget for every client
+together: 40 addresses, each within its QR budget, took a core, and another player's moves waited
+(47 moves in a minute instead of 360, p99 2,184 ms). Each class has its own budget of requests per minute per client address (clients.py), counted in
 this process's memory by the `limits` library's fixed window: one counter per client and class, which
 starts at the client's first request and expires a minute later, so memory holds only the clients of
 the last minute. A request beyond the budget is refused before its handler runs: 429
-`too_many_requests`, with `Retry-After` the seconds left of the client's minute (refusals.py). Several server processes count apart, so a
+`too_many_requests`, with `Retry-After` the seconds left of the client's minute (refusals.py), or of
+everyone's minute when the class's budget for all clients is spent. Several server processes count apart, so a
 client's budget is per process; moves and reads are not limited here (the connection bounds hold them).
 """
 
@@ -33,6 +36,14 @@ REVIEWS_PER_MINUTE = 120
 REACTIONS_PER_MINUTE = 20  # a player's reactions to the table (web/reactions.py)
 PROFILES_PER_MINUTE = 30  # a profile claimed, a recovery code tried, a passkey's steps
 PUSH_PER_MINUTE = 120  # a device opting in posts its subscription once per seat it plays
+OPEN_TABLES_PER_MINUTE = 60  # the open tables' page asks again every 10 s
+# Every client together, in the classes that cost a core: about a quarter of a core at most each (a QR
+# code costs about 25 ms; 40 addresses at 60 a minute took a core).
+QR_CODES_PER_MINUTE_EVERYONE = 600
+HINTS_PER_MINUTE_EVERYONE = 3000
+REVIEWS_PER_MINUTE_EVERYONE = 600
+OPEN_TABLES_PER_MINUTE_EVERYONE = 1200
+EVERYONE = "*"  # the key every client's requests are counted under together
 
 
 class RouteClass(Enum):
@@ -43,11 +54,13 @@ class RouteClass(Enum):
     REACTIONS = "reactions"  # a seat's preset reaction, told to every page of the game
     PROFILES = "profiles"  # a new profile, a sign-in (recovery code or passkey), a passkey's registration
     PUSH = "push"  # a push subscription kept or dropped
+    OPEN_TABLES = "open_tables"  # the list of public games with open seats
 
 
 @dataclass(frozen=True)
 class RateLimits:
-    """Requests per minute from one client address, per route class; None: not limited."""
+    """Requests per minute from one client address, per route class, and (`<class>_everyone`) from every
+    client together; None: not limited."""
 
     games: int | None = GAMES_PER_MINUTE
     qr_codes: int | None = QR_CODES_PER_MINUTE
@@ -56,11 +69,14 @@ class RateLimits:
     reactions: int | None = REACTIONS_PER_MINUTE
     profiles: int | None = PROFILES_PER_MINUTE
     push: int | None = PUSH_PER_MINUTE
+    open_tables: int | None = OPEN_TABLES_PER_MINUTE
+    qr_codes_everyone: int | None = QR_CODES_PER_MINUTE_EVERYONE
+    hints_everyone: int | None = HINTS_PER_MINUTE_EVERYONE
+    reviews_everyone: int | None = REVIEWS_PER_MINUTE_EVERYONE
+    open_tables_everyone: int | None = OPEN_TABLES_PER_MINUTE_EVERYONE
 
 
-NO_RATE_LIMITS = RateLimits(
-    games=None, qr_codes=None, hints=None, reviews=None, reactions=None, profiles=None, push=None
-)
+NO_RATE_LIMITS = RateLimits(**dict.fromkeys(RateLimits.__dataclass_fields__))
 
 
 class TooManyRequests(Exception):
@@ -76,21 +92,29 @@ class RequestRates:
 
     def __init__(self, limits: RateLimits | None = None) -> None:
         chosen = limits or RateLimits()
-        self._items: dict[RouteClass, RateLimitItem] = {}
+        self._items: dict[tuple[RouteClass, bool], RateLimitItem] = {}  # by class and whether for everyone
         for route_class in RouteClass:
-            per_minute = getattr(chosen, route_class.value)
-            if per_minute is not None:
-                self._items[route_class] = RateLimitItemPerMinute(per_minute)
+            for everyone, name in ((False, route_class.value), (True, f"{route_class.value}_everyone")):
+                per_minute = getattr(chosen, name, None)
+                if per_minute is not None:
+                    self._items[route_class, everyone] = RateLimitItemPerMinute(per_minute)
         self._limiter = FixedWindowRateLimiter(MemoryStorage())
 
     def count(self, route_class: RouteClass, client: str) -> None:
-        """Count a request of the class from the client, or raise TooManyRequests (not counted) if it
-        went beyond the budget."""
-        item = self._items.get(route_class)
-        if item is None or self._limiter.hit(item, route_class.value, client):
-            return
-        reset = self._limiter.get_window_stats(item, route_class.value, client).reset_time
-        raise TooManyRequests(max(1, math.ceil(reset - time.time())))
+        """Count a request of the class from the client, and with everyone's, or raise TooManyRequests
+        (counted in neither) if it went beyond either budget."""
+        counters = [
+            (item, key)
+            for (kind, everyone), item in self._items.items()
+            if kind is route_class
+            for key in ((EVERYONE,) if everyone else (client,))
+        ]
+        for item, key in counters:
+            if not self._limiter.test(item, route_class.value, key):
+                reset = self._limiter.get_window_stats(item, route_class.value, key).reset_time
+                raise TooManyRequests(max(1, math.ceil(reset - time.time())))
+        for item, key in counters:
+            self._limiter.hit(item, route_class.value, key)
 
 
 def limited(route_class: RouteClass) -> Any:

@@ -55,7 +55,9 @@ async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
 
-@seat_router.get("/api/open-tables", summary="Public games with seats anyone may join")
+@seat_router.get(
+    "/api/open-tables", summary="Public games with seats anyone may join", dependencies=[limited(RouteClass.OPEN_TABLES)]
+)
 def open_tables(request: Request) -> list[dict[str, Any]]:
     """Never a token: each game's seated players' names and the numbers of its open seats. None when the
     host switched the open tables off; a few of each client address's (its newest: web/access.py)."""
