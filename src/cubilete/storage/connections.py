@@ -86,9 +86,7 @@ def connect(url: str, timeout: float = DATABASE_TIMEOUT) -> Engine:
             "pool_size": SERVER_CONNECTIONS,
             "max_overflow": 0,
             "pool_timeout": timeout,  # a request waiting for one of the pool's connections
-            # each connection taken from the pool is tried first (a round trip): after the database server
-            # restarts, every pooled connection is dead, and each process's first request would get a 503
-            "pool_pre_ping": True,
+            # (each connection taken from the pool is tried first, within its deadline: deadlines.py)
             "connect_args": _server_timeouts(url, timeout),
         }
     # orjson for the JSON columns: several times faster than the standard library, and every action writes one

@@ -10,6 +10,12 @@ connection after what was sent before it: a transaction whose COMMIT was not sen
 never stored later. (A COMMIT sent just before the freeze is in doubt, as with any database: the
 move may be stored though refused; the next request of its game reads it.) One watcher for all the
 connections, waking four times a second: a timer per checkout would cost every move a thread.
+
+Each connection taken from the pool is tried first (one round trip), once its deadline runs: after
+the database server restarts, every pooled connection is dead, and each process's first request would
+get a 503; a connection that fails the try is given up and the pool opens another. (SQLAlchemy's own
+`pool_pre_ping` tries it before the checkout event, so outside any deadline: against a frozen server
+that try waited for ever.)
 """
 
 from __future__ import annotations
@@ -55,6 +61,12 @@ class ConnectionDeadlines:
             if connection in self._cut:  # cut after its work was done: the pool opens another (SQLAlchemy's way)
                 raise DisconnectionError("the connection was cut for holding on past its deadline")
             self._held[id(record)] = (connection, time.monotonic() + self.seconds)
+        try:
+            _ping(connection)
+        except Exception as error:  # dead (a restarted server) or cut (a frozen one): the pool tries another
+            with self._lock:
+                self._held.pop(id(record), None)
+            raise DisconnectionError(f"a pooled connection did not answer: {error}") from error
 
     def _checked_in(self, _connection: Any, record: Any) -> None:
         with self._lock:
@@ -71,6 +83,16 @@ class ConnectionDeadlines:
                     _shut_down(connection)
             if overdue:
                 log.warning("cut %d database connection(s) held for more than %g s", len(overdue), self.seconds)
+
+
+def _ping(connection: Any) -> None:
+    """One round trip on the driver's connection, leaving no transaction open."""
+    cursor = connection.cursor()
+    try:
+        cursor.execute("SELECT 1")
+    finally:
+        cursor.close()
+    connection.rollback()
 
 
 def _shut_down(connection: Any) -> None:

@@ -77,6 +77,10 @@ class Broker(Protocol):
         """Where to read the news the broker may miss (while it cannot hear the other processes), to tell
         this process's listeners."""
 
+    def tell_here(self, game_id: str, news: News) -> None:
+        """Tell the game's followers in this process only of news it read from the database itself (as
+        missed news is told): its pages redraw, as they would on the broker's word."""
+
     def close(self) -> None: ...
 
 
@@ -104,6 +108,9 @@ class LocalBroker:
 
     def read_missed_news_from(self, stored_news: StoredNews) -> None:
         """Nothing to read: in one process no news is missed."""
+
+    def tell_here(self, game_id: str, news: News) -> None:
+        self._listeners.tell(game_id, news)
 
     def close(self) -> None:
         self._listeners.clear()

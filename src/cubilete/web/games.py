@@ -119,11 +119,14 @@ class Games:
         """The game, caught up with what other processes stored if it heard of any. `fresh` (a read:
         the game's view, a page's first view): on a server database, the database is asked first how
         far the game is (one indexed query), so that whatever another process acknowledged is served
-        even before its news arrives."""
+        even before its news arrives; once caught up, what it found is told to the game's followers here
+        (its pages redraw), as the broker would have told them."""
         live = self._live.get(game_id)
+        found: list[News] = []
         if live is not None and fresh and not self.storage.is_local and live.changing is None:
             progress = self.storage.progress([game_id]).get(game_id)
-            for news in () if progress is None else _news_beyond(live, progress):
+            found = [] if progress is None else _news_beyond(live, progress)
+            for news in found:
                 live.hear(news)
         if live is None:
             stored = self.storage.load(game_id)
@@ -133,6 +136,8 @@ class Games:
             self.catch_up(live)  # a move stored between the load and the subscription was not heard
         elif live.changing is None and live.is_behind():  # else the change under way catches up if it must
             self.catch_up(live)
+        for news in found:
+            self.broker.tell_here(game_id, news)
         return live
 
     def in_memory(self, game_id: str) -> LiveGame | None:

@@ -84,6 +84,9 @@ class RedisBroker:
     def read_missed_news_from(self, stored_news: StoredNews) -> None:
         self._watch.read_missed_news_from(stored_news)
 
+    def tell_here(self, game_id: str, news: News) -> None:
+        self._listeners.tell(game_id, news)
+
     def close(self) -> None:
         self._outbox.put(None)  # what was published before is still sent
         if self._publisher.is_alive() and self._publisher is not threading.current_thread():
