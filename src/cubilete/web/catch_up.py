@@ -30,11 +30,20 @@ class CatchUp:
         self.storage = storage
         self.turns = turns
 
-    def __call__(self, live: LiveGame, *, for_change: bool = False) -> None:
+    def __call__(self, live: LiveGame, *, for_change: bool = False, unheard: bool = False) -> None:
         """(Without the game's lock; in a worker thread on a server database.) Apply what other processes
         stored since this copy was made. `for_change`: the game's change under way catches up before its
-        check; any other catch-up leaves a game with a change under way to that change."""
+        check; any other catch-up leaves a game with a change under way to that change. `unheard`: read
+        even without news (a copy just loaded: a move stored before it listened was not heard). One catch-up of a
+        game at a time: a reader that comes while one runs waits for it, then draws what it applied (its
+        news was taken: without the wait, that reader drew the copy from before)."""
+        with live.catching_up:
+            self._catch_up(live, for_change, unheard)
+
+    def _catch_up(self, live: LiveGame, for_change: bool, unheard: bool) -> None:
         news = live.take_news()
+        if not (news.news or news.seats or for_change or unheard):  # the catch-up it waited for applied it all
+            return
         try:
             seats = self._stored_seats(live) if news.seats else None
             first = len(live.match.events)

@@ -133,7 +133,7 @@ class Games:
             if stored is None:
                 raise GameNotFound("game_not_found", id=game_id)
             live = self._remember(LiveGame.from_stored(stored))
-            self.catch_up(live)  # a move stored between the load and the subscription was not heard
+            self.catch_up(live, unheard=True)  # a move stored between the load and the subscription was not heard
         elif live.changing is None and live.is_behind():  # else the change under way catches up if it must
             self.catch_up(live)
         for news in found:

@@ -103,6 +103,9 @@ class LiveGame:
     table: TableOptions = TableOptions()
     history: StateHistory = field(init=False)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # one catch-up at a time (web/catch_up.py), held across its database read: worker threads alone wait
+    # for it, never the event loop, which takes `lock` only
+    catching_up: threading.Lock = field(default_factory=threading.Lock)
     players: tuple[Player[Any] | None, ...] = ()
     heard: int = 0  # the most events another process (or this one) announced for the game
     news: bool = False  # something was announced since this copy was last compared with the database
@@ -249,8 +252,9 @@ class LiveGame:
         self.news = True
 
     def is_behind(self) -> bool:
-        """Whether news since the last catch-up may mean the database has more than this copy."""
-        return self.news and self._heard_more()
+        """Whether news since the last catch-up may mean the database has more than this copy, or a
+        catch-up is under way (its news taken, not yet applied)."""
+        return (self.news and self._heard_more()) or self.catching_up.locked()
 
     def take_news(self) -> TakenNews:
         """(A catch-up begins, holding the lock.) The news so far: news told from now on is the next catch-up's."""
