@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from harness import Server, free_port  # noqa: E402
+from peers import add_peer_option, sources  # noqa: E402
 from push_service import PushService, SilentPushService  # noqa: E402
 
 PLAYERS = [{"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human", "invited": True}]
@@ -73,12 +74,9 @@ def one_run(src: Path, held: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--held", type=int, default=3, help="games whose push goes to the silent service first")
-    parser.add_argument("--peer-src", type=Path, help="another checkout's src/ (e.g. the release before)")
+    add_peer_option(parser)
     args = parser.parse_args()
-    sources = {"this checkout": Path(__file__).resolve().parents[1] / "src"}
-    if args.peer_src is not None:
-        sources["peer"] = args.peer_src
-    for label, src in sources.items():
+    for label, src in sources(args).items():
         seconds = one_run(src, args.held)
         print(f"{label} ({src}): a push to a working service behind {args.held} to a silent one: {seconds:.2f} s")
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from harness import Server, free_port  # noqa: E402
+from peers import add_peer_option, sources  # noqa: E402
 
 PLAYERS = [{"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}]
 
@@ -66,12 +67,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--after", type=float, default=2.0, help="seconds between the live bar's request and SIGTERM")
     parser.add_argument("--give-up", type=float, default=60.0, help="seconds to wait for the exit before killing")
-    parser.add_argument("--peer-src", type=Path, help="another checkout's src/ (e.g. the release before)")
+    add_peer_option(parser)
     args = parser.parse_args()
-    sources = {"this checkout": Path(__file__).resolve().parents[1] / "src"}
-    if args.peer_src is not None:
-        sources["peer"] = args.peer_src
-    for label, src in sources.items():
+    for label, src in sources(args).items():
         times = [one_stop(src, args.after, args.give_up) for _ in range(args.runs)]
         exited = [seconds for seconds in times if seconds is not None]
         shown = ", ".join("still running" if s is None else f"{s:.2f} s" for s in times)
