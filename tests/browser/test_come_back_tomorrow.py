@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 from push_service import server_and_push_service
 from test_browser import ready, score_first_open_box
+from test_profiles_browser import play_together, profile_secret
 
 pytestmark = pytest.mark.slow  # a whole game of 26 turns, most of them a scaled day each
 
@@ -57,7 +58,7 @@ def sign_in_with_code(laptop, server, name: str, code: str) -> None:
 def subscribe_device(device, server, service, name: str) -> None:
     """The device's push subscription, for all its profile's seats (headless Chromium has no push service
     of its own: the tests' one stands for it; tests/browser/test_push_browser.py clicks the ⚙ switch)."""
-    secret = device.evaluate("JSON.parse(localStorage.getItem('cubilete-profile')).secret")
+    secret = profile_secret(device)
     answer = device.request.post(
         f"{server.url}/api/profiles/me/push",
         data={"subscription": service.subscribe(name), "lang": device.evaluate("navigator.language.slice(0, 2)")},
@@ -114,6 +115,7 @@ def test_two_profiles_play_by_correspondence_on_two_devices_each_told_by_push(pu
     )
     sign_in_with_code(ana_laptop, server, "Ana", claim_profile(ana_phone, server, "Ana"))
     sign_in_with_code(beto_laptop, server, "Beto", claim_profile(beto_phone, server, "Beto"))
+    play_together(ana_phone, server.url, profile_secret(ana_phone), profile_secret(beto_phone))  # they met before
     devices = {"ana-phone": ana_phone, "ana-laptop": ana_laptop, "beto-phone": beto_phone, "beto-laptop": beto_laptop}
     for name, device in devices.items():
         subscribe_device(device, server, service, name)
