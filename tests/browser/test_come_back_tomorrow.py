@@ -18,7 +18,8 @@ import pytest
 from playwright.sync_api import expect
 from push_service import server_and_push_service
 from test_browser import ready, score_first_open_box
-from test_profiles_browser import play_together, profile_secret
+from test_online import create_with_a_friend
+from test_profiles_browser import profile_secret
 
 pytestmark = pytest.mark.slow  # a whole game of 26 turns, most of them a scaled day each
 
@@ -115,7 +116,10 @@ def test_two_profiles_play_by_correspondence_on_two_devices_each_told_by_push(pu
     )
     sign_in_with_code(ana_laptop, server, "Ana", claim_profile(ana_phone, server, "Ana"))
     sign_in_with_code(beto_laptop, server, "Beto", claim_profile(beto_phone, server, "Beto"))
-    play_together(ana_phone, server.url, profile_secret(ana_phone), profile_secret(beto_phone))  # they met before
+    # They met before: Ana's game with a friend's seat, whose invite Beto opened (only then may she reserve his seat).
+    links = create_with_a_friend(ana_phone, server, "penta", "Ana", "Beto", clock="0")
+    beto_phone.goto(links["invite"])
+    expect(beto_phone.locator("[data-message]")).to_have_text("Waiting for Ana, who plays on another device")
     devices = {"ana-phone": ana_phone, "ana-laptop": ana_laptop, "beto-phone": beto_phone, "beto-laptop": beto_laptop}
     for name, device in devices.items():
         subscribe_device(device, server, service, name)
