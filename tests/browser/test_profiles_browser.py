@@ -128,6 +128,9 @@ def test_play_with_a_profile_again_then_rename_and_delete_ones_own(localhost, ne
     page.click("[data-action='create-profile']")
     page.click("[data-action='recovery-code-kept']")
     expect(page.locator("[data-profile-link]")).to_have_text("Ana")
+    page.goto(f"{localhost}/profile/Beto")
+    expect(page.locator("[data-play-with]")).to_have_text("Play with Beto again")  # the profile's answer is drawn ...
+    expect(page.locator("[data-play-with]")).to_be_hidden()  # ... and a stranger, signed in, is not offered the seat
     play_together(page, localhost, profile_secret(page), beto["secret"])
 
     page.goto(f"{localhost}/profile/beto")

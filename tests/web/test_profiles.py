@@ -186,7 +186,11 @@ def test_a_seat_is_reserved_only_for_a_profile_the_creator_played_with(client):
     )
     assert spanish.json()["message"].startswith("todavía no jugaste con Beto")
 
+    assert client.get("/api/profiles/Beto", headers=bearer(stranger)).json()["played_with_you"] is False
     played_together(client, stranger, beto)  # once Beto took a seat of the creator's, the creator may reserve one
+    assert client.get("/api/profiles/Beto", headers=bearer(stranger)).json()["played_with_you"] is True
+    assert client.get("/api/profiles/Beto").json()["played_with_you"] is False  # nobody signed in
+    assert client.get("/api/profiles/Mallory", headers=bearer(stranger)).json()["played_with_you"] is False  # oneself
     assert new_game(client, [ANA, reserved], stranger)["seats"][1]["name"] == "Beto"
     mine = {"name": "Me", "kind": "human", "profile": "Mallory"}  # one's own profile needs no game together
     assert new_game(client, [LUIS, mine], stranger)["seats"][1]["name"] == "Me"

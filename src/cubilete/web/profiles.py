@@ -134,6 +134,12 @@ class Profiles:
         header = connection.headers.get("authorization", "")
         return header[len(BEARER) :].strip() if header[: len(BEARER)].lower() == BEARER else ""
 
+    def played_with_reader(self, connection: HTTPConnection, profile: Profile) -> bool:
+        """Whether the request's signed-in profile (another one) may reserve a seat for `profile`: it has
+        played with it, the rule `seat_requests` applies."""
+        reader = self.signed_in(connection)
+        return reader is not None and reader.id != profile.id and self.store.played_together(reader.id, profile.id)
+
     def required(self, connection: HTTPConnection) -> Profile:
         """The request's profile; refused (401) without a device secret of one."""
         profile = self.signed_in(connection)

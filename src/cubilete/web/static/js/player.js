@@ -2,7 +2,7 @@
 // web/records.py): figures per game and rule set, each reviewed game's mean loss per decision over
 // time (an inline SVG per game, a point per game that opens its review), and the games, newest first.
 
-import { ApiError, getJson, postJson, signedInProfile } from "./api.js";
+import { ApiError, getJson, postJson } from "./api.js";
 import { element, svg } from "./dom.js";
 import { gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
@@ -195,17 +195,18 @@ document.title = `${page.name} · cubilete`;
 document.querySelector("[data-player-title]").textContent = page.name;
 document.querySelector("[data-player-name]").textContent = page.name;
 // A profile's page (/profile/{name}) shows what the server tells anyone of it, not this device's seats.
-function showProfile(name) {
+// "Play with … again" only where the server would accept the reservation: the signed-in reader has played with it.
+function showProfile(name, playedWithYou) {
   document.querySelector("[data-device-note]").hidden = true;
   const playWith = document.querySelector("[data-play-with]");
   playWith.textContent = t("Play with {name} again", { name });
   playWith.href = `/?with=${encodeURIComponent(name)}`;
-  playWith.hidden = !signedInProfile() || signedInProfile().name?.toLowerCase() === name.toLowerCase();
+  playWith.hidden = !playedWithYou;
 }
 
 const asked = page.profile
   ? getJson(`/api/profiles/${encodeURIComponent(page.name)}`).then((answer) => {
-    showProfile(answer.name);
+    showProfile(answer.name, answer.played_with_you);
     return { in_progress: 0, other_names: [], refused: [], ...answer };
   })
   : postJson("/api/players/record", { name: page.name, seats: heldSeats(page.max_seats) });
