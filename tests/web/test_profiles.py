@@ -296,6 +296,35 @@ def test_a_name_that_normalizes_or_looks_like_a_taken_one_is_refused(client, nam
     assert renamed.status_code == 200, renamed.text
 
 
+LOOK_ALIKES_OF_BETO = ["Beto", "B\u0435to", "\u0412\u0415\u0422\u041e", "Bet\u043e", "B\u0435t\u043e", "\u0412eto"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_look_alike_names_claimed_at_the_same_moment_give_one_profile(kind, tmp_path, request):
+    """Six devices claim six look-alikes of Beto at once (Latin and Cyrillic letters mixed), then six rename
+    themselves so: one name is taken each time, the others are refused name_look_alike. Checked then
+    written, two claims at once both passed the check."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cubilete.web import RateLimits
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("postgres_url")
+    with TestClient(create_app(url, rate_limits=RateLimits(profiles=None))) as client:
+        with ThreadPoolExecutor(len(LOOK_ALIKES_OF_BETO)) as threads:
+            created = list(threads.map(lambda name: client.post("/api/profiles", json={"name": name}), LOOK_ALIKES_OF_BETO))
+        others = [claim_name(client, f"Player {number}") for number in range(len(LOOK_ALIKES_OF_BETO))]
+        client.delete("/api/profiles/me", headers=bearer(next(answer.json() for answer in created if answer.status_code == 201)))
+        with ThreadPoolExecutor(len(others)) as threads:
+            renamed = list(threads.map(
+                lambda pair: client.patch("/api/profiles/me", json={"name": pair[1]}, headers=bearer(pair[0])),
+                zip(others, LOOK_ALIKES_OF_BETO),
+            ))
+    for answers in (created, renamed):
+        statuses = sorted(answer.status_code for answer in answers)
+        assert statuses == [200 if answers is renamed else 201] + [409] * (len(answers) - 1), statuses
+        assert {answer.json()["code"] for answer in answers if answer.status_code == 409} <= {"name_look_alike", "name_taken"}
+
+
 def test_a_game_whose_seat_took_no_decision_of_its_own_stays_out_of_the_profiles_record(client):
     """The audit's second half: the clock played every turn of a seat reserved for Beto, and the game landed in
     his public record. Its review found no decision of the seat's own (stored here as the review stores it:

@@ -10,12 +10,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.expression import Executable
 
 from .name_keys import name_key, name_skeleton
 from .tables import games_table, profile_keys_table, profile_seats_table, profiles_table
+
+NAME_LOCKS = 3  # PostgreSQL's advisory locks of a name's skeleton (push.py has spaces 1 and 2)
 
 
 class NameTaken(Exception):
@@ -53,13 +56,12 @@ class ProfileStore:
 
     def create(self, profile: StoredProfile, seat_key: str, secret_digest: str) -> None:
         """A new profile with its first device secret; NameTaken if another profile has the name, or one
-        that looks alike (two at once may both pass the look: only the key is unique in the database)."""
+        that looks alike (`_claim_name`: even one claimed at the same moment)."""
         names = _name_columns(profile.name)
         row = {"id": profile.id, "seat_key": seat_key, "created": _now(), **names}
         try:
             with self.engine.begin() as connection:
-                _check_look_alike(connection, profile.id, names)
-                connection.execute(insert(profiles_table).values(row))
+                _claim_name(connection, profile.id, names, insert(profiles_table).values(row))
                 self._add_secret(connection, profile.id, secret_digest)
         except IntegrityError:
             raise NameTaken() from None
@@ -117,8 +119,7 @@ class ProfileStore:
         change = update(profiles_table).where(profiles_table.c.id == profile_id).values(columns)
         try:
             with self.engine.begin() as connection:
-                _check_look_alike(connection, profile_id, columns)
-                connection.execute(change)
+                _claim_name(connection, profile_id, columns, change)
         except IntegrityError:
             raise NameTaken() from None
 
@@ -194,8 +195,20 @@ def _name_columns(name: str) -> dict[str, str]:
     return {"name": name, "name_key": name_key(name), "name_skeleton": name_skeleton(name)}
 
 
+def _claim_name(connection: Connection, profile_id: str, name: dict[str, str], write: Executable) -> None:
+    """Write the profile's name (`write`), then refuse it if another profile's looks alike: the skeleton is
+    not unique in the database (installs before migration 0010 may hold look-alikes), so two names claimed
+    at once are kept apart by writing first (SQLite: the write holds the database's lock until the
+    transaction ends) and, on PostgreSQL, by a lock on the skeleton taken before the write."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(select(func.pg_advisory_xact_lock(NAME_LOCKS, func.hashtext(name["name_skeleton"]))))
+    connection.execute(write)
+    _check_look_alike(connection, profile_id, name)
+
+
 def _check_look_alike(connection: Connection, profile_id: str, name: dict[str, str]) -> None:
-    """NameLooksAlike if another profile's name has this skeleton (the same key is the unique key's NameTaken)."""
+    """NameLooksAlike if another profile's name has this skeleton (the same key is the unique key's NameTaken);
+    the transaction is then rolled back."""
     columns = profiles_table.c
     other = select(columns.id).where(
         columns.name_skeleton == name["name_skeleton"], columns.name_key != name["name_key"], columns.id != profile_id
