@@ -367,6 +367,31 @@ def test_a_pages_visibility_travels_between_processes_and_only_as_a_boolean():
         request_of('{"visible": 0}')
 
 
+def test_a_public_url_with_a_port_still_signs_its_pushes(database, service):
+    """The host's audit: behind https://host:8443 every push failed ("Missing 'sub' from claims") and was lost;
+    the contact is now the URL's host alone."""
+    settings = PushSettings(services=(f"{service.url}/push/",))
+    with TestClient(create_app(database, push=settings, public_url="https://cubilete.example:8443/")) as client:
+        service.server_key = client.get("/api/push/key").json()["public_key"]
+        created = create(client)
+        subscribed(client, created, 1, service, "luis")
+        play_a_turn(client, created, 0)
+        service.wait_for_kind("luis", "your_turn")
+    assert service.received[0].claims["sub"] == "https://cubilete.example"
+
+
+def test_a_push_contact_the_signing_library_would_refuse_is_refused_at_start():
+    from cubilete.cli.main import build_parser
+
+    parser = build_parser()
+    for accepted in ("mailto:host@example.org", "https://example.org"):
+        assert parser.parse_args(["serve", "--push-contact", accepted]).push_contact == accepted
+    for refused in ("https://example.org:8443", "https://example.org/admin", "host@example.org", "mailto:host"):
+        with pytest.raises(SystemExit) as exit_info:
+            parser.parse_args(["serve", "--push-contact", refused])
+        assert exit_info.value.code == 2
+
+
 def test_the_host_chooses_the_push_services_by_option_or_environment(monkeypatch):
     from cubilete.cli.main import build_parser
 

@@ -9,6 +9,7 @@ import base64
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
+from py_vapid import _check_sub as _signable_sub  # the library's own rule for a JWT's sub; it has no public one
 
 from ...storage.push import PushStore
 
@@ -39,6 +40,12 @@ class VapidKeys:
         """The Authorization header of a push request to this push service (`vapid t=JWT, k=key`)."""
         claims = {"aud": endpoint_origin, "sub": contact, "exp": expires}
         return dict(self.signer.sign(claims))
+
+
+def signable_contact(contact: str) -> bool:
+    """Whether the signing library accepts this contact as the JWT's `sub`: a mailto: address, or an https:
+    host without a port or path (it refuses `https://host:8443` with "Missing 'sub' from claims")."""
+    return bool(_signable_sub(contact))
 
 
 def _new_pair() -> tuple[str, str]:

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from ...storage import Storage
 from ..presence import Presence
-from .keys import VapidKeys
+from .keys import VapidKeys, signable_contact
 from .notifier import Notifier, SeatOwner
 from .outbox import RETRY_DELAYS, Outbox
 from .subscriptions import KNOWN_PUSH_SERVICES, PushServices
@@ -27,6 +27,14 @@ class PushSettings:
     retry_delays: tuple[float, ...] = RETRY_DELAYS
 
 
+def public_url_contact(public_url: str | None) -> str:
+    """The contact when the host chose none: the public URL's https host, without the port or path the
+    signing library refuses (`signable_contact`); else FALLBACK_CONTACT."""
+    url = urlsplit(public_url or "")
+    host_contact = f"https://{url.hostname}" if url.scheme == "https" and url.hostname else ""
+    return host_contact if signable_contact(host_contact) else FALLBACK_CONTACT
+
+
 class WebPush:
     def __init__(
         self,
@@ -39,9 +47,8 @@ class WebPush:
         self.store = storage.push
         self.keys = VapidKeys.of(self.store)
         self.services = PushServices(settings.services)
-        https_url = public_url if public_url and urlsplit(public_url).scheme == "https" else None
-        contact = settings.contact or https_url or FALLBACK_CONTACT
-        self.outbox = Outbox(self.keys, self.store, contact.rstrip("/"), settings.retry_delays)
+        contact = settings.contact or public_url_contact(public_url)
+        self.outbox = Outbox(self.keys, self.store, contact, settings.retry_delays)
         self.notifier = Notifier(self.store, presence, self.outbox, seat_owner)
 
     def start(self) -> None:
