@@ -79,6 +79,49 @@ def test_a_bad_value_is_refused_in_one_line_naming_its_variable(monkeypatch, cap
     assert all(word in lines[0] for word in words), lines[0]
 
 
+@pytest.mark.parametrize(
+    "variable, value, words",
+    [
+        ("CUBILETE_DATABASE_URL", "mysql://root:secret@db/cubilete", ("mysql:// is not supported",)),  # aborted: exit 134
+        ("CUBILETE_DATABASE_URL", "not a url", ("not a database URL",)),
+        ("CUBILETE_BROKER", "amqp://guest@localhost", ("redis://", "not amqp://")),  # a traceback, exit 1
+        ("CUBILETE_PUBLIC_URL", "dice.example.org", ("https://", "'dice.example.org'")),  # accepted silently
+        ("CUBILETE_PUBLIC_URL", "https://dice.example.org:99999", ("'https://dice.example.org:99999'",)),
+    ],
+)
+def test_a_url_nothing_could_use_is_refused_at_start_in_one_line(monkeypatch, capsys, variable, value, words):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SystemExit) as stopped:
+        parse("serve")
+    lines = capsys.readouterr().err.splitlines()
+    assert stopped.value.code == 2 and len(lines) == 1 and lines[0].startswith(f"cubilete: error: {variable}: "), lines
+    assert all(word in lines[0] for word in words) and "secret" not in lines[0], lines[0]
+
+
+def test_the_same_urls_are_refused_on_the_command_line():
+    for option, value in (("--database", "mysql://db/x"), ("--broker", "http://x"), ("--public-url", "x.org")):
+        with pytest.raises(SystemExit) as stopped:
+            parse("serve", option, value)
+        assert stopped.value.code == 2
+    accepted = parse("serve", "--database", "postgres://u@h/db", "--broker", "rediss://h:6380/1", "--public-url",
+                     "https://dice.example.org:8443/")
+    assert (accepted.database, accepted.broker) == ("postgres://u@h/db", "rediss://h:6380/1")
+
+
+def test_a_misspelled_variable_is_named_at_start(monkeypatch, capsys, tmp_path):
+    from cubilete.cli.main import main
+
+    monkeypatch.setenv("CUBILETE_DATABSE_URL", "postgresql://db/cubilete")
+    monkeypatch.setenv("CUBILETE_TEST_POSTGRES", "1")  # the test suite's own: never named
+    assert main(["admin", "stats", "--database", f"sqlite:///{tmp_path / 'games.sqlite3'}"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "cubilete: CUBILETE_DATABSE_URL is no cubilete setting (did you mean CUBILETE_DATABASE_URL?): ignored"
+    ]
+    monkeypatch.setenv("CUBILETE_JSON", "1")
+    assert main(["score", "penta", "--dice", "1,2,3,4,5"]) == 0  # a player's command reads no variable: names none
+    assert "CUBILETE_JSON" not in capsys.readouterr().err
+
+
 def test_every_serve_option_has_a_variable_named_in_its_help():
     """Options added later get theirs from the same rule: this covers them too."""
     parser = serve_parser()

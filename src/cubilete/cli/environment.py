@@ -10,6 +10,7 @@ refused naming its variable. Options taking several values have no variable."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,11 @@ EPILOG = (
     "Every option may also be set by the environment variable in brackets after its help (a flag's: 1 or 0);"
     " the command line wins. Hosting guide: docs/hosting.md."
 )
+
+
+# Variables read elsewhere than an option: the solvers' table folder, and the test suite's own.
+OTHER_VARIABLES = ("CUBILETE_CACHE_DIR", "CUBILETE_CLOCK_SCALE")
+TEST_PREFIX = "CUBILETE_TEST_"
 
 
 class BadVariable(Exception):
@@ -99,3 +105,29 @@ def _value(parser: argparse.ArgumentParser, action: argparse.Action, text: str) 
     except argparse.ArgumentError as error:
         raise BadVariable(f"{variable}: {error.message}") from None
     return value
+
+
+def unknown_variables(parser: argparse.ArgumentParser) -> list[str]:
+    """A line for each CUBILETE_ variable of the environment that no option of any command reads (a
+    misspelled CUBILETE_DATABSE_URL would otherwise leave the server on its SQLite file unsaid), with
+    the known name it is closest to."""
+    known = {*OTHER_VARIABLES, *_variables(parser)}
+    lines = []
+    for name in sorted(os.environ):
+        if name.startswith(PREFIX) and name not in known and not name.startswith(TEST_PREFIX):
+            closest = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f" (did you mean {closest[0]}?)" if closest else ""
+            lines.append(f"{name} is no cubilete setting{hint}: ignored")
+    return lines
+
+
+def _variables(parser: argparse.ArgumentParser) -> set[str]:
+    """The variables of the parser's options and of its commands' options."""
+    found = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                found |= _variables(command)
+        elif (variable := variable_of(action)) is not None:
+            found.add(variable)
+    return found

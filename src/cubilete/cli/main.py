@@ -11,6 +11,7 @@ from typing import Protocol
 from .. import __version__
 from ..engine.errors import CubileteError
 from .commands import admin, advise, backup, export, play, review, rules, score, serve, simulate, solve, stats
+from .environment import unknown_variables
 from .output import Parser, fail
 
 
@@ -39,7 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "reads_environment", False):
+        for line in unknown_variables(parser):
+            print(f"cubilete: {line}", file=sys.stderr)
     run: Callable[[argparse.Namespace], int] = args.run  # the command's, set by its register
     try:
         return run(args)

@@ -52,6 +52,8 @@ class Parser(argparse.ArgumentParser):
             kwargs.setdefault("epilog", ENVIRONMENT_EPILOG)
         super().__init__(*args, **kwargs)
         self.environment = environment
+        if environment:  # main() then names the CUBILETE_ variables no option reads
+            self.set_defaults(reads_environment=True)
 
     def parse_known_args(  # type: ignore[override]  # typeshed's overloads: one signature serves them all
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None

@@ -53,7 +53,7 @@ def push_services(text: str) -> tuple[str, ...]:
 
 def push_contact(text: str) -> str:
     """Refused at start unless the signing library accepts it: every push would fail otherwise."""
-    from ..web.push.keys import signable_contact
+    from ..web.push import signable_contact
 
     if not signable_contact(text):
         raise argparse.ArgumentTypeError(f"a mailto: address or an https:// host without port or path, not {text!r}")

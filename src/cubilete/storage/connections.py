@@ -44,6 +44,21 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'games.sqlite3'}"
 
 
+SUPPORTED_BACKENDS = ("sqlite", "postgresql", "postgres")  # the drivers cubilete ships with (postgres: an alias)
+
+
+def unsupported_database(url: str) -> str | None:
+    """Why cubilete cannot keep games at this URL, None if it can: a start-up error in one line, rather
+    than a driver's traceback (a mysql:// URL aborted the process)."""
+    try:
+        backend = make_url(url).get_backend_name()
+    except SQLAlchemyError:
+        return "not a database URL: sqlite:///PATH or postgresql://user@host/db"
+    if backend not in SUPPORTED_BACKENDS:
+        return f"{backend}:// is not supported: sqlite:///PATH or postgresql://user@host/db"
+    return None
+
+
 def shown_url(url: str) -> str:
     """A database or broker URL as logs and messages show it: its password hidden."""
     return make_url(url).render_as_string(hide_password=True)

@@ -15,6 +15,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from .. import url_options
 from ..output import CommandError, Parser, Report, emit
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser("admin", help="list, delete and expire a server's games", description=__doc__)
     common = Parser(add_help=False)
     common.add_argument(
-        "--database",
+        "--database", type=url_options.database_url,
         metavar="URL",
         help="the database `cubilete serve` uses (default: the SQLite file in your user data directory)",
     )

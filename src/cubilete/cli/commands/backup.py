@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .. import url_options
 from ..output import Parser
 
 
@@ -21,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     )
     parser.add_argument("destination", metavar="DEST", type=Path, help="the backup's file, which must not exist yet")
     parser.add_argument(
-        "--database",
+        "--database", type=url_options.database_url,
         metavar="URL",
         help="the database `cubilete serve` uses (default: the SQLite file in $STATE_DIRECTORY, else in your user data"
         " directory)",

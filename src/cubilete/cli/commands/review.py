@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Bank, Keep, Roll, Score, SetAside
+from .. import url_options
 from ..output import CommandError, Parser, Report, emit, parse_json
 
 if TYPE_CHECKING:  # the review needs the solvers: imported when the command runs, not when the CLI starts
@@ -31,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         " (luck) and the decisions cost (skill).",
     )
     parser.add_argument("game", metavar="GAME", help="a match-record JSON file, or a game id of the database")
-    parser.add_argument("--database", metavar="URL", help="the app's database (default: its own)")
+    parser.add_argument("--database", type=url_options.database_url, metavar="URL", help="the app's database (default: its own)")
     parser.add_argument("--all-seats", action="store_true", help="review the bots' seats too")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)

@@ -17,6 +17,7 @@ import webbrowser
 from datetime import timedelta
 from typing import Any
 
+from .. import url_options
 from ..connection_limits import CONNECTIONS_PER_CLIENT, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
 from ..language import default_language
 from ..output import Parser
@@ -39,18 +40,18 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
     parser.add_argument("--open", action="store_true", help="open the app in the web browser (or say so when this machine has none)")
     parser.add_argument(
-        "--database",
+        "--database", type=url_options.database_url,
         metavar="URL",
         help="SQLAlchemy database URL, e.g. postgresql://user@host/db (default: a SQLite file in $STATE_DIRECTORY, else"
         " in your user data directory)",
     )
     parser.add_argument(
-        "--broker",
+        "--broker", type=url_options.broker_url,
         metavar="URL",
         help="redis://host:6379/0 to tell other server processes of each move (default: this process only)",
     )
     parser.add_argument(
-        "--public-url", metavar="URL", help="the address players reach behind a proxy, used in invite links"
+        "--public-url", type=url_options.public_url, metavar="URL", help="the address players reach behind a proxy, used in invite links"
     )
     # The default is storage/connections.py's, imported only to serve (a test checks that this help gives it).
     parser.add_argument(
