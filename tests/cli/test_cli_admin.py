@@ -127,3 +127,22 @@ def test_the_database_comes_from_the_environment_too(database, games, capsys, mo
     monkeypatch.setenv("CUBILETE_DATABASE_URL", database)
     assert main(["admin", "stats"]) == 0
     assert "3 games" in capsys.readouterr().out
+
+
+def test_only_migrate_migrates_a_database_of_an_older_release(database, capsys):
+    """The host's audit: `admin stats` migrated 0006 to 0008 under the running 0.2.0 processes. Now the
+    reading and tidying commands refuse it in one line, and `admin migrate` brings it forward."""
+    from cubilete.storage.schema import migration_behind
+    from tests.web.test_schema_drift import migrate
+
+    migrate(database, "0006")
+    for words in (("stats",), ("list",), ("expire", "--older-than", "30d"), ("delete", "any")):
+        assert main(["admin", *words, "--database", database]) == 2
+        message = capsys.readouterr().err.strip()
+        assert "is at migration 0006" in message and "cubilete admin migrate" in message, message
+    assert main(["review", "any", "--database", database]) == 2
+    assert "is at migration 0006" in capsys.readouterr().err
+    assert migration_behind(database) == ("0006", migration_behind(database)[1])  # nothing migrated
+    assert main(["admin", "migrate", "--database", database]) == 0
+    assert "at this release's schema" in capsys.readouterr().out and migration_behind(database) is None
+    assert admin(capsys, database, "stats")[0] == 0

@@ -122,6 +122,10 @@ REFUSALS: dict[str, str] = {
     # -- a server that cannot start, or is not ready to serve ---------------------------
     "data_dir_unwritable": "cannot make the data directory {path}: {reason} (give --database a URL, or set STATE_DIRECTORY)",
     "database_unusable": "cannot use the database {url}: {reason}",
+    "database_not_migrated": (
+        "the database {url} is at migration {current}, this release needs {newest}: stop the older release's"
+        " processes, then `cubilete admin migrate` (or start `cubilete serve`) brings it forward"
+    ),
     "broker_unreachable": "cannot reach the broker {url}: {reason}",
     "broker_unavailable": "the broker (Redis) does not answer",
     # -- backups -------------------------------------------------------------------------

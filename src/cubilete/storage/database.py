@@ -39,7 +39,7 @@ from .open_tables import OpenTableStore
 from .passkeys import PasskeyStore
 from .profiles import ProfileStore
 from .push import PushStore
-from .schema import upgrade_to_newest
+from .schema import migration_behind, upgrade_to_newest
 from .seat_summaries import SeatSummaryStore
 from .tables import HEADER, STORED_GAME, events_table, games_table
 
@@ -149,10 +149,15 @@ def _now() -> datetime:
 class Storage:
     """Games and their events in a SQL database (SQLite by default, PostgreSQL for several processes)."""
 
-    def __init__(self, url: str | None = None, timeout: float = DATABASE_TIMEOUT) -> None:
-        """`timeout`: the longest wait for the database (connections.py); longer, the call fails."""
+    def __init__(self, url: str | None = None, timeout: float = DATABASE_TIMEOUT, migrate: bool = True) -> None:
+        """`timeout`: the longest wait for the database (connections.py); longer, the call fails.
+        `migrate=False` (the host's commands beside a server): DatabaseUnusable for a database of an older
+        schema instead of migrating it, since processes of the older release may still be serving it."""
         self.url = database_url(url)
         try:
+            behind = None if migrate else migration_behind(self.url)
+            if behind is not None:
+                raise DatabaseUnusable("database_not_migrated", url=shown_url(self.url), current=behind[0], newest=behind[1])
             upgrade_to_newest(self.url)
         except (SQLAlchemyError, CommandError) as error:  # CommandError: a revision this cubilete does not know
             raise DatabaseUnusable("database_unusable", url=shown_url(self.url), reason=_first_line(error)) from error
@@ -450,8 +455,8 @@ def _save_failed(error: Exception) -> SaveFailed:
 
 def read_game(game_id: str, url: str | None = None) -> StoredGame | None:
     """One stored game (None if there is none of this id), from the database at `url` (cubilete's
-    own if None): for a reader outside the server, such as `cubilete review GAME_ID`."""
-    storage = Storage(url)
+    own if None): for a reader outside the server, such as `cubilete review GAME_ID`, which never migrates."""
+    storage = Storage(url, migrate=False)
     try:
         return storage.load(game_id)
     finally:

@@ -13,6 +13,8 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool
@@ -41,6 +43,24 @@ def upgrade_to_newest(url: str) -> None:
             command.upgrade(config, "head")
     finally:
         engine.dispose()
+
+
+def migration_behind(url: str) -> tuple[str, str] | None:
+    """(the database's migration, the newest this release knows) when the database at `url` holds games
+    of an older schema, None when it is at the newest or holds nothing yet: a command that only reads
+    or tidies refuses such a database rather than migrating it under the older release's processes."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    newest = ScriptDirectory.from_config(config).get_current_head()
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+            if current is None:
+                return (BEFORE_MIGRATIONS, str(newest)) if _made_before_migrations(connection) else None
+    finally:
+        engine.dispose()
+    return None if current == newest or newest is None else (current, newest)
 
 
 def _made_before_migrations(connection: Connection) -> bool:

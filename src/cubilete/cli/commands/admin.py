@@ -1,9 +1,12 @@
-"""`cubilete admin list|show|delete|expire|stats [--database URL]`: what a server holds, for its host:
-its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a while
-(expire --older-than 30d [--unplayed-only]), and the totals with the database's size (stats).
+"""`cubilete admin list|show|delete|expire|stats|migrate [--database URL]`: what a server holds, for its
+host: its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a
+while (expire --older-than 30d [--unplayed-only]), the totals with the database's size (stats), and
+bringing the database to this release's schema (migrate).
 
 Give the database `cubilete serve` uses (or CUBILETE_DATABASE_URL). A running server keeps the games
-it holds in memory until it restarts: delete and expire the games nobody is playing."""
+it holds in memory until it restarts: delete and expire the games nobody is playing. Only `migrate`
+(and `serve`) migrate: the others refuse a database of an older schema, which the older release's
+processes may still be serving."""
 
 from __future__ import annotations
 
@@ -62,6 +65,9 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     )
     expire.set_defaults(run=run_expire)
     add("stats", "how many games, finished games and events, and the database's size").set_defaults(run=run_stats)
+    add("migrate", "bring the database to this release's schema (stop the older release's processes first)").set_defaults(
+        run=run_migrate
+    )
 
 
 def duration(text: str) -> timedelta:
@@ -76,7 +82,7 @@ def duration(text: str) -> timedelta:
 def _storage(args: argparse.Namespace) -> Iterator[Storage]:
     from ...storage import Storage  # SQLAlchemy only for this command
 
-    storage = Storage(args.database)
+    storage = Storage(args.database, migrate=False)
     try:
         yield storage
     finally:
@@ -182,4 +188,14 @@ def run_stats(args: argparse.Namespace) -> int:
         f"{shown_url(storage.url)}: {held.games} games ({held.finished} finished), {held.events} events, {size} on disk"
     )
     emit(Report({"database": shown_url(storage.url), **asdict(held)}, text), args.json)
+    return 0
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    from ...storage import Storage
+    from ...storage.connections import shown_url
+
+    storage = Storage(args.database)
+    storage.close()
+    emit(Report({"database": shown_url(storage.url)}, f"{shown_url(storage.url)}: at this release's schema"), args.json)
     return 0
