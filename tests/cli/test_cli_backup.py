@@ -1,8 +1,13 @@
 """`cubilete backup`: a running SQLite server's games copied whole while it serves, found again by a
-server started on the copy; PostgreSQL and a destination that exists are refused."""
+server started on the copy; PostgreSQL and a destination that exists are refused. `cubilete restore`:
+the backup copied back into the database's own file."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
+
+from fastapi.testclient import TestClient
 from harness import next_action
 
 from cubilete.cli.main import main
@@ -71,3 +76,34 @@ def test_a_database_that_is_not_there_is_refused_not_made(tmp_path, capsys):
     assert main(["backup", str(tmp_path / "backup.sqlite3"), "--database", f"sqlite:///{missing}"]) == 2
     assert "cannot back up" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_backup_is_its_owners_alone_and_a_restore_keeps_the_databases_owner_and_mode(tmp_path, capsys):
+    """The host's audit: the guide's `cp` of a backup, as root, left a root-owned database that the server
+    read and could not write; and backups, which hold the push signing key, were readable by anyone."""
+    from cubilete.web import create_app
+
+    path = tmp_path / "games.sqlite3"
+    database = f"sqlite:///{path}"
+    with TestClient(create_app(database)) as client:
+        kept = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json()["id"]
+        backup = tmp_path / "backup.sqlite3"
+        assert main(["backup", str(backup), "--database", database]) == 0
+        after = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json()["id"]
+    assert backup.stat().st_mode & 0o777 == 0o600
+    os.chown(path, 65534, 65534)  # the service user's, as systemd's DynamicUser gives
+    path.chmod(0o640)
+    capsys.readouterr()
+
+    assert main(["restore", str(backup), "--database", database]) == 0
+    assert str(backup) in capsys.readouterr().out
+    assert (path.stat().st_uid, path.stat().st_mode & 0o777) == (65534, 0o640)
+    with TestClient(create_app(database)) as client:
+        assert client.get(f"/api/games/{kept}").status_code == 200
+        assert client.get(f"/api/games/{after}").status_code == 404  # made after the backup: gone with the restore
+    not_a_backup = tmp_path / "notes.sqlite3"
+    sqlite3.connect(not_a_backup).close()
+    assert main(["restore", str(not_a_backup), "--database", database]) == 2
+    assert "is not a backup" in capsys.readouterr().err
+    assert main(["restore", str(backup), "--database", "postgresql://cubilete@127.0.0.1/cubilete"]) == 2
+    assert "pg_restore" in capsys.readouterr().err

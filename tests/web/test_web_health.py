@@ -38,6 +38,19 @@ def test_liveness_and_readiness_answer_on_a_working_server(client):
         assert head.status_code == 200 and head.content == b""
 
 
+def test_a_database_that_takes_no_writes_is_not_ready(tmp_path):
+    """The host's audit: a SQLite file restored by `cp` as root was read fine by the server, which said
+    ready while every save failed ("attempt to write a readonly database"). Opened read-only here (root,
+    who runs the tests, may write any file), as the server's user met that file."""
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(f"sqlite:///{path}")) as client:
+        assert client.get("/readyz").status_code == 200
+    with TestClient(create_app(f"sqlite:///file:{path}?mode=ro&uri=true")) as client:
+        refused = client.get("/readyz")
+        assert (refused.status_code, refused.json()["code"]) == (503, "database_read_only"), refused.text
+        assert client.post("/api/games", json={"game": "penta", "players": [ANA]}).status_code == 503
+
+
 def test_every_page_answers_head_as_get_without_its_body(client):
     created = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json()
     pages = [

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from .. import __version__
 from ..engine.errors import CubileteError
-from .commands import admin, advise, backup, export, play, review, rules, score, serve, simulate, solve, stats
+from .commands import admin, advise, backup, export, play, restore, review, rules, score, serve, simulate, solve, stats
 from .environment import unknown_variables
 from .output import Parser, fail
 
@@ -23,7 +23,7 @@ class Command(Protocol):
 
 
 COMMANDS: tuple[Command, ...] = (
-    admin, advise, backup, export, play, review, rules, score, serve, simulate, solve, stats
+    admin, advise, backup, export, play, restore, review, rules, score, serve, simulate, solve, stats
 )
 
 

@@ -114,6 +114,7 @@ REFUSALS: dict[str, str] = {
     "head_too_large": "the request's line and headers are larger than {most} KB",
     "save_failed": "could not save the move, try again",
     "database_unavailable": "the games' database is not answering: try again in a few seconds",
+    "database_read_only": "the games' database takes no writes: no move could be saved (is its file owned by the server's user?)",
     "tables_over_budget": "the server has no room now for the computer's tables these rules need: try again in {minutes} minutes",
     "server_stopping": "the server is stopping: try again in a moment",
     "stale": "another move was made at the same moment: reload the game",
@@ -132,6 +133,9 @@ REFUSALS: dict[str, str] = {
     "backup_needs_sqlite": "cubilete backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/hosting.md)",
     "backup_exists": "{path} already exists: give the backup a new file name",
     "backup_failed": "cannot back up {url} to {path}: {reason}",
+    "restore_needs_sqlite": "cubilete restore copies into SQLite databases; restore PostgreSQL with pg_restore into a new database (docs/hosting.md)",
+    "restore_not_a_backup": "{path} is not a backup of cubilete's games",
+    "restore_failed": "cannot restore {path} into {url}: {reason}",
     # -- who may use a server (its host's choice) -------------------------------------------
     "creation_password_needed": "This server asks its password to create a game: ask its host for it",
     "open_tables_off": "This server lists no open tables: invite your friends with their links instead",

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from alembic.util.exc import CommandError
-from sqlalchemy import Text, bindparam, cast, delete, func, insert, literal, select, true, update
+from sqlalchemy import Text, bindparam, cast, delete, func, insert, literal, select, text, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import (
     DBAPIError,
@@ -99,6 +99,9 @@ _POSTPONE = (  # unless a move stored meanwhile set it anew
     .values(clock_due=bindparam("clock_due"))
 )
 _PING = select(literal(1))
+# A write that changes nothing: whether the database takes writes (a restored SQLite file owned by another
+# user is read fine and refuses every save). Alembic's one-row table is in every database cubilete made.
+_NO_OP_WRITE = text("UPDATE alembic_version SET version_num = version_num")
 
 
 class SaveFailed(CubileteError):
@@ -177,6 +180,16 @@ class Storage:
                 connection.execute(_PING)
         except SQLAlchemyError as error:
             log.warning("the database does not answer: %s", _first_line(error))
+            return False
+        return True
+
+    def takes_writes(self) -> bool:
+        """Whether the database takes a write now (a readiness check, after `answers`)."""
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(_NO_OP_WRITE)
+        except SQLAlchemyError as error:
+            log.warning("the database takes no writes: %s", _first_line(error))
             return False
         return True
 

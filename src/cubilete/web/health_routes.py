@@ -1,6 +1,6 @@
 """What monitors and proxies ask: `/healthz` (liveness: the process answers, and nothing else is asked)
-and `/readyz` (readiness: the database answers a trivial query, and the broker a ping when there is
-one; else 503 with the code of the part that failed).
+and `/readyz` (readiness: the database answers a trivial query and takes a write that changes nothing,
+and the broker a ping when there is one; else 503 with the code of the part that failed).
 
 A readiness check runs at most once a second, whoever asks, and callers in between get its answer:
 asking often costs a stranger's requests, never the database's. Each part has READY_TIMEOUT to answer
@@ -64,7 +64,11 @@ class Readiness:
 
 def health_router(storage: Storage, broker: Broker) -> APIRouter:
     router = APIRouter()
-    readiness = Readiness([_Part("database_unavailable", storage.answers), _Part("broker_unavailable", broker.answers)])
+    readiness = Readiness([
+        _Part("database_unavailable", storage.answers),
+        _Part("database_read_only", storage.takes_writes),
+        _Part("broker_unavailable", broker.answers),
+    ])
 
     # HEAD (what uptime monitors send) beside GET, out of the schema: one operation per path there
     @router.head("/healthz", include_in_schema=False)
@@ -75,7 +79,7 @@ def health_router(storage: Storage, broker: Broker) -> APIRouter:
     @router.head("/readyz", include_in_schema=False)
     @router.get(
         "/readyz",
-        summary="Readiness: the database and the broker answer",
+        summary="Readiness: the database answers and takes writes, and the broker answers",
         responses={503: {"description": "not ready: the refusal's code names the part that failed"}},
     )
     async def ready(request: Request) -> JSONResponse:

@@ -1,8 +1,9 @@
 """`cubilete backup DEST [--database URL]`: copy the games' SQLite database to the new file DEST, whole
 and consistent while `cubilete serve` goes on playing on it (SQLite's online backup).
 
-To restore: stop the server, copy DEST over the database file, delete the database's -wal and -shm
-files beside it if any, start the server (docs/hosting.md). PostgreSQL is backed up with pg_dump."""
+The backup is readable by its owner only: it holds the push signing key and the device secrets' digests.
+To restore: stop the server, `cubilete restore DEST`, start the server (docs/hosting.md). PostgreSQL is
+backed up with pg_dump."""
 
 from __future__ import annotations
 
