@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from harness import next_action
 from starlette.websockets import WebSocketDisconnect
 
+from cubilete.cli.main import main
 from cubilete.storage.daily import Ranking
 from cubilete.web import create_app
 from cubilete.web.daily_rollover import DailyRollover
@@ -188,3 +189,14 @@ def test_the_rollover_plays_out_an_abandoned_try_and_ranks_it(client):
     rows = board_of(client, "generala", 1, date)["rows"]
     assert ranked <= 1 and [row["name"] for row in rows] == ["Ana"] and rows[0]["decisions"] > 1
     assert client.portal.call(DailyRollover(client.app.state.services.daily).sweep) == 0  # nothing left to do
+
+
+def test_the_host_removes_a_try_from_the_board(client, database, capsys):
+    ana = claim_name(client, "Ana")
+    started = start(client, "generala", ana)
+    assert client.app.state.services.games.storage.daily.rank(started["id"], Ranking(3, 0.5, 100, []), datetime.now(UTC))
+    date = read(client, started).json()["daily"]["date"]
+    words = ["admin", "daily", "remove", "--date", date, "--game", "generala", "--profile", "ana", "--database", database]
+    assert main(words) == 0 and "Removed ana's generala try" in capsys.readouterr().out  # any case finds Ana
+    assert client.get("/api/daily/generala/board", params={"date": date}).json()["rows"] == []
+    assert main(words) == 1 and "No ana's generala try" in capsys.readouterr().out
