@@ -1,6 +1,7 @@
-"""`cubilete admin list|show|delete|expire|stats [--database URL]`: what a server holds, for its host:
-its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a while
-(expire --older-than 30d [--unplayed-only]), and the totals with the database's size (stats).
+"""`cubilete admin list|show|delete|expire|stats|boards [--database URL]`: what a server holds, for its
+host: its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a while
+(expire --older-than 30d [--unplayed-only]), the totals with the database's size (stats), and taking a
+profile off the boards or putting it back (boards hide NAME, boards unhide NAME; docs/ratings.md).
 
 Give the database `cubilete serve` uses (or CUBILETE_DATABASE_URL). A running server keeps the games
 it holds in memory until it restarts: delete and expire the games nobody is playing."""
@@ -61,6 +62,10 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     )
     expire.set_defaults(run=run_expire)
     add("stats", "how many games, finished games and events, and the database's size").set_defaults(run=run_stats)
+    boards = add("boards", "take a profile off every board (hide NAME), or put it back (unhide NAME)")
+    boards.add_argument("change", choices=("hide", "unhide"))
+    boards.add_argument("name", metavar="NAME", help="the profile's name")
+    boards.set_defaults(run=run_boards)
 
 
 def duration(text: str) -> timedelta:
@@ -181,4 +186,17 @@ def run_stats(args: argparse.Namespace) -> int:
         f"{shown_url(storage.url)}: {held.games} games ({held.finished} finished), {held.events} events, {size} on disk"
     )
     emit(Report({"database": shown_url(storage.url), **asdict(held)}, text), args.json)
+    return 0
+
+
+def run_boards(args: argparse.Namespace) -> int:
+    """The profile leaves every board (its ratings and games stay), or comes back; as its own switch does."""
+    hidden = args.change == "hide"
+    with _storage(args) as storage:
+        profile = storage.profiles.by_name(args.name)
+        if profile is None:
+            raise CommandError(f"no profile {args.name} in this database")
+        storage.ratings.hide(profile.id, hidden)
+    text = f"{profile.name} is {'hidden from' if hidden else 'back on'} the boards"
+    emit(Report({"name": profile.name, "hidden_from_boards": hidden}, text), args.json)
     return 0
