@@ -146,3 +146,16 @@ def test_only_migrate_migrates_a_database_of_an_older_release(database, capsys):
     assert main(["admin", "migrate", "--database", database]) == 0
     assert "at this release's schema" in capsys.readouterr().out and migration_behind(database) is None
     assert admin(capsys, database, "stats")[0] == 0
+
+
+def test_boards_hide_takes_a_profile_off_the_boards_and_unhide_puts_it_back(database, capsys):
+    with TestClient(create_app(database)) as client:
+        assert client.post("/api/profiles", json={"name": "Beto"}).status_code == 201
+    assert admin(capsys, database, "boards", "hide", "beto") == (0, {"name": "Beto", "hidden_from_boards": True})
+    with TestClient(create_app(database)) as client:
+        assert client.get("/api/profiles/Beto").json()["hidden_from_boards"] is True
+    assert admin(capsys, database, "boards", "unhide", "Beto")[1]["hidden_from_boards"] is False
+    with TestClient(create_app(database)) as client:
+        assert client.get("/api/profiles/Beto").json()["hidden_from_boards"] is False
+    assert main(["admin", "boards", "hide", "Nadie", "--database", database]) == 2
+    assert "no profile Nadie" in capsys.readouterr().err

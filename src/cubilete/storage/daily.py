@@ -121,18 +121,17 @@ class DailyStore:
         with self.engine.connect() as connection:
             return [str(date) for date in connection.scalars(query)]
 
-    def board(self, date: str, game: str, hidden: Collection[str] = ()) -> list[BoardRow]:
+    def board(self, date: str, game: str) -> list[BoardRow]:
         """The day's ranked tries of the game, by mean loss, then score (highest first), then who finished
-        first; the profiles in `hidden` left out."""
+        first; the profiles hidden from boards (docs/ratings.md) left out."""
         tries, profiles = daily_tries_table.c, profiles_table.c
         query = (
             select(profiles.name, tries.mean_loss, tries.score, tries.decisions, tries.finished_at)
             .join(profiles_table, profiles.id == tries.profile_id)
             .where(tries.date == date, tries.game == game, tries.finished_at.is_not(None))
+            .where(profiles.hidden_from_boards.is_(False))
             .order_by(tries.mean_loss, tries.score.desc(), tries.finished_at, profiles.name)
         )
-        if hidden:
-            query = query.where(tries.profile_id.not_in(list(hidden)))
         with self.engine.connect() as connection:
             return [BoardRow(*row) for row in connection.execute(query)]
 
