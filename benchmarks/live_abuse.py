@@ -13,13 +13,15 @@ pages that follow the game (they received its view and are still open --hold sec
 
 Item 3, visibility flips redraw the game for everyone: another such game, --watchers spectator pages
 (30 per address from 127.0.0.2 up, the per-address bound) following it, and Ana's page (127.0.0.1, its
-seat proven) sending `{"type": "visible", "visible": false}` then `true`, alternating as fast as the
-client's loop sends them, for --seconds (once the server and the pages are quiet: the server compiles its
-kernels in a thread as it starts). Printed: the flips sent; in that window, the messages and bytes (as
-decoded: the socket may compress them) the watching pages got and the server process's CPU seconds (user
-+ system, psutil); after it, how long until the server and the pages were quiet for 1 s (a server
-behind on the flood works through its backlog), and the messages, bytes and CPU seconds of that time.
-Both codes read the typed messages this page sends as the old page's untyped ones (by their key).
+seat proven) sending `{"type": "visible", "visible": false}` then `true`, alternating, for --seconds, once
+per --pauses: with no pause (as fast as the client's loop sends them), then 2 ms between two flips (a
+pace the server before issue 32 kept up with; flat out, it fell behind). Each stretch starts once the
+server and the pages are quiet (the server compiles its kernels in a thread as it starts). Printed: the
+flips sent; in the stretch, the messages and bytes (as decoded: the socket may compress them) the
+watching pages got and the server process's CPU seconds (user + system, psutil); after it, how long
+until the server and the pages were quiet for 1 s (a server behind works through its backlog), and the
+messages, bytes and CPU seconds of that time. Both codes read the typed messages this page sends as the
+old page's untyped ones (by their key).
 """
 
 from __future__ import annotations
@@ -184,7 +186,20 @@ async def settle(server: Server, pages: list[Page]) -> float:
     return QUIET_WITHIN
 
 
-async def flips(server: Server, args: argparse.Namespace) -> Flood:
+async def released(server: Server) -> None:
+    """Until the server holds no socket of a client of the crowd's addresses (the last stretch's pages
+    closed), so that the per-address bound lets the next stretch's pages in (at most QUIET_WITHIN)."""
+    assert server.process is not None
+    deadline = time.monotonic() + QUIET_WITHIN
+    process = psutil.Process(server.process.pid)
+    while any(connection.raddr and connection.raddr.ip in CROWD_ADDRESSES for connection in process.net_connections()):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the server still holds the crowd's sockets {QUIET_WITHIN:.0f} s after they closed")
+        await asyncio.sleep(0.1)
+
+
+async def flips(server: Server, args: argparse.Namespace, pause: float) -> Flood:
+    await released(server)
     game_id, tokens = new_game(server)
     addresses = [CROWD_ADDRESSES[number // SOCKETS_PER_ADDRESS] for number in range(args.watchers)]
     watchers = await asyncio.gather(*(open_page(server, game_id, address) for address in addresses))
@@ -199,7 +214,7 @@ async def flips(server: Server, args: argparse.Namespace) -> Flood:
             visible = not visible
             await flipper.connection.send(json.dumps({"type": "visible", "visible": visible}))
             sent += 1
-            await asyncio.sleep(0)  # the watchers' readers run in this loop too
+            await asyncio.sleep(pause)  # even at 0, the watchers' readers run in this loop between flips
         cpu, (messages, size) = cpu_seconds(server), received(watchers)
         settle_seconds = await settle(server, [*watchers, flipper])
         tail_messages, tail_bytes = received(watchers)
@@ -215,11 +230,15 @@ def started(src: Path, folder: Path) -> Server:
     return Server(f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log", env=env).start()
 
 
-def one_code(src: Path, args: argparse.Namespace) -> tuple[Lockout, Flood]:
+async def both_items(server: Server, args: argparse.Namespace) -> tuple[Lockout, list[Flood]]:
+    return await lockout(server, args), [await flips(server, args, pause) for pause in args.pauses]
+
+
+def one_code(src: Path, args: argparse.Namespace) -> tuple[Lockout, list[Flood]]:
     with tempfile.TemporaryDirectory(prefix="live-abuse-") as folder:
         server = started(src, Path(folder))
         try:
-            return asyncio.run(lockout(server, args)), asyncio.run(flips(server, args))
+            return asyncio.run(both_items(server, args))
         finally:
             server.stop()
 
@@ -228,7 +247,7 @@ def shown(codes: dict[int, int]) -> str:
     return ", ".join(f"{count} x {code}" for code, count in sorted(codes.items())) or "none"
 
 
-def report(results: dict[str, tuple[Lockout, Flood]], args: argparse.Namespace) -> None:
+def report(results: dict[str, tuple[Lockout, list[Flood]]], args: argparse.Namespace) -> None:
     print(f"\nItem 2: {args.spectators_per_address} spectator pages from each of {len(CROWD_ADDRESSES)} addresses,"
           f" then {args.pages_per_seat} pages per seat (2 seats), proving it")
     print(f"{'code':<15} {'spectators held':>16} {'closed (code)':>22} {'players following':>18} {'closed (code)':>16}")
@@ -236,11 +255,12 @@ def report(results: dict[str, tuple[Lockout, Flood]], args: argparse.Namespace) 
         print(f"{label:<15} {f'{lock.spectators_held}/{lock.spectators}':>16} {shown(lock.spectators_closed):>22}"
               f" {f'{lock.players_following}/{lock.players}':>18} {shown(lock.players_closed):>16}")
     print(f"\nItem 3: a seat's page flipping its visibility for {args.seconds:g} s, {args.watchers} watching pages")
-    print(f"{'':<15} {'in the window':>46} | {'after it, until quiet':>36} |")
-    print(f"{'code':<15} {'flips sent':>11} {'watchers got':>13} {'MB':>7} {'CPU s':>7} | {'seconds':>8}"
+    print(f"{'':<24} {'in the window':>46} | {'after it, until quiet':>36} |")
+    print(f"{'code':<15} {'pause s':>8} {'flips sent':>11} {'watchers got':>13} {'MB':>7} {'CPU s':>7} | {'seconds':>8}"
           f" {'watchers got':>13} {'MB':>5} {'CPU s':>6} | {'watchers open':>13}")
-    for label, (_, flood) in results.items():
-        print(f"{label:<15} {flood.flips:>11,} {flood.messages:>13,} {flood.bytes / 1e6:>7.2f} {flood.cpu:>7.2f} |"
+    for label, pause, flood in ((label, pause, flood) for label, (_, floods) in results.items()
+                                for pause, flood in zip(args.pauses, floods, strict=True)):
+        print(f"{label:<15} {pause:>8g} {flood.flips:>11,} {flood.messages:>13,} {flood.bytes / 1e6:>7.2f} {flood.cpu:>7.2f} |"
               f" {flood.settle_seconds:>8.1f} {flood.tail_messages:>13,} {flood.tail_bytes / 1e6:>5.2f}"
               f" {flood.tail_cpu:>6.2f} | {f'{flood.watchers_following}/{args.watchers}':>13}")
 
@@ -252,6 +272,9 @@ def main() -> None:
     parser.add_argument("--hold", type=float, default=2.0, help="seconds the pages are left open before counting")
     parser.add_argument("--watchers", type=int, default=60, help=f"at most {SOCKETS_PER_ADDRESS * len(CROWD_ADDRESSES)}")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long the visibility flips go on")
+    parser.add_argument("--pauses", type=lambda text: [float(pause) for pause in text.split(",")], default=[0.0, 0.002],
+                        help="item 3 once per pause: seconds between two flips, 0 as fast as the client's loop sends"
+                        " them (default: 0,0.002)")
     add_peer_option(parser)
     args = parser.parse_args()
     if args.watchers > SOCKETS_PER_ADDRESS * len(CROWD_ADDRESSES):
