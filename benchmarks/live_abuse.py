@@ -75,13 +75,10 @@ class Page:
 
     async def read(self) -> None:
         assert self.connection is not None
-        try:
+        with suppress(ConnectionClosed):  # how a close other than 1000 or 1001 ends the iteration
             async for message in self.connection:
                 self.got(message)
-        except ConnectionClosed as closed:
-            self.closed = closed.rcvd.code if closed.rcvd else -1
-        else:
-            self.closed = self.connection.close_code or -1
+        self.closed = self.connection.close_code or -1
 
     async def close(self) -> None:
         if self.connection is not None:
