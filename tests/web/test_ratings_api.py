@@ -101,6 +101,20 @@ def test_a_finished_game_between_profiles_moves_both_ratings_and_a_replay_change
     assert again["rating_history"] == ana_after["rating_history"]
 
 
+def test_a_game_finished_by_a_process_that_stopped_first_is_taken_in_at_the_next_start(database, monkeypatch):
+    """The job's notes are in memory: a process that stops before its turn (here: that never takes a game
+    in) leaves the game to the next process to start."""
+    monkeypatch.setattr(RatingJob, "stored", lambda job, live, first: None)  # this process notes nothing
+    with TestClient(create_app(database)) as client:
+        ana, beto = claim_name(client, "Ana"), claim_name(client, "Beto")
+        game_id, _ = play_between(client, ana, beto)
+        assert client.get("/api/profiles/Ana").json()["ratings"] == {}
+    monkeypatch.undo()
+    with TestClient(create_app(database)) as client:
+        after = profile_once(client, "Ana", lambda answer: "generala" in answer["ratings"])
+    assert [point["game_id"] for point in after["rating_history"]["generala"]] == [game_id]
+
+
 def test_a_profile_hidden_from_boards_leaves_them(client, players, monkeypatch):
     monkeypatch.setattr(rating_routes, "MIN_BOARD_GAMES", 1)
     ana, beto = players

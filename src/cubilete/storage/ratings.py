@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .tables import (
     game_performances_table,
+    games_table,
     profile_seats_table,
     profiles_table,
     rated_games_table,
@@ -109,6 +110,19 @@ class RatingStore:
         query = select(rated_games_table.c.game_id).where(rated_games_table.c.game_id == game_id)
         with self.engine.connect() as connection:
             return connection.execute(query).first() is not None
+
+    def untaken_games(self, most: int) -> list[str]:
+        """Up to `most` finished games with a profile's seat not taken in yet, the latest first: those a
+        process finished and stopped before taking in (its notes were in memory)."""
+        games, seats, rated = games_table.c, profile_seats_table.c, rated_games_table.c
+        query = (
+            select(games.id)
+            .where(games.finished.is_(True), games.id.in_(select(seats.game_id)), games.id.not_in(select(rated.game_id)))
+            .order_by(games.updated.desc())
+            .limit(most)
+        )
+        with self.engine.connect() as connection:
+            return list(connection.scalars(query))
 
     def seat_owners(self, game_id: str) -> dict[int, str]:
         """The game's seats that belong to a profile, each with the profile's id."""

@@ -8,8 +8,9 @@ performance, and if two profiles or more held seats (of 2 to MOST_SEATS), update
 their places. A daily challenge's game counts for performance only. The store takes a game in once,
 whichever process asks (storage/ratings.py): a replay changes nothing.
 
-What is not taken in: a game that finished in a process stopped before its turn came (the notes are in
-memory), or whose review failed (logged). Beside the job: the ratings part of a profile's public answer.
+The notes are in memory: a game that finished in a process stopped before its turn came is taken in when
+a process starts (the latest MOST_CAUGHT_UP of them), as is one whose review failed (logged). Beside the
+job: the ratings part of a profile's public answer.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .table_options import TableOptions
 log = logging.getLogger(__name__)
 MOST_SEATS = 6  # a rated game has 2 to 6 seats
 MOST_WAITING = 10_000  # finished games waiting for the job; beyond, new ones are dropped (logged)
+MOST_CAUGHT_UP = 200  # finished games not taken in yet that a process takes in as it starts
 
 
 def is_daily(table: TableOptions) -> bool:
@@ -66,13 +68,22 @@ class RatingJob:
         """(A watcher of Games.) Seats changing change no rating."""
 
     async def run(self) -> None:
-        """Take in each game noted, as they come, until cancelled."""
+        """Take in the games left untaken by stopped processes, then each game noted, as they come, until cancelled."""
         self._loop = asyncio.get_running_loop()
+        await self.catch_up()
         while True:
             while not self._waiting.empty():
                 await self.take(self._waiting.get_nowait())
             await self._wake.wait()
             self._wake.clear()
+
+    async def catch_up(self) -> None:
+        try:
+            untaken = await run_in_threadpool(self.store.untaken_games, MOST_CAUGHT_UP)
+            for game_id in untaken:
+                await self.take(await run_in_threadpool(self.games.get, game_id))
+        except (CubileteError, DatabaseError) as error:
+            log.warning("the finished games not taken into the ratings yet were not caught up: %s", error)
 
     async def take(self, live: LiveGame) -> bool:
         """Take a finished game in; whether it was (False: taken already, or it failed, logged)."""
@@ -120,10 +131,12 @@ def rating_json(mu: float, sigma: float, games: int) -> dict[str, Any]:
 
 
 def profile_ratings(store: RatingStore, profile_id: str) -> dict[str, Any]:
-    """What a profile's public answer holds of its ratings (per game played), performance and history."""
+    """What a profile's public answer holds of its ratings (per game played), performance and history.
+    The ratings are read first: a game taken in meanwhile (one transaction) then shows in the history too."""
+    ratings = store.ratings_of(profile_id)
     history = store.history_of(profile_id)
     return {
-        "ratings": {game: rating_json(*rating) for game, rating in store.ratings_of(profile_id).items()},
+        "ratings": {game: rating_json(*rating) for game, rating in ratings.items()},
         "performance": {
             game: {"mean": mean, "games": games} for game, (mean, games) in store.performance_of(profile_id).items()
         },
