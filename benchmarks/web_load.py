@@ -84,9 +84,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def python_env() -> dict[str, str]:
-    """This tree's `src` first, whatever the installed package points at."""
-    path = os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH"))))
+def python_env(src: Path | None = None) -> dict[str, str]:
+    """This tree's `src` (or another tree's) first, whatever the installed package points at."""
+    path = os.pathsep.join(filter(None, (str(src or SRC), os.environ.get("PYTHONPATH"))))
     return {**os.environ, "PYTHONPATH": path}
 
 
@@ -114,13 +114,14 @@ class Server:
 
 
 @contextlib.contextmanager
-def running(name: str, args: list[str], folder: Path) -> Iterator[Server]:
-    """A server process on a free loopback port, ready to answer, stopped on exit."""
+def running(name: str, args: list[str], folder: Path, src: Path | None = None) -> Iterator[Server]:
+    """A server process on a free loopback port, ready to answer, stopped on exit (`src`: the tree it
+    runs, by default this one's)."""
     port = free_port()
     log = folder / f"{name}-{port}.log"
     with open(log, "wb") as output:
         process = subprocess.Popen(
-            [sys.executable, *args, "--port", str(port)], env=python_env(), stdout=output, stderr=subprocess.STDOUT
+            [sys.executable, *args, "--port", str(port)], env=python_env(src), stdout=output, stderr=subprocess.STDOUT
         )
     server = Server(name, process, port, log)
     try:
@@ -135,13 +136,15 @@ def running(name: str, args: list[str], folder: Path) -> Iterator[Server]:
             process.wait()
 
 
-def serving_sqlite(name: str, options: Sequence[str], folder: Path) -> contextlib.AbstractContextManager[Server]:
+def serving_sqlite(
+    name: str, options: Sequence[str], folder: Path, src: Path | None = None
+) -> contextlib.AbstractContextManager[Server]:
     """`cubilete serve` with these options on a SQLite file of its own in `folder` (a stretch of a
-    benchmark that compares options: each on a fresh server)."""
+    benchmark that compares options or trees: each on a fresh server)."""
     slug = "".join(char if char.isalnum() else "_" for char in name)
     database = f"sqlite:///{folder / (slug + '.sqlite3')}"
     command = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database, *options]
-    return running(slug, command, folder)
+    return running(slug, command, folder, src)
 
 
 def wait_ready(server: Server, timeout: float = 60.0) -> None:
