@@ -139,12 +139,15 @@ def test_the_database_lets_one_of_two_processes_store_an_event_index(postgres_ur
 
 
 def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_url, start_server):
+    from cubilete.storage import Storage
     from cubilete.web.broker import EventsStored
-    from cubilete.web.redis_broker import RedisBroker
+    from cubilete.web.redis_broker import RedisBroker, channel_prefix
 
     server = start_server(postgres_url, redis_url)
     created = server.api("POST", "/api/games", {"game": "penta", "players": [ANA], "seed": 3})
-    follower = RedisBroker(redis_url)  # as in a second process
+    storage = Storage(postgres_url)
+    follower = RedisBroker(redis_url, channel_prefix(storage.install.name()))  # as in a second process of the install
+    storage.close()
     follower.start()
     told: list[int] = []
     heard = threading.Event()

@@ -145,3 +145,49 @@ def test_a_process_hears_the_previous_versions_messages_and_writes_its_own(redis
         broker.close()
         listening.close()
         raw.close()
+
+
+def test_installs_sharing_a_redis_server_never_hear_each_other(redis_url, tmp_path):
+    """The host's audit: a message published on Redis database 0 reached the processes of another install on
+    database 13 (publish/subscribe ignores the number). Channels now carry the install's name, kept in its
+    database: a second process of the same install hears it, the other install's does not."""
+    from cubilete.storage import Storage
+    from cubilete.web.redis_broker import RedisBroker, channel_prefix
+
+    names = {}
+    for install, process in (("a", 1), ("a", 2), ("b", 1)):
+        storage = Storage(f"sqlite:///{tmp_path / install}.sqlite3")
+        names[install, process] = storage.install.name()
+        storage.close()
+    assert names["a", 1] == names["a", 2] != names["b", 1]
+    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
+    brokers = {
+        "publisher a": RedisBroker(f"{base}/0", channel_prefix(names["a", 1])),
+        "same install": RedisBroker(f"{base}/0", channel_prefix(names["a", 2])),
+        "other install": RedisBroker(f"{base}/13", channel_prefix(names["b", 1])),
+        "publisher b": RedisBroker(f"{base}/13", channel_prefix(names["b", 1])),
+    }
+    heard: dict[str, list[News]] = {"same install": [], "other install": []}
+    done = {name: threading.Event() for name in heard}
+
+    def listener(name: str):
+        def hear(news: News) -> None:
+            heard[name].append(news)
+            done[name].set()
+        return hear
+
+    for broker in brokers.values():
+        broker.start()
+    unsubscribes = [brokers[name].subscribe("g1", listener(name)) for name in heard]
+    try:
+        brokers["publisher a"].publish("g1", EventsStored(5))
+        assert done["same install"].wait(10)
+        # a channel's messages arrive in order: had install a's message reached install b, it would come first
+        brokers["publisher b"].publish("g1", EventsStored(7))
+        assert done["other install"].wait(10)
+        assert heard == {"same install": [EventsStored(5)], "other install": [EventsStored(7)]}
+    finally:
+        for unsubscribe in unsubscribes:
+            unsubscribe()
+        for broker in brokers.values():
+            broker.close()

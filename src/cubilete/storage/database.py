@@ -36,6 +36,7 @@ from ..engine.errors import CubileteError
 from .connections import DATABASE_TIMEOUT, DatabaseUnusable, connect, database_url, is_local, shown_url
 from .daily import DailyStore
 from .deadlines import ConnectionDeadlines
+from .install import InstallStore
 from .open_tables import OpenTableStore
 from .passkeys import PasskeyStore
 from .profiles import ProfileStore
@@ -176,6 +177,7 @@ class Storage:
         self.ratings = RatingStore(self.engine)
         self.lobby = OpenTableStore(self.engine)
         self.daily = DailyStore(self.engine)
+        self.install = InstallStore(self.engine)
 
     def answers(self) -> bool:
         """Whether the database answers a trivial query now (a readiness check)."""

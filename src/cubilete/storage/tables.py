@@ -274,3 +274,12 @@ game_performances_table = Table(  # each profile seat's performance in a finishe
     Index("ix_game_performances_profile", "profile_id", "game"),  # a profile's performance per game
     Index("ix_game_performances_game", "game", "profile_id"),  # a game's accuracy board
 )
+
+# -- the install (migration 0013) -----------------------------------------------------------------------
+install_table = Table(  # the install's name, which the broker's channels carry: one row, made once
+    "install",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(32), nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+)

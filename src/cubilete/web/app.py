@@ -95,7 +95,7 @@ def create_app(
     signed with (web/push/). `body_timeout`: the seconds a request body may take to arrive (web/security.py)."""
     storage = Storage(database_url, database_timeout)
     try:
-        broker = open_broker(broker_url)
+        broker = open_broker(broker_url, storage.install.name())
     except BrokerUnreachable:
         storage.close()
         raise

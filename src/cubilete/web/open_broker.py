@@ -5,10 +5,11 @@ from __future__ import annotations
 from .broker import Broker, LocalBroker
 
 
-def open_broker(url: str | None) -> Broker:
-    """The broker at `url` (redis://...), or the in-process one when there is none."""
+def open_broker(url: str | None, install: str) -> Broker:
+    """The broker at `url` (redis://...), its channels the install's (`install`: storage/install.py), or the
+    in-process one when there is none."""
     if url is None:
         return LocalBroker()
-    from .redis_broker import RedisBroker  # Redis is an optional dependency (cubilete[servers])
+    from .redis_broker import RedisBroker, channel_prefix  # Redis is an optional dependency (cubilete[servers])
 
-    return RedisBroker(url)
+    return RedisBroker(url, channel_prefix(install))

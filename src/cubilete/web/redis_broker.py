@@ -29,7 +29,6 @@ from .broker_watch import BrokerWatch
 from .wire import WireReader, encoded
 
 log = logging.getLogger(__name__)
-CHANNEL_PREFIX = "cubilete:game:"
 CONNECT_TIMEOUT = 10  # seconds to reach Redis (a socket_connect_timeout in the URL overrides it)
 PING_SECONDS = 1.0  # how often the listening connection asks Redis whether it is there
 RETRY_SECONDS = 1.0  # how often news Redis missed is sent again
@@ -38,8 +37,14 @@ CLOSE_WAIT = 1.0  # seconds `close` waits for each thread: a stopping process do
 Message = tuple[str, News]  # a channel, and the news to publish on it (web/wire.py encodes it)
 
 
+def channel_prefix(install: str) -> str:
+    """Every channel of an install's processes starts with this (storage/install.py): installs sharing a
+    Redis server, whatever their database numbers (pub/sub ignores them), never hear each other."""
+    return f"cubilete:{install}:game:"
+
+
 class RedisBroker:
-    def __init__(self, url: str, prefix: str = CHANNEL_PREFIX) -> None:
+    def __init__(self, url: str, prefix: str) -> None:
         self._prefix = prefix
         self._redis = redis.Redis.from_url(url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=CONNECT_TIMEOUT)
         self._listeners = Listeners()
