@@ -1,6 +1,7 @@
 """A friends' server set up from the environment alone (CUBILETE_CREATION_PASSWORD,
 CUBILETE_NO_OPEN_TABLES): the home form asks the password once, says so in the player's language
-when it is wrong, and keeps it for the next game; no open tables are offered."""
+when it is wrong, and keeps it for the next game; no open tables are offered; making a profile asks it
+too."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def test_the_home_form_asks_the_servers_password_once(friends_server, new_page):
 
     password.fill("martes")
     page.click("[data-action='start']")
-    expect(page.locator("[data-error]")).to_contain_text("Este servidor pide su contraseña")
+    expect(page.locator("[data-error]")).to_contain_text("Esa no es la contraseña de este servidor")
     expect(password).to_be_focused()
 
     password.fill(PASSWORD)
@@ -42,3 +43,18 @@ def test_the_home_form_asks_the_servers_password_once(friends_server, new_page):
     expect(password).to_be_hidden()
     page.click("[data-action='start']")
     page.wait_for_url(lambda url: "/game/" in url and url != first_game)
+
+
+def test_making_a_profile_asks_the_servers_password(friends_server, new_page):
+    page = new_page(locale="en-US")
+    page.goto(f"{friends_server.url}/")
+    page.fill("[data-profile-name]", "Ana")
+    page.click("[data-action='create-profile']")
+    expect(page.locator("[data-profile-error]")).to_contain_text("This server asks its password to make a profile")
+    password = page.locator("[data-creation-password]")
+    expect(password).to_be_visible()
+    password.fill(PASSWORD)
+    page.click("[data-action='create-profile']")
+    page.click("[data-action='recovery-code-kept']")
+    expect(page.locator("[data-profile-link]")).to_have_text("Ana")
+    expect(password).to_be_hidden()  # kept: the next game asks it no more

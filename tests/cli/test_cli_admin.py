@@ -159,3 +159,24 @@ def test_boards_hide_takes_a_profile_off_the_boards_and_unhide_puts_it_back(data
         assert client.get("/api/profiles/Beto").json()["hidden_from_boards"] is False
     assert main(["admin", "boards", "hide", "Nadie", "--database", database]) == 2
     assert "no profile Nadie" in capsys.readouterr().err
+
+
+def test_profiles_are_listed_shown_and_deleted_with_every_row_of_theirs(database, capsys):
+    """The host's audit: strangers made profiles on a password-protected server, and no command listed or
+    deleted them."""
+    with TestClient(create_app(database)) as client:
+        beto = client.post("/api/profiles", json={"name": "Beto"}).json()
+        client.post("/api/profiles", json={"name": "Ana"})
+        headers = {"Authorization": f"Bearer {beto['secret']}"}
+        client.post("/api/games", json={"game": "penta", "players": [{"name": "Beto", "kind": "human"}]}, headers=headers)
+    status, listed = admin(capsys, database, "profiles", "list")
+    assert status == 0 and [(row["name"], row["devices"], row["seats"]) for row in listed["profiles"]] == [
+        ("Beto", 1, 1), ("Ana", 1, 0),
+    ]
+    assert admin(capsys, database, "profiles", "show", "BETO")[1]["profiles"][0]["name"] == "Beto"
+    assert admin(capsys, database, "profiles", "delete", "beto", "Nadie") == (1, {"deleted": ["Beto"], "not_found": ["Nadie"]})
+    assert [row["name"] for row in admin(capsys, database, "profiles", "list")[1]["profiles"]] == ["Ana"]
+    with TestClient(create_app(database)) as client:
+        assert client.get("/api/profiles/me", headers=headers).status_code == 401  # its device secret went with it
+    assert main(["admin", "profiles", "show", "--database", database]) == 2
+    assert "takes names" in capsys.readouterr().err

@@ -32,13 +32,22 @@ def boot_page(client: TestClient) -> dict:
     return json.loads(re.search(r'<script id="boot" type="application/json">(.*?)</script>', html, re.S)[1])["page"]
 
 
-@pytest.mark.parametrize("given", [None, "", "amigos", PASSWORD + " ", "AMIGOS DEL JUEVES"])
-def test_creating_a_game_without_the_password_is_refused_and_stores_nothing(guarded, database, given):
+@pytest.mark.parametrize(
+    ("given", "code", "words"),
+    [
+        (None, "creation_password_needed", "Este servidor pide su contraseña"),
+        ("", "creation_password_needed", "Este servidor pide su contraseña"),
+        ("amigos", "creation_password_wrong", "Esa no es la contraseña"),  # read like a missing one
+        (PASSWORD + " ", "creation_password_wrong", "Esa no es la contraseña"),
+        ("AMIGOS DEL JUEVES", "creation_password_wrong", "Esa no es la contraseña"),
+    ],
+)
+def test_creating_a_game_without_the_password_is_refused_and_stores_nothing(guarded, database, given, code, words):
     body = new_game(lang="es") if given is None else new_game(lang="es", creation_password=given)
     refused = guarded.post("/api/games", json=body)
     assert refused.status_code == 403
-    assert refused.json()["code"] == "creation_password_needed"
-    assert refused.json()["message"].startswith("Este servidor pide su contraseña")
+    assert refused.json()["code"] == code
+    assert refused.json()["message"].startswith(words)
     storage = Storage(database)
     assert list_games(storage) == []
     storage.close()
@@ -80,3 +89,15 @@ def test_with_open_tables_off_none_are_listed_and_no_public_game_is_made(databas
 
 def test_the_password_is_not_in_the_access_rules_repr():
     assert PASSWORD not in repr(Access(creation_password=PASSWORD))
+
+
+def test_making_a_profile_asks_the_password_too(guarded):
+    """The host's audit: strangers made 35 profiles in seconds on a password-protected server, squatting names."""
+    refused = guarded.post("/api/profiles", json={"name": "Beto"}, headers={"accept-language": "en"})
+    assert (refused.status_code, refused.json()["code"]) == (403, "profile_password_needed")
+    assert "password field" in refused.json()["message"]
+    wrong = guarded.post("/api/profiles", json={"name": "Beto", "creation_password": "amigos"})
+    assert (wrong.status_code, wrong.json()["code"]) == (403, "creation_password_wrong")
+    assert guarded.get("/api/profiles/Beto").status_code == 404  # nothing was made
+    made = guarded.post("/api/profiles", json={"name": "Beto", "creation_password": PASSWORD})
+    assert made.status_code == 201 and made.json()["name"] == "Beto"

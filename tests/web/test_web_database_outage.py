@@ -91,7 +91,7 @@ def test_a_stopped_database_gets_coded_503s_and_a_refused_move_is_not_stored(pos
     game = new_game(server)
     postgres_cluster.stop()
     assert_refused(move(server, game, {"type": "keep", "held": [0]}, at=1), "save_failed")
-    assert_refused(call(server, "POST", "/api/games", {"game": "penta", "players": [ANA]}), "save_failed")
+    assert_refused(call(server, "POST", "/api/games", {"game": "penta", "players": [ANA]}), "new_game_not_saved")
     assert_refused(call(server, "GET", "/api/open-tables"), "database_unavailable")
     assert_refused(call(server, "GET", "/api/games/not-in-memory"), "database_unavailable")
     assert live_close_code(server, "not-in-memory") == 1013
@@ -111,7 +111,7 @@ def test_a_frozen_database_is_answered_within_its_timeout_and_stores_nothing_ref
     try:  # each within CLIENT_TIMEOUT, the writer thread freed for the next move
         assert_refused(move(server, first, {"type": "keep", "held": [0]}, at=1), "save_failed")
         assert_refused(move(server, second, {"type": "keep", "held": [1]}, at=1), "save_failed")
-        assert_refused(call(server, "POST", "/api/games", {"game": "penta", "players": [ANA]}), "save_failed")
+        assert_refused(call(server, "POST", "/api/games", {"game": "penta", "players": [ANA]}), "new_game_not_saved")
         assert_refused(call(server, "GET", "/api/games/not-in-memory"), "database_unavailable")
     finally:
         postgres_cluster.signal(signal.SIGCONT)

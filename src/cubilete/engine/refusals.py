@@ -119,6 +119,7 @@ REFUSALS: dict[str, str] = {
     "nul_character": "the request holds a NUL character, which no text here may hold",
     "head_too_large": "the request's line and headers are larger than {most} KB",
     "save_failed": "could not save the move, try again",
+    "new_game_not_saved": "could not save the new game, try again",
     "database_unavailable": "the games' database is not answering: try again in a few seconds",
     "database_read_only": "the games' database takes no writes: no move could be saved (is its file owned by the server's user?)",
     "tables_over_budget": "the server has no room now for the computer's tables these rules need: try again in {minutes} minutes",
@@ -144,6 +145,8 @@ REFUSALS: dict[str, str] = {
     "restore_failed": "cannot restore {path} into {url}: {reason}",
     # -- who may use a server (its host's choice) -------------------------------------------
     "creation_password_needed": "This server asks its password to create a game: ask its host for it",
+    "creation_password_wrong": "That is not this server's password: check it, or ask its host for it",
+    "profile_password_needed": "This server asks its password to make a profile: write it in the new game's password field, or ask its host for it",
     "open_tables_off": "This server lists no open tables: invite your friends with their links instead",
     "correspondence_games_too_many": "you already have {most} unfinished games with days per turn on this server: finish one before starting another",
     # -- players' reactions to the table ------------------------------------------------------

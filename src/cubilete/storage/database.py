@@ -107,6 +107,9 @@ _PING = select(literal(1))
 _NO_OP_WRITE = text("UPDATE alembic_version SET version_num = version_num")
 
 
+CHANGE_NOT_SAVED, NEW_GAME_NOT_SAVED = "save_failed", "new_game_not_saved"  # SaveFailed's codes
+
+
 class SaveFailed(CubileteError):
     """The database did not store the change (disk full, read-only, unreachable): nothing changed."""
 
@@ -209,7 +212,7 @@ class Storage:
         creator: str | None = None,
     ) -> None:
         """A new game with the events its record already has; `creator`: the creating client's address."""
-        with self._transaction() as connection:
+        with self._transaction(NEW_GAME_NOT_SAVED) as connection:
             self._insert(connection, game_id, lang, seats, record, table_options, creator)
 
     def insert_rematch(
@@ -223,7 +226,7 @@ class Storage:
     ) -> str | None:
         """Store the rematch of a game unless another process did first; answers the rematch's id
         (None if the game is gone). It has the game's creator: it counts in the same per-address shares."""
-        with self._transaction() as connection:
+        with self._transaction(NEW_GAME_NOT_SAVED) as connection:
             if connection.execute(_CLAIM_REMATCH, {"game_id": game_id, "rematch": new_id}).rowcount:
                 creator = connection.scalar(select(games_table.c.creator).where(games_table.c.id == game_id))
                 self._insert(connection, new_id, lang, seats, record, table_options, creator)
@@ -378,20 +381,21 @@ class Storage:
         self.engine.dispose()
 
     @contextmanager
-    def _transaction(self) -> Iterator[Connection]:
+    def _transaction(self, failed: str = CHANGE_NOT_SAVED) -> Iterator[Connection]:
         """A connection whose writes are committed on leaving. A taken key (another process acted
-        first) raises EventConflict, any other database error SaveFailed; either way nothing is stored."""
+        first) raises EventConflict, any other database error SaveFailed (its code: `failed`); either way
+        nothing is stored."""
         try:
             with self.engine.begin() as connection:
                 yield connection
         except IntegrityError as error:
             raise EventConflict() from error
         except DBAPIError as error:
-            raise _save_failed(error) from error
+            raise _save_failed(error, failed) from error
         except StatementError:  # a value no column takes: a bug, not the database failing
             raise
         except SQLAlchemyError as error:  # e.g. no connection in time
-            raise _save_failed(error) from error
+            raise _save_failed(error, failed) from error
 
     def _insert(
         self,
@@ -467,9 +471,9 @@ def _readable(game_id: str) -> Iterator[None]:
         raise STORED_GAME.refuse("a column is not JSON") from error
 
 
-def _save_failed(error: Exception) -> SaveFailed:
+def _save_failed(error: Exception, code: str = CHANGE_NOT_SAVED) -> SaveFailed:
     log.warning("could not save a change: %s", error)
-    return SaveFailed("save_failed")
+    return SaveFailed(code)
 
 
 def read_game(game_id: str, url: str | None = None) -> StoredGame | None:

@@ -1,5 +1,5 @@
 """Who may use a server, as its host chose (`cubilete serve --creation-password`, `--no-open-tables`):
-a friends' server asks a password to create a game, and may list no open tables. Joining by an invite
+a friends' server asks a password to create a game or a profile, and may list no open tables. Joining by an invite
 link, watching and playing stay open to whoever holds the link. And how much of the server one client
 address may hold: its listed open tables (`--open-tables-per-client`) and its unfinished games by
 correspondence (`--correspondence-games-per-client`), counted from the games' stored creator.
@@ -33,12 +33,19 @@ class Access:
 
     def check_creation(self, password: str | None, public: bool) -> None:
         """Raises CreationRefused unless a game may be created with this password (None: none given)."""
-        if self.creation_password is not None and not hmac.compare_digest(
-            (password or "").encode(), self.creation_password.encode()
-        ):
-            raise CreationRefused("creation_password_needed")
+        self.check_password(password)
         if public and not self.open_tables:
             raise CreationRefused("open_tables_off")
+
+    def check_password(self, password: str | None, needed: str = "creation_password_needed") -> None:
+        """Raises CreationRefused unless the password is the host's (or none is set): `needed` when none was
+        given, creation_password_wrong when another was."""
+        if self.creation_password is None:
+            return
+        if not password:
+            raise CreationRefused(needed)
+        if not hmac.compare_digest(password.encode(), self.creation_password.encode()):
+            raise CreationRefused("creation_password_wrong")
 
     def check_correspondence(self, unfinished: int) -> None:
         """Raises CreationRefused if a client with this many unfinished games by correspondence may make no more."""

@@ -40,6 +40,12 @@ class ProfileIn(BaseModel):
     name: Name
 
 
+class NewProfileIn(ProfileIn):
+    creation_password: str | None = Field(
+        None, max_length=256, description="the server's password, when its host set one (--creation-password)"
+    )
+
+
 def profile_json(profile: Profile) -> dict[str, Any]:
     return {"id": profile.id, "name": profile.name}
 
@@ -73,9 +79,11 @@ def profile_router(games: Games, profiles: Profiles) -> APIRouter:
         summary="Claim a name on this server",
         dependencies=[limited(RouteClass.PROFILES)],
     )
-    async def create(body: ProfileIn) -> dict[str, Any]:
+    async def create(request: Request, body: NewProfileIn) -> dict[str, Any]:
         """Answers the profile and this device's secret: shown once as the recovery code, then sent as
-        `Authorization: Bearer <secret>`. 409 `name_taken` if a profile has the name (without case)."""
+        `Authorization: Bearer <secret>`. 409 `name_taken` if a profile has the name (without case); on a
+        server with a creation password, 403 without it (`profile_password_needed`) or with another."""
+        services(request).access.check_password(body.creation_password, "profile_password_needed")
         profile, secret = await run_in_threadpool(profiles.create, body.name)
         return profile_json(profile) | {"secret": secret}
 

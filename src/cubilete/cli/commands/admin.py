@@ -2,8 +2,9 @@
 holds, for its host: its games (list, show ID), deleting some (delete ID...), expiring those nobody has
 played for a while (expire --older-than 30d [--unplayed-only]), the totals with the database's size
 (stats), bringing the database to this release's schema (migrate), taking a profile's try off a day's
-daily board (daily remove --date D --game G --profile NAME), and taking a profile off the boards or
-putting it back (boards hide NAME, boards unhide NAME; docs/ratings.md).
+daily board (daily remove --date D --game G --profile NAME), the profiles (profiles list, show NAME,
+delete NAME...), and taking a profile off the boards or putting it back (boards hide NAME, boards
+unhide NAME; docs/ratings.md).
 
 Give the database `cubilete serve` uses (or CUBILETE_DATABASE_URL). A running server keeps the games
 it holds in memory until it restarts: delete and expire the games nobody is playing. Only `migrate`
@@ -81,6 +82,10 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     remove_try.add_argument("--profile", required=True, metavar="NAME", help="the profile's name")
     remove_try.set_defaults(run=run_daily_remove)
 
+    profiles = add("profiles", "the profiles: list, show NAME, delete NAME... (with every row of each)")
+    profiles.add_argument("change", choices=("list", "show", "delete"))
+    profiles.add_argument("names", metavar="NAME", nargs="*", help="the profiles' names (show: one; delete: one or more)")
+    profiles.set_defaults(run=run_profiles)
     boards = add("boards", "take a profile off every board (hide NAME), or put it back (unhide NAME)")
     boards.add_argument("change", choices=("hide", "unhide"))
     boards.add_argument("name", metavar="NAME", help="the profile's name")
@@ -245,4 +250,31 @@ def run_boards(args: argparse.Namespace) -> int:
         storage.ratings.hide(profile.id, hidden)
     text = f"{profile.name} is {'hidden from' if hidden else 'back on'} the boards"
     emit(Report({"name": profile.name, "hidden_from_boards": hidden}, text), args.json)
+    return 0
+
+
+def run_profiles(args: argparse.Namespace) -> int:
+    """List the profiles, show some, or delete some (their devices, passkeys, seat links and pushes go too)."""
+    from ...storage.admin_profiles import delete_profiles, list_profiles
+
+    if (args.change == "list") == bool(args.names):
+        raise CommandError("admin profiles list takes no name" if args.names else f"admin profiles {args.change} takes names")
+    with _storage(args) as storage:
+        if args.change == "delete":
+            deleted = delete_profiles(storage, args.names)
+            missing = [name for name in args.names if name.casefold() not in {done.casefold() for done in deleted}]
+            text = f"Deleted {len(deleted)} profile(s)" + (f"; no profile {', '.join(missing)}" if missing else "")
+            emit(Report({"deleted": deleted, "not_found": missing}, text), args.json)
+            return 1 if missing else 0
+        found = list_profiles(storage, None if args.change == "list" else args.names)
+    if args.change == "show" and not found:
+        raise CommandError(f"no profile {', '.join(args.names)} in this database")
+    header = ["NAME", "CREATED", "DEVICES", "PASSKEYS", "SEATS", "BOARDS"]
+    rows = [
+        [profile.name, _when(profile.created), str(profile.devices), str(profile.passkeys), str(profile.seats),
+         "hidden" if profile.hidden_from_boards else "shown"]
+        for profile in found
+    ]
+    text = _table([header, *rows]) if rows else "No profiles."
+    emit(Report({"profiles": [profile.as_json() for profile in found]}, text), args.json)
     return 0

@@ -5,6 +5,8 @@
 import { page } from "./i18n.js";
 
 const KEY = "cubilete.creationPassword";
+// The refusals after which the field shows again (making a game or a profile; none given, or a wrong one).
+export const PASSWORD_REFUSALS = ["creation_password_needed", "creation_password_wrong", "profile_password_needed"];
 const row = document.querySelector("[data-creation-password-row]");
 const input = document.querySelector("[data-creation-password]");
 

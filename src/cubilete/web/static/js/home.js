@@ -13,7 +13,7 @@ import {
   rememberTokens,
   seatTokens,
 } from "./api.js";
-import { askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
+import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
@@ -224,7 +224,7 @@ async function start(event) {
     if (!(error instanceof ApiError)) throw error;
     errorBox.textContent = error.message;
     errorBox.hidden = false;
-    if (error.code === "creation_password_needed") askPasswordIfNeeded(true);
+    if (PASSWORD_REFUSALS.includes(error.code)) askPasswordIfNeeded(true);
   }
 }
 

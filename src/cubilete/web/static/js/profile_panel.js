@@ -6,6 +6,7 @@
 import {
   ApiError, deleteJson, forgetProfile, getJson, keepProfile, patchJson, postJson, rememberTokens, signedInProfile,
 } from "./api.js";
+import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { t } from "./i18n.js";
 
 const section = document.querySelector("[data-profile]");
@@ -89,7 +90,14 @@ function confirmDeleting(name) {
 }
 
 act("[data-profile-create]", "submit", async () => {
-  const answer = await postJson("/api/profiles", { name: part("name").value });
+  let answer;
+  try {
+    answer = await postJson("/api/profiles", { name: part("name").value, creation_password: creationPassword() });
+  } catch (error) {
+    if (error instanceof ApiError && PASSWORD_REFUSALS.includes(error.code)) askPasswordIfNeeded(true);
+    throw error;
+  }
+  keepPassword(creationPassword());
   keepProfile(answer);
   showRecoveryCode(answer.secret);
 });
