@@ -92,3 +92,19 @@ def test_an_unknown_log_level_is_refused():
     command = [sys.executable, "-m", "cubilete.cli.main", "serve", "--log-level", "verbose"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--log-level" in done.stderr and "'verbose'" in done.stderr
+
+
+@pytest.mark.parametrize("access_log", [False, True])
+def test_a_live_connection_logs_the_players_address_only_with_the_access_log(tmp_path, stopped_after, access_log):
+    """The host's audit: each live connection logged the player's address and the game's id even without
+    --access-log."""
+    from websockets.sync.client import connect
+
+    server = serve(tmp_path, *(["--access-log"] if access_log else []))
+    stopped_after(server.start())
+    created = server.api("POST", "/api/games", {"game": "penta", "players": [{"name": "Ana", "kind": "human"}]})
+    with connect(f"ws://127.0.0.1:{server.port}/api/games/{created['id']}/live", open_timeout=20) as socket_:
+        socket_.recv(timeout=20)  # the game's view: the connection is accepted and followed
+    server.stop()  # its log is whole
+    told = [message for *_, message in records(server) if created["id"] in message or "connection " in message]
+    assert bool(told) is access_log, told

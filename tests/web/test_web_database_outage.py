@@ -99,6 +99,11 @@ def test_a_stopped_database_gets_coded_503s_and_a_refused_move_is_not_stored(pos
     wait_until_served(server)
     status, view, _ = move(server, game, {"type": "keep", "held": [0]}, at=1)
     assert status == 200 and stored_events(postgres_cluster, game["id"]) == view["events"]
+    # the host's audit: a failed save took three lines, and nothing said when the database was back
+    log = server.log.read_text()
+    failures = [line for line in log.splitlines() if "could not save a change" in line]
+    assert len(failures) == 2 and "[SQL:" not in log and "Background on this error" not in log, failures
+    assert "the database is back" in log.rsplit(failures[-1], 1)[1], log
 
 
 @pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it

@@ -55,8 +55,25 @@ def configure_logging(level: str) -> None:
 
 
 def uvicorn_logging(level: str, access_log: bool) -> dict[str, Any]:
-    """uvicorn's settings for its loggers, which then propagate to the handler configure_logging set."""
+    """uvicorn's settings for its loggers, which then propagate to the handler configure_logging set.
+    Without --access-log, uvicorn's lines of each live connection (the client's address and the game's
+    path: "WebSocket ... [accepted]", "connection open", "connection closed") are left out too."""
+    connections = logging.getLogger("uvicorn.error")
+    for quiet in [f for f in connections.filters if isinstance(f, QuietConnections)]:
+        connections.removeFilter(quiet)
+    if not access_log:
+        connections.addFilter(QuietConnections())
     return {"log_config": None, "log_level": level, "access_log": access_log}
+
+
+class QuietConnections(logging.Filter):
+    """Drops uvicorn's record of each WebSocket connection: a player's address belongs in the access log."""
+
+    TEMPLATES = ("connection open", "connection closed")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        template = str(record.msg)
+        return not (template in self.TEMPLATES or template.startswith('%s - "WebSocket '))
 
 
 def startup_summary(database: str | None, broker: str | None, public_url: str | None, proxies: str | None) -> str:

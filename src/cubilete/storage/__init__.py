@@ -1,8 +1,8 @@
 """Where the games live: a SQL database (SQLite by default, PostgreSQL for several server
 processes) holding each game's row and its events, its schema made by Alembic migrations. Storage owns
-every table and all SQL: the profiles, passkeys, push subscriptions and seat summaries, ratings are queried
-through the stores a Storage hands out (profiles.py, passkeys.py, push.py, seat_summaries.py,
-open_tables.py, ratings.py).
+every table and all SQL: the profiles, passkeys, push subscriptions, seat summaries, daily tries,
+ratings and the install's name are queried through the stores a Storage hands out (profiles.py,
+passkeys.py, push.py, seat_summaries.py, open_tables.py, daily.py, ratings.py, install.py).
 
 Below the apps: the web app stores and reads its games here, and the CLI reads a stored game
 (`cubilete review GAME_ID`). It imports only the engine.
@@ -17,6 +17,7 @@ from .database import (
     SaveFailed,
     Storage,
     StoredGame,
+    one_line,
     read_game,
 )
 from .export import RecordNotOver, export_file_name, exported_game
@@ -26,4 +27,5 @@ from .tables import STORED_GAME
 __all__ = [
     "DATABASE_FAILURES", "DatabaseError", "STORED_GAME", "UNPLAYED_BATCH", "Append", "EventConflict", "OpenTable",
     "SaveFailed", "Storage", "StoredGame", "read_game", "RecordNotOver", "export_file_name", "exported_game",
+    "one_line",
 ]

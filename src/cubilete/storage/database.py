@@ -169,7 +169,7 @@ class Storage:
                 raise DatabaseUnusable("database_not_migrated", url=shown_url(self.url), current=behind[0], newest=behind[1])
             upgrade_to_newest(self.url)
         except (SQLAlchemyError, CommandError) as error:  # CommandError: a revision this cubilete does not know
-            raise DatabaseUnusable("database_unusable", url=shown_url(self.url), reason=_first_line(error)) from error
+            raise DatabaseUnusable("database_unusable", url=shown_url(self.url), reason=one_line(error)) from error
         self.is_local = is_local(self.url)
         self.engine = connect(self.url, timeout)
         self._deadlines = None if self.is_local else ConnectionDeadlines(self.engine, timeout)
@@ -181,6 +181,7 @@ class Storage:
         self.lobby = OpenTableStore(self.engine)
         self.daily = DailyStore(self.engine)
         self.install = InstallStore(self.engine)
+        self._failing = False  # since a failure logged: the next success says the database is back
 
     def answers(self) -> bool:
         """Whether the database answers a trivial query now (a readiness check)."""
@@ -188,7 +189,7 @@ class Storage:
             with self.engine.connect() as connection:
                 connection.execute(_PING)
         except SQLAlchemyError as error:
-            log.warning("the database does not answer: %s", _first_line(error))
+            self._failed("the database does not answer", error)
             return False
         return True
 
@@ -198,9 +199,20 @@ class Storage:
             with self.engine.begin() as connection:
                 connection.execute(_NO_OP_WRITE)
         except SQLAlchemyError as error:
-            log.warning("the database takes no writes: %s", _first_line(error))
+            self._failed("the database takes no writes", error)
             return False
+        self._back()
         return True
+
+    def _failed(self, what: str, error: Exception) -> None:
+        """One line per failure: the driver's message, without SQLAlchemy's statement and links."""
+        self._failing = True
+        log.warning("%s: %s", what, one_line(error))
+
+    def _back(self) -> None:
+        if self._failing:
+            self._failing = False
+            log.warning("the database is back: it answers and stores changes again")
 
     def insert(
         self,
@@ -391,11 +403,14 @@ class Storage:
         except IntegrityError as error:
             raise EventConflict() from error
         except DBAPIError as error:
-            raise _save_failed(error, failed) from error
+            self._failed("could not save a change", error)
+            raise SaveFailed(failed) from error
         except StatementError:  # a value no column takes: a bug, not the database failing
             raise
         except SQLAlchemyError as error:  # e.g. no connection in time
-            raise _save_failed(error, failed) from error
+            self._failed("could not save a change", error)
+            raise SaveFailed(failed) from error
+        self._back()
 
     def _insert(
         self,
@@ -455,7 +470,7 @@ def _open_seats(seats: list[dict[str, Any]]) -> int:
     return sum(1 for seat in seats if seat.get("open"))
 
 
-def _first_line(error: Exception) -> str:
+def one_line(error: Exception) -> str:
     """The driver's own message when there is one, without SQLAlchemy's statement and links."""
     cause = error.orig if isinstance(error, DBAPIError) else error
     return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
@@ -469,11 +484,6 @@ def _readable(game_id: str) -> Iterator[None]:
     except ValueError as error:
         log.warning("game %s cannot be read: %s", game_id, error)
         raise STORED_GAME.refuse("a column is not JSON") from error
-
-
-def _save_failed(error: Exception, code: str = CHANGE_NOT_SAVED) -> SaveFailed:
-    log.warning("could not save a change: %s", error)
-    return SaveFailed(code)
 
 
 def read_game(game_id: str, url: str | None = None) -> StoredGame | None:

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
-from ..storage import DATABASE_FAILURES, RecordNotOver, SaveFailed
+from ..storage import DATABASE_FAILURES, RecordNotOver, SaveFailed, one_line
 from .access import CreationRefused
 from .api_models import validation_refusal
 from .catch_up import GameNotFound, StaleRequest
@@ -92,7 +92,7 @@ def refuse(request: Request, error: CubileteError) -> JSONResponse:
 
 def database_unavailable(request: Request, error: Exception) -> JSONResponse:
     """The database is down, frozen or too slow (its timeouts: storage/connections.py) for a read."""
-    log.warning("the database failed a request to %s: %s", request.url.path, error)
+    log.warning("the database failed a request to %s: %s", request.url.path, one_line(error))
     return _database_failed(request, "database_unavailable")
 
 
