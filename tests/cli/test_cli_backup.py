@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
+import pytest
 from fastapi.testclient import TestClient
 from harness import next_action
 
@@ -16,8 +17,18 @@ ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
 
 
 
+class InProcess:
+    """The app spoken to in-process, with a served Server's `api`."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+
+    def api(self, method: str, path: str, body: dict | None = None) -> dict:
+        return self.client.request(method, path, json=body).json()
+
+
 def play(server, created: dict, moves: int) -> dict:
-    """Play `moves` moves of the game through the API; answers its view after the last."""
+    """Play `moves` moves of the game through the API (a Server's, or InProcess); answers its view after the last."""
     path = f"/api/games/{created['id']}"
     view = server.api("GET", path)
     for _ in range(moves):
@@ -107,3 +118,28 @@ def test_a_backup_is_its_owners_alone_and_a_restore_keeps_the_databases_owner_an
     assert "is not a backup" in capsys.readouterr().err
     assert main(["restore", str(backup), "--database", "postgresql://cubilete@127.0.0.1/cubilete"]) == 2
     assert "pg_restore" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # a PostgreSQL server of the test's own
+def test_the_guides_postgresql_restore_into_a_new_database_serves_every_game(postgres_cluster, tmp_path):
+    """The guide's steps (docs/hosting.md, "PostgreSQL: pg_dump"): pg_dump, then createdb and pg_restore into
+    a new database, which a server then serves with every game as it was. (The old steps' `pg_restore
+    --clean --if-exists` into the migrated database failed, and left it refusing the next start.)"""
+    import subprocess
+
+    from cubilete.web import create_app
+
+    with TestClient(create_app(postgres_cluster.url)) as client:
+        games = [client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json() for _ in range(3)]
+        in_process = InProcess(client)
+        views = {created["id"]: play(in_process, created, moves) for created, moves in zip(games, (0, 3, 6), strict=True)}
+    dump = tmp_path / "cubilete.dump"
+    host = ["--host=127.0.0.1", f"--port={postgres_cluster.port}", "--username=postgres"]
+    subprocess.run(["pg_dump", "--format=custom", f"--file={dump}", *host, "postgres"], check=True, timeout=60)
+    assert dump.stat().st_size > 0
+    subprocess.run(["createdb", *host, "cubilete_restored"], check=True, timeout=60)
+    subprocess.run(["pg_restore", "--no-owner", *host, "--dbname=cubilete_restored", str(dump)], check=True, timeout=60)
+    restored = postgres_cluster.url.rsplit("/", 1)[0] + "/cubilete_restored"
+    with TestClient(create_app(restored)) as client:
+        for game_id, view in views.items():
+            assert client.get(f"/api/games/{game_id}").json() == view
