@@ -108,3 +108,11 @@ def test_a_live_connection_logs_the_players_address_only_with_the_access_log(tmp
     server.stop()  # its log is whole
     told = [message for *_, message in records(server) if created["id"] in message or "connection " in message]
     assert bool(told) is access_log, told
+
+
+def test_the_hosting_guides_start_up_example_names_this_release():
+    """The host's audit: the guide's example said 0.1.0 two releases later."""
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[2] / "docs" / "hosting.md").read_text()
+    assert re.findall(r"cubilete (\d+\.\d+\.\d+) starting:", guide) == [__version__]
