@@ -105,18 +105,15 @@ def create_app(
     except BrokerUnreachable:
         storage.close()
         raise
-    if clock_scale is None:
-        clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
+    clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1")) if clock_scale is None else clock_scale
     tables = tables or TableGate()
     games = Games(storage, tables, broker, clock_scale=clock_scale)
     links, presence, profiles = LinkBase(public_url, listen_host), Presence(broker), Profiles(storage)
     # a profile's devices are told of the seats it holds, as the seats' own are
     daily = DailyService(games, profiles)
     metrics = host_metrics(games, metrics_token) if metrics_token else None
-    web_push = WebPush(
-        storage, presence, push or PushSettings(), public_url, seat_owner=profiles.owner,
-        tally=metrics.pushed if metrics else None,
-    )
+    tally = metrics.pushed if metrics else None  # each push's outcome, counted
+    web_push = WebPush(storage, presence, push or PushSettings(), public_url, seat_owner=profiles.owner, tally=tally)
     games.watchers.append(web_push.notifier)
     ratings = RatingJob(games, storage.ratings)  # takes in the games this process finishes
     games.watchers.append(ratings)
