@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import Response
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, ProcessCollector, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    ProcessCollector,
+    disable_created_metrics,
+    generate_latest,
+)
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .access import HostOnly
@@ -39,6 +47,7 @@ class Metrics:
 
     def __init__(self, games: Games, token: str) -> None:
         self.games, self._token = games, token
+        disable_created_metrics()  # (for the process) a `_created` line beside every counter's doubles each scrape
         self.registry = registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(
             "cubilete_requests", "HTTP requests answered, by route template and status class",
