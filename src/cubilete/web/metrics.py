@@ -47,7 +47,8 @@ class Metrics:
 
     def __init__(self, games: Games, token: str) -> None:
         self.games, self._token = games, token
-        disable_created_metrics()  # (for the process) a `_created` line beside every counter's doubles each scrape
+        # (for the process) a `_created` line beside every counter's doubles each scrape; the library leaves it untyped
+        disable_created_metrics()  # type: ignore[no-untyped-call]
         self.registry = registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(
             "cubilete_requests", "HTTP requests answered, by route template and status class",
