@@ -2,7 +2,7 @@
 
     pip install -e '.[bench]'
     PYTHONPATH=src python benchmarks/web_load.py [--quick] [--seconds 10] [--game penta|5000]
-        [--levels 1,10,50,200] [--open-games 500 --open-seconds 30] [--memory-games 10000]
+        [--levels 1,10,50,200] [--open-games 500 --open-seconds 30 --follow] [--memory-games 10000]
         [--rounds 3] [--skip two,memory,...] [--profile DIR]
 
 Every figure comes from server processes this script starts itself on free loopback
@@ -24,7 +24,10 @@ Sections, each printed as table rows:
   thread costs); then --rounds pairs at saturation, the app then the bare endpoint, each
   pair a ratio, and their median (the CPU a request costs drifts on a shared machine);
 - open loop: --open-games games whose players think --think seconds on average
-  (exponential) before each action, for --open-seconds (goal: p99 < 20 ms);
+  (exponential) before each action, for --open-seconds (goal: p99 < 20 ms); with --follow,
+  each game's two seats also hold their pages on the live WebSocket, as browsers do, and read
+  every view pushed (the server then pushes each move to both pages: docs/hosting.md's
+  players per core and per GB come from this row);
 - two processes on PostgreSQL + Redis (a fresh schema, dropped at the end), games
   alternating between the two ports, compared with one process on SQLite (goal: >= 1.7x)
   and with one of the two alone on the same database and broker; a line per row says
@@ -173,10 +176,13 @@ def wait_idle(servers: list[Server], timeout: float = 120.0, busy: float = 0.03)
     print(f"  (servers still busy after {timeout:.0f} s; measuring anyway)")
 
 
-def serve_args(database: str, broker: str | None = None) -> list[str]:
+def serve_args(database: str, broker: str | None = None, follow: bool = False) -> list[str]:
     args = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database]
     if "--no-rate-limits" in serve_help():  # one client makes every game here: load is the point
         args.append("--no-rate-limits")
+    if follow:  # every page comes from this one client address
+        args += ["--max-connections", "10000", "--max-connections-per-client", "10000",
+                 "--max-sockets-per-client", "10000"]
     return args + (["--broker", broker] if broker else [])
 
 
@@ -270,6 +276,7 @@ class Tally:
     refusals: int = 0  # 409: re-read and go on
     errors: dict[str, int] = field(default_factory=dict)
     games_finished: int = 0
+    views_pushed: int = 0  # messages the followers' pages read (--follow)
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -334,10 +341,15 @@ def random_action(view: dict[str, Any], rng: random.Random, short: bool) -> dict
 class Player:
     """Creates games on one server and plays both seats of the current one."""
 
-    def __init__(self, http: aiohttp.ClientSession, base: str, game: str, seed: int, short: bool = False) -> None:
+    def __init__(
+        self, http: aiohttp.ClientSession, base: str, game: str, seed: int, short: bool = False,
+        follow: Tally | None = None,
+    ) -> None:
         self.http, self.base, self.game, self.short = http, base, game, short
         self.rng = random.Random(seed)
         self.view: dict[str, Any] = {}
+        self.follow = follow  # the tally the pages count their views in, if the seats' pages follow the game
+        self.pages: list[asyncio.Task[None]] = []
 
     async def new_game(self) -> None:
         players = [{"name": name, "kind": "human"} for name in NAMES]
@@ -349,6 +361,22 @@ class Player:
         self.id = created["id"]
         self.tokens = [seat["token"] for seat in created["seats"]]
         await self.reread()
+        if self.follow is not None:
+            self.leave()
+            self.pages = [asyncio.create_task(self._page(seat, self.follow)) for seat in range(len(self.tokens))]
+
+    async def _page(self, seat: int, tally: Tally) -> None:
+        """A seat's page on the game's live WebSocket, as a browser holds it, reading every view pushed."""
+        url = f"ws{self.base.removeprefix('http')}/api/games/{self.id}/live?since={self.view['events']}"
+        async with self.http.ws_connect(url) as socket:
+            await socket.send_json({"type": "seats", "seats": {str(seat): self.tokens[seat]}})
+            async for _message in socket:
+                tally.views_pushed += 1
+
+    def leave(self) -> None:
+        """Close the pages of the game (--follow)."""
+        for page in self.pages:
+            page.cancel()
 
     async def reread(self) -> None:
         async with self.http.get(f"{self.base}/api/games/{self.id}") as response:
@@ -414,10 +442,13 @@ async def closed_loop(servers: list[Server], games: int, seconds: float, game: s
     return Row(section, games, tally, window)
 
 
-async def open_loop(servers: list[Server], games: int, seconds: float, think: float, game: str) -> Row:
+async def open_loop(
+    servers: list[Server], games: int, seconds: float, think: float, game: str, follow: bool = False
+) -> Row:
     tally = Tally()
-    async with client_session(games) as http:
-        players = [Player(http, servers[i % len(servers)].base, game, i) for i in range(games)]
+    async with client_session(games * (3 if follow else 1)) as http:
+        players = [Player(http, servers[i % len(servers)].base, game, i, follow=tally if follow else None)
+                   for i in range(games)]
         await start_games(players)
 
         async def thinking(player: Player, deadline: float) -> None:
@@ -431,6 +462,10 @@ async def open_loop(servers: list[Server], games: int, seconds: float, think: fl
         with Window(servers) as window:
             deadline = time.perf_counter() + seconds
             await asyncio.gather(*(thinking(player, deadline) for player in players))
+        for player in players:
+            player.leave()
+    if follow:
+        print(f"  {tally.views_pushed} views pushed to {2 * games} pages", flush=True)
     return Row(f"open, {games / think:.0f}/s offered", games, tally, window)
 
 
@@ -545,7 +580,7 @@ def warm_up(servers: list[Server], game: str) -> None:
 def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
     database = f"sqlite:///{folder / 'games.sqlite3'}"
     rows: dict[int, Row] = {}
-    with running("sqlite", serve_args(database), folder) as server:
+    with running("sqlite", serve_args(database, follow=args.follow), folder) as server:
         print(f"one process, SQLite: server RSS at start {server.rss() / MB:.1f} MB", flush=True)
         warm_up([server], args.game)
         if "closed" not in args.skip:
@@ -561,7 +596,9 @@ def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
         if "open" not in args.skip:
             section(f"open loop, one process, SQLite, think time {args.think} s mean (exponential)")
             print(HEADER)
-            print_row(asyncio.run(open_loop([server], args.open_games, args.open_seconds, args.think, args.game)))
+            print_row(asyncio.run(
+                open_loop([server], args.open_games, args.open_seconds, args.think, args.game, args.follow)
+            ))
         if args.profile:
             profile([server], args, Path(args.profile))
     return rows
@@ -669,6 +706,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--open-games", type=int, default=500)
     parser.add_argument("--think", type=float, default=2.0, help="mean think time in the open loop, seconds")
     parser.add_argument("--open-seconds", type=float, default=30.0)
+    parser.add_argument("--follow", action="store_true", help="in the open loop, both seats' pages follow live")
     parser.add_argument("--memory-games", type=int, default=10_000)
     parser.add_argument("--memory-every", type=int, default=1_000, help="print RSS every this many games")
     parser.add_argument("--memory-concurrency", type=int, default=50)

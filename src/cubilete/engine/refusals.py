@@ -149,6 +149,7 @@ REFUSALS: dict[str, str] = {
     "profile_password_needed": "This server asks its password to make a profile: write it in the new game's password field, or ask its host for it",
     "open_tables_off": "This server lists no open tables: invite your friends with their links instead",
     "correspondence_games_too_many": "you already have {most} unfinished games with days per turn on this server: finish one before starting another",
+    "metrics_refused": "this server's figures are for its host: ask with its metrics token",
     # -- players' reactions to the table ------------------------------------------------------
     "unknown_reaction": "there is no reaction '{reaction}'; choose one of {reactions}",
     "reaction_too_soon": "one reaction at a time: try again in {seconds} s",

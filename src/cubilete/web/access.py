@@ -24,6 +24,10 @@ class CreationRefused(CubileteError):
     or the client already has as many unfinished games by correspondence as it may."""
 
 
+class HostOnly(CubileteError):
+    """A request only the host may make (the process's figures, web/metrics.py) came without the host's token."""
+
+
 @dataclass(frozen=True)
 class Access:
     creation_password: str | None = field(default=None, repr=False)  # None: anyone may create games

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from importlib.resources import files
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -61,6 +62,9 @@ from .socket_limits import GameAudiences, SocketBounds, SocketLimits
 from .tables import TableGate
 from .unplayed_games import UNPLAYED_MAX_AGE, sweeping_unplayed
 
+if TYPE_CHECKING:
+    from .metrics import Metrics
+
 # A test hook: every turn clock lasts this fraction of its seconds (CUBILETE_CLOCK_SCALE=0.1: 30 s become 3 s).
 CLOCK_SCALE_VARIABLE = "CUBILETE_CLOCK_SCALE"
 log = logging.getLogger(__name__)
@@ -81,6 +85,7 @@ def create_app(
     access: Access | None = None,
     push: PushSettings | None = None,
     body_timeout: float = BODY_TIMEOUT_SECONDS,
+    metrics_token: str | None = None,
 ) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory) and a broker that tells
     other server processes of each change (default: none, one process); `public_url` (behind a
@@ -92,21 +97,23 @@ def create_app(
     a request is refused 503. `tables` prepares the solver's tables (default: within web/tables.py's budget);
     `access` (default: open to all) keeps creating games to those who know a password, and may hide the
     open tables (web/access.py). `push`: the push services pushes may go to, and the contact they are
-    signed with (web/push/). `body_timeout`: the seconds a request body may take to arrive (web/security.py)."""
+    signed with (web/push/). `body_timeout`: the seconds a request body may take to arrive (web/security.py).
+    `metrics_token`: serve GET /metrics to whoever brings it (web/metrics.py; default: no figures kept)."""
     storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url, storage.install.name())
     except BrokerUnreachable:
         storage.close()
         raise
-    if clock_scale is None:
-        clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1"))
+    clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1")) if clock_scale is None else clock_scale
     tables = tables or TableGate()
     games = Games(storage, tables, broker, clock_scale=clock_scale)
     links, presence, profiles = LinkBase(public_url, listen_host), Presence(broker), Profiles(storage)
     # a profile's devices are told of the seats it holds, as the seats' own are
     daily = DailyService(games, profiles)
-    web_push = WebPush(storage, presence, push or PushSettings(), public_url, seat_owner=profiles.owner)
+    metrics = host_metrics(games, metrics_token) if metrics_token else None
+    tally = metrics.pushed if metrics else None  # each push's outcome, counted
+    web_push = WebPush(storage, presence, push or PushSettings(), public_url, seat_owner=profiles.owner, tally=tally)
     games.watchers.append(web_push.notifier)
     ratings = RatingJob(games, storage.ratings)  # takes in the games this process finishes
     games.watchers.append(ratings)
@@ -140,7 +147,16 @@ def create_app(
     app.add_middleware(Compression)
     add_refusal_handlers(app)
     include_routes(app, storage, broker, games, profiles)
+    if metrics:
+        metrics.serve(app)  # after the other middlewares: the outermost, it counts their refusals too
     return app
+
+
+def host_metrics(games: Games, token: str) -> Metrics:
+    """The figures of web/metrics.py, imported only by a host who asked for them (prometheus_client)."""
+    from .metrics import Metrics
+
+    return Metrics(games, token)
 
 
 def include_routes(app: FastAPI, storage: Storage, broker: Broker, games: Games, profiles: Profiles) -> None:

@@ -84,6 +84,11 @@ class Games:
     def close(self) -> None:
         self._group.close()
 
+    @property
+    def held(self) -> int:
+        """How many games this process holds in memory now."""
+        return len(self._live)
+
     def create(
         self,
         game: str,

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 
 from ..engine.errors import CubileteError, IllegalAction, NotYourTurn, UnknownBox
 from ..storage import DATABASE_FAILURES, RecordNotOver, SaveFailed, one_line
-from .access import CreationRefused
+from .access import CreationRefused, HostOnly
 from .api_models import validation_refusal
 from .catch_up import GameNotFound, StaleRequest
 from .daily import DailyAlreadyStarted, DailyNotATry
@@ -57,6 +57,7 @@ _STATUS = (
     (HintsOff, 403),
     (ReactionTooSoon, 429),
     (CreationRefused, 403),
+    (HostOnly, 403),
     (StaleRequest, 409),
     (RecordNotOver, 409),
     (SeatTaken, 409),

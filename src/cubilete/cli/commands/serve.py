@@ -28,6 +28,7 @@ from ..texts import Texts
 
 # File descriptors a server process needs beside its connections (database, logs, solver tables).
 DESCRIPTOR_RESERVE = 64
+METRICS_TOKEN_LENGTH = 16  # a guessable token would give the figures to strangers
 
 
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
@@ -174,6 +175,11 @@ def add_access_options(parser: Parser) -> None:
         "--correspondence-games-per-client", metavar="N", type=_at_least_one,
         help="unfinished games by correspondence (a clock of days) one client address may create (default: 100)",
     )
+    access.add_argument(
+        "--metrics-token", metavar="TOKEN", type=_metrics_token,
+        help="serve GET /metrics (Prometheus text) to requests with `Authorization: Bearer TOKEN`, at least"
+        f" {METRICS_TOKEN_LENGTH} characters; give it in the environment (default: no /metrics, nothing counted)",
+    )
 
 
 def per_client_shares(args: argparse.Namespace) -> dict[str, int]:
@@ -189,6 +195,12 @@ def _not_blank(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("a password that is not blank")
     return text
+
+
+def _metrics_token(text: str) -> str:
+    if len(text.strip()) < METRICS_TOKEN_LENGTH:
+        raise argparse.ArgumentTypeError(f"a token of at least {METRICS_TOKEN_LENGTH} characters (openssl rand -hex 16)")
+    return text.strip()
 
 
 def _at_least_one(text: str) -> int:
@@ -272,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
         args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
         rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
         access=Access(args.creation_password, args.open_tables, **per_client_shares(args)),
-        push=push_settings(args),
+        push=push_settings(args), metrics_token=args.metrics_token,
     )
     urls = listening_addresses(args.host, args.port)
     proxies = believed_proxies(args.forwarded_allow_ips, args.public_url)

@@ -7,7 +7,9 @@ holds only its own pushes, never another's (one sender for all held a push to an
 
 A push service that answers 404 or 410 says the subscription is gone: it is forgotten. One that
 answers 429 or 5xx, or cannot be reached, is asked again after each of RETRY_DELAYS, then the push is
-dropped (logged). Any other refusal (400, 403, 413) would be refused again: dropped at once.
+dropped (logged). Any other refusal (400, 403, 413) would be refused again: dropped at once. Each
+attempt's outcome is told to `tally` (web/metrics.py, when the host asked for the figures): `sent`,
+`gone`, `refused`, `unanswered` or `error`.
 
 pywebpush and requests are imported by a worker with its first push, not with this module: they
 weigh about 38 MB of a process's memory, and many servers push nothing for hours, or ever
@@ -72,9 +74,10 @@ class Outbox:
         contact: str,
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
         most_waiting: int = MOST_WAITING,
+        tally: Callable[[str], None] | None = None,
     ) -> None:
         self.keys, self.store, self.contact = keys, store, contact  # contact: the JWT's sub (mailto: or https:)
-        self.retry_delays, self.most_waiting = retry_delays, most_waiting
+        self.retry_delays, self.most_waiting, self.tally = retry_delays, most_waiting, tally
         self._order = itertools.count()
         self._changed = threading.Condition()
         self._closed = False
@@ -134,9 +137,12 @@ class Outbox:
     def _send_all(self, lane: Lane) -> None:
         while (delivery := self._next(lane)) is not None:
             try:
-                self._send(delivery, lane)
+                outcome = self._send(delivery, lane)
             except Exception:  # one bad push must not stop the others
                 log.exception("push to %s failed", _service(delivery))
+                outcome = "error"
+            if self.tally is not None:
+                self.tally(outcome)
 
     def _next(self, lane: Lane) -> Delivery | None:
         """The lane's next push due, waiting for it; None once closed."""
@@ -148,7 +154,8 @@ class Outbox:
                 self._changed.wait(lane.waiting[0][0] - now if lane.waiting else None)
             return None
 
-    def _send(self, delivery: Delivery, lane: Lane) -> None:
+    def _send(self, delivery: Delivery, lane: Lane) -> str:
+        """Send one push; answers its outcome (see the module's docstring)."""
         import requests  # on first use (see the module's docstring)
         from pywebpush import WebPusher
 
@@ -166,7 +173,7 @@ class Outbox:
             )
         except requests.RequestException as error:
             self._again(delivery, f"{type(error).__name__}")
-            return
+            return "unanswered"
         status = response.status_code
         if status in GONE:
             log.info("push subscription gone (%d at %s): forgotten", status, _service(delivery))
@@ -174,10 +181,14 @@ class Outbox:
                 self.store.forget_endpoint(endpoint)
             except DatabaseError as error:
                 log.warning("could not forget a gone push subscription: %s", error)
-        elif status == 429 or status >= 500:
+            return "gone"
+        if status == 429 or status >= 500:
             self._again(delivery, f"answer {status}")
-        elif status >= 300:
+            return "unanswered"
+        if status >= 300:
             log.warning("push refused by %s (%d): dropped", _service(delivery), status)
+            return "refused"
+        return "sent"
 
     def _again(self, delivery: Delivery, why: str) -> None:
         if delivery.tries >= len(self.retry_delays):

@@ -3,6 +3,7 @@ services endpoints may be at, the outbox that sends, and the notifier the game s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -43,12 +44,14 @@ class WebPush:
         settings: PushSettings,
         public_url: str | None = None,
         seat_owner: SeatOwner = lambda game_id, seat: None,
+        tally: Callable[[str], None] | None = None,
     ) -> None:
+        """`tally` is told each push's outcome (web/push/outbox.py; web/metrics.py counts them)."""
         self.store = storage.push
         self.keys = VapidKeys.of(self.store)
         self.services = PushServices(settings.services)
         contact = settings.contact or public_url_contact(public_url)
-        self.outbox = Outbox(self.keys, self.store, contact, settings.retry_delays)
+        self.outbox = Outbox(self.keys, self.store, contact, settings.retry_delays, tally=tally)
         self.notifier = Notifier(self.store, presence, self.outbox, seat_owner)
 
     def start(self) -> None:
