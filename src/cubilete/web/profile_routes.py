@@ -139,10 +139,8 @@ def profile_router(games: Games, profiles: Profiles) -> APIRouter:
         record = await records.record(profile.name, proofs, request_language(request), any_name=True)
         played_with_you = await run_in_threadpool(profiles.played_with_reader, request, profile)
         ratings = await run_in_threadpool(profile_ratings, games.storage.ratings, profile.id)
-        return {
-            "name": profile.name, "rule_sets": record["rule_sets"], "games": record["games"],
-            "played_with_you": played_with_you,
-        } | ratings
+        mine = {"name": profile.name, "rule_sets": record["rule_sets"], "games": record["games"]}
+        return mine | {"played_with_you": played_with_you} | ratings
 
     @router.api_route("/profile/{name}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
     def profile_page(request: Request, name: str) -> str:
