@@ -96,6 +96,12 @@ REFUSALS: dict[str, str] = {
     "record_too_many_seats": "a player's record is built from at most {most} seats at once, not {count}",
     "hints_off": "hints and win chances are off in this game: a game with friends has them only if its creator allowed them",
     "chances_ahead": "the game has {events} events so far, not {at}",
+    "daily_secret": "this daily challenge stays its player's own until the day ends ({ends_at}): open it from the seat that plays it",
+    "daily_already_started": "you already started today's {game} challenge: one ranked try per day; continue it from your games",
+    "daily_not_finished": "the others' choices are shown once your daily challenge is finished",
+    "daily_not_a_try": "game {id} is no ranked try of a daily {game} challenge",
+    "daily_no_rematch": "a daily challenge has no rematch: come back tomorrow for new dice",
+    "daily_seat_kept": "a daily challenge is played to its end by its player: the seat cannot be handed to the computer",
     # -- web requests that are not what the API expects (HTTP 422) ----------------------------
     "blank_name": "Every player needs a name",
     "name_too_long": "A player's name has at most {most} characters",

@@ -6,7 +6,7 @@ unique (game_id, index) key. Accepting an action appends its events in one
 transaction: the key refuses a second process that acts for the same moment, and an
 action is acknowledged only after the commit. The tables: tables.py; the schema is
 Alembic's (schema.py); the connection: connections.py. The other subjects' rows have a store each
-(profiles.py, passkeys.py, push.py, seat_summaries.py), which a Storage hands out on its engine.
+(profiles.py, passkeys.py, push.py, seat_summaries.py, daily.py), which a Storage hands out on its engine.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..engine.errors import CubileteError
 from .connections import DATABASE_TIMEOUT, DatabaseUnusable, connect, database_url, is_local, shown_url
+from .daily import DailyStore
 from .deadlines import ConnectionDeadlines
 from .open_tables import OpenTableStore
 from .passkeys import PasskeyStore
@@ -164,6 +165,7 @@ class Storage:
         self.push = PushStore(self.engine)
         self.summaries = SeatSummaryStore(self.engine)
         self.lobby = OpenTableStore(self.engine)
+        self.daily = DailyStore(self.engine)
 
     def answers(self) -> bool:
         """Whether the database answers a trivial query now (a readiness check)."""

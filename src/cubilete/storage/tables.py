@@ -185,3 +185,43 @@ push_sent_table = Table(  # the reminders already sent: one process sends each
     Column("created", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("game_id", "turn", "kind", "seat", name="pk_push_sent"),
 )
+
+# -- the daily challenge (migration 0011) --------------------------------------------------------------
+daily_keys_table = Table(  # the server's secret the days' dice come from: one row, made once per install
+    "daily_keys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("secret", String(64), nullable=False),  # 32 bytes, hex
+    Column("created", UtcDateTime, nullable=False),
+)
+daily_tries_table = Table(  # a profile's ranked try of a day's challenge: one per profile, day and game
+    "daily_tries",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("date", String(10), nullable=False),  # the UTC day, YYYY-MM-DD
+    Column("game", String(16), nullable=False),
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False),
+    Column("started", UtcDateTime, nullable=False),
+    # the events the player made before the day's end left the rest to the computer (None: all theirs)
+    Column("computer_from", Integer),
+    # set once, when the try is ranked: its review's decisions and mean loss, and the final score
+    Column("finished_at", UtcDateTime),
+    Column("decisions", Integer),
+    Column("mean_loss", Float),
+    Column("score", Integer),
+    UniqueConstraint("date", "game", "profile_id", name="uq_daily_tries_profile"),
+    Index("ix_daily_tries_board", "date", "game", "finished_at"),
+    Index("ix_daily_tries_profile", "profile_id", "date"),
+)
+daily_choices_table = Table(  # each decision of a ranked try, once ranked: how the day's players chose
+    "daily_choices",
+    metadata,
+    Column("game_id", String(32), ForeignKey("daily_tries.game_id", ondelete="CASCADE"), nullable=False),
+    Column("index", Integer, nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("position", String(64), nullable=False),  # SHA-256 hex of the state's canonical JSON before it
+    Column("action", String(200), nullable=False),  # the chosen action's canonical JSON
+    PrimaryKeyConstraint("game_id", "index", name="pk_daily_choices"),
+    Index("ix_daily_choices_position", "date", "game", "position"),
+)

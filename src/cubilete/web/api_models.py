@@ -146,3 +146,19 @@ class SeatProof(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int
     token: Token
+
+
+class DailyStartIn(BaseModel):
+    """A daily challenge's try without a profile (unranked): the player's name."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name | None = None
+
+
+class DailyChoicesIn(BaseModel):
+    """A finished daily game, its seat and that seat's token."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(max_length=32)
+    seat: int
+    token: Token

@@ -6,7 +6,8 @@ files last. While it runs, games that never got a move are swept away (unplayed_
 turns of games by correspondence are played (correspondence.py).
 
 Lifecycle: `create_app` starts no thread and no task. The lifespan starts the broker's and the pushes'
-threads and the two sweepers, and on the way out stops the sweepers, then closes each service in turn
+threads and the three sweepers (unplayed games, correspondence, the daily rollover: daily_rollover.py),
+and on the way out stops the sweepers, then closes each service in turn
 (a failure closing one is logged and the others are still closed); each close is bounded, so that a
 process asked to stop exits within seconds whatever it is doing (docs/architecture.md, "Lifecycle")."""
 
@@ -30,6 +31,9 @@ from .broker import Broker, BrokerUnreachable
 from .chances import chances_router
 from .compression import Compression
 from .correspondence import sweeping_correspondence
+from .daily import DailyService
+from .daily_rollover import sweeping_daily
+from .daily_routes import daily_router
 from .export_routes import export_router
 from .game_routes import add_move_route, game_router
 from .games import Games
@@ -99,6 +103,7 @@ def create_app(
     games = Games(storage, tables, broker, clock_scale=clock_scale)
     links, presence, profiles = LinkBase(public_url, listen_host), Presence(broker), Profiles(storage)
     # a profile's devices are told of the seats it holds, as the seats' own are
+    daily = DailyService(games, profiles)
     web_push = WebPush(storage, presence, push or PushSettings(), public_url, seat_owner=profiles.owner)
     games.watchers.append(web_push.notifier)
 
@@ -107,7 +112,11 @@ def create_app(
         try:
             broker.start()
             web_push.start()
-            async with sweeping_unplayed(games, unplayed_max_age), sweeping_correspondence(games, web_push.notifier.quarter_left):
+            async with (
+                sweeping_unplayed(games, unplayed_max_age),
+                sweeping_correspondence(games, web_push.notifier.quarter_left),
+                sweeping_daily(daily),
+            ):
                 yield
         finally:
             close_each(web_push.close, games.close, tables.close, broker.close, storage.close)
@@ -118,7 +127,7 @@ def create_app(
     rates = RequestRates(rate_limits)
     app.state.services = Services(
         games, broker, links, rates, access or Access(), presence, Reactions(broker), profiles, web_push,
-        GameAudiences(socket_limits),
+        GameAudiences(socket_limits), daily,
     )
     app.add_middleware(RequestChecks)  # inside Protections: given the whole body, its refusals get the headers
     app.add_middleware(Protections, body_timeout=body_timeout)
@@ -144,6 +153,7 @@ def include_routes(app: FastAPI, storage: Storage, broker: Broker, games: Games,
     app.include_router(passkey_router(Passkeys(storage, profiles)))
     app.include_router(export_router(games))
     app.include_router(chances_router(games))
+    app.include_router(daily_router)
     app.include_router(shell_router())
     app.mount("/static", StaticFiles(directory=str(files(__package__).joinpath("static"))), name="static")
 

@@ -144,6 +144,7 @@ class Rematch(Change):
     def prepare(self, games: Games, live: LiveGame) -> None:
         if any(seat.kind == HUMAN for seat in live.seats):
             live.check_seat(self.seat if self.seat is not None else -1, self.token or "")
+        live.table.check_not_daily("daily_no_rematch")
         super().prepare(games, live)
         if not live.state.is_over:
             raise IllegalAction("rematch_not_over")

@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ..storage import export_file_name, exported_game
+from .daily_secrecy import DailySecret, day_end
 from .games import Games
 from .live_game import LiveGame
 from .rate_limits import RouteClass, limited
+from .services import services
 
 
 def export_router(games: Games) -> APIRouter:
@@ -30,9 +32,13 @@ def export_router(games: Games) -> APIRouter:
         response_description="{id, record, seats}: the engine's record and each seat's name, kind and level",
         dependencies=[limited(RouteClass.REVIEWS)],
     )
-    async def record(game_id: str) -> Response:
-        """Refused with 409 record_not_over while the game is on: its record holds the secret of its dice."""
+    async def record(request: Request, game_id: str) -> Response:
+        """Refused with 409 record_not_over while the game is on: its record holds the secret of its dice;
+        a daily challenge's (whose dice key is the day's, everyone's) with 403 daily_secret until its day ends."""
         live = await games.find(game_id)
+        mark = live.table.daily
+        if mark is not None and services(request).daily.secret_now(live):
+            raise DailySecret("daily_secret", ends_at=day_end(mark.date).isoformat())
         document = await run_in_threadpool(_document, live)  # under the game's lock, which a move may hold a moment
         name = export_file_name(live.id, live.match.rules.game)
         return Response(

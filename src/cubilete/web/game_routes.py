@@ -135,10 +135,12 @@ async def read(
     game_id: str,
     since: int | None = Query(None, ge=0, description="also answer every step after this many events"),
 ) -> Response:
-    games = games_of(request)
+    games, daily = games_of(request), services(request).daily
 
     def read_game() -> Response:
-        return Response(drawn(request, games.get(game_id, fresh=True), since), media_type="application/json")
+        live = games.get(game_id, fresh=True)
+        daily.check_reader(live, request)  # a daily challenge is its seat's own until its day ends
+        return Response(drawn(request, live, since), media_type="application/json")
 
     # a local database answers well under a millisecond: on the loop; one across the network, in a thread
     return read_game() if games.storage.is_local else await run_in_threadpool(read_game)

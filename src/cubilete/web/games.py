@@ -29,6 +29,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from ..engine.dice_seeds import CommonSeed
 from ..engine.errors import IllegalAction, InvalidRecord
 from ..engine.games import rules_for
 from ..engine.runner import Checkpoint, Match
@@ -88,7 +89,7 @@ class Games:
         game: str,
         rules_name: str | None,
         seats: Sequence[SeatRequest],
-        seed: int | None,
+        seed: int | CommonSeed | None,
         lang: str,
         table: TableOptions = PLAIN_TABLE,
         creator: str | None = None,

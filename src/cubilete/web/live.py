@@ -17,7 +17,8 @@ web/page_visibility.py; it changes no page's view). The same without `type` (`{"
 socket with BAD_REQUEST and a reason. A game that is not there, cannot be read, or whose database
 fails closes the socket with a code of its own and the refusal's code as reason. A game whose
 spectators fill its bound (web/socket_limits.py) lets in only a page whose first message proves a seat
-(as a seat's page sends it at once), within PROOF_SECONDS; any other is closed with 4429.
+(as a seat's page sends it at once), within PROOF_SECONDS; any other is closed with 4429. So must a page of
+a daily challenge whose day has not ended (web/daily_secrecy.py); any other is closed with 4403.
 Views are built in a worker thread under the game's lock, so that they are never torn.
 """
 
@@ -46,6 +47,7 @@ from .views import game_view
 
 NOT_FOUND = 4404  # a WebSocket close code in the range left to applications
 BAD_REQUEST = 4400
+DAILY_SECRET = 4403  # a daily challenge still secret, and the page proved no seat of it
 INVALID_RECORD = 4422  # the stored game cannot be read (its reason: the refusal's code)
 TRY_AGAIN_LATER = 1013  # the database failed (its reason: database_unavailable)
 _CLOSES = (  # a refusal of the game: the socket's close code and reason
@@ -88,10 +90,14 @@ async def follow_game(websocket: WebSocket, services: Services, game_id: str, la
     games, audiences = services.games, services.audiences
     leave = audiences.admit(game_id)
     try:
-        await asyncio.to_thread(partial(games.get, game_id, fresh=True))  # what any process acknowledged
-        proven: list[int] = []
+        live = await asyncio.to_thread(partial(games.get, game_id, fresh=True))  # what any process acknowledged
+        secret = services.daily.secret_now(live)  # a daily challenge is its seat's own until its day ends
+        proven = await _seats_proven_first(websocket, games, game_id) if leave is None or secret else []
+        if secret and not proven:
+            with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.close(DAILY_SECRET, "daily_secret")
+            return
         if leave is None:  # the spectators fill the game: a seat's page still follows it
-            proven = await _seats_proven_first(websocket, games, game_id)
             leave = audiences.admit(game_id, proves_seat=True) if proven else None
             if leave is None:
                 with suppress(WebSocketDisconnect, RuntimeError, OSError):

@@ -212,6 +212,13 @@ class LiveGame:
         while not self.state.is_over and self.state.current_player == seat:
             self._keep(self.match.advance([player] * len(self.seats), max_steps=1, by_clock=True))
 
+    def play_out(self, seat: int, player: Player[Any]) -> None:
+        """`player` plays the seat's decisions, and the bots theirs, to the game's end (a daily challenge
+        left unfinished when its day ended: web/daily.py)."""
+        players = tuple(player if index == seat else bot for index, bot in enumerate(self.players))
+        while not self.state.is_over:
+            self._keep(self.match.advance(players, max_steps=1))
+
     def turn_start(self) -> int:
         """The number of events when the seat to move got its turn."""
         seat, start = self.state.current_player, len(self.match.events)

@@ -19,6 +19,8 @@ from ..storage import DATABASE_FAILURES, RecordNotOver, SaveFailed
 from .access import CreationRefused
 from .api_models import validation_refusal
 from .catch_up import GameNotFound, StaleRequest
+from .daily import DailyAlreadyStarted, DailyNotATry
+from .daily_secrecy import DailySecret
 from .i18n import LANGUAGES, refusal_json, request_language
 from .model_route import BODY_PARSE_ERROR
 from .passkeys import PasskeyKnown, PasskeyRefused
@@ -27,7 +29,7 @@ from .rate_limits import TooManyRequests
 from .reactions import ReactionTooSoon
 from .seats import SeatRefused, SeatTaken
 from .services import games_of
-from .table_options import HintsOff
+from .table_options import DailyRefused, HintsOff
 from .tables import RETRY_AFTER as TABLES_RETRY_AFTER
 from .tables import ServerStopping, TablesOverBudget
 
@@ -38,6 +40,10 @@ STOPPING_RETRY_AFTER = "5"  # seconds: another process, or this one restarted, s
 
 _STATUS = (
     (GameNotFound, 404),
+    (DailyNotATry, 404),
+    (DailySecret, 403),
+    (DailyAlreadyStarted, 409),
+    (DailyRefused, 409),
     (ProfileNotFound, 404),
     (DeviceNotFound, 404),
     (ProfileRefused, 401),

@@ -20,6 +20,7 @@ from .live_game import LiveGame
 from .pages import PAGE_METHODS, render_page
 from .rate_limits import RouteClass, limited
 from .reviews import ReviewCache, position
+from .services import services
 
 
 def check_reviewable(live: LiveGame) -> None:
@@ -39,9 +40,10 @@ def review_router(games: Games) -> APIRouter:
             (request.query_params.get("lang"), request.cookies.get("lang")), request.headers.get("accept-language")
         )
 
-    async def reviewable(game_id: str) -> LiveGame:
-        """The game, once its review may be shown and the solver's tables it needs are prepared."""
+    async def reviewable(request: Request, game_id: str) -> LiveGame:
+        """The game, once its review may be shown (to this reader) and the solver's tables it needs are prepared."""
         live = await games.find(game_id)
+        services(request).daily.check_reader(live, request)
         check_reviewable(live)
         await games.tables.ready(live.match.rules)
         return live
@@ -61,10 +63,10 @@ def review_router(games: Games) -> APIRouter:
         "/api/games/{game_id}/review", summary="Every decision of the human seats beside the best one",
         dependencies=[limited(RouteClass.REVIEWS)],
     )
-    async def review(game_id: str) -> dict[str, Any]:
+    async def review(request: Request, game_id: str) -> dict[str, Any]:
         """analysis/review.py's review (finished or not: the decisions so far), with each decision's
         turn number (`turn`), the game's events and its seats."""
-        live = await reviewable(game_id)
+        live = await reviewable(request, game_id)
         return await run_in_threadpool(reviews.review, live)
 
     @router.get(
@@ -74,7 +76,7 @@ def review_router(games: Games) -> APIRouter:
     async def review_position(request: Request, game_id: str, index: int = Path(ge=0)) -> dict[str, Any]:
         """The position before event `index` (an action), every option best first with its value
         (expected final total, or chance to win) and loss, the one chosen marked."""
-        live = await reviewable(game_id)
+        live = await reviewable(request, game_id)
         return await run_in_threadpool(position, live, index, reader_language(request))
 
     return router

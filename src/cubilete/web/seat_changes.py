@@ -58,6 +58,7 @@ class HandToBot(SeatChange):
 
     async def ready(self, games: Games, live: LiveGame) -> None:
         live.check_seat(self.seat, self.token)  # refused at once, before any wait for the solver's tables
+        live.table.check_not_daily("daily_seat_kept")  # the computer would make the rest of its decisions
         await games.tables_for(live)
 
     def seats(self, live: LiveGame, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:

@@ -1,6 +1,6 @@
 """What the routers reach through the app (`app.state`, set once by `create_app`): the game service,
 the broker that tells other processes, who is at each table, where links point, the per-client
-request budgets, the players' reactions, profiles and Web Push."""
+request budgets, the players' reactions, profiles, Web Push and the daily challenges."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 from .access import Access
 from .addresses import LinkBase
 from .broker import Broker
+from .daily import DailyService
 from .games import Games
 from .presence import Presence
 from .profiles import Profiles
@@ -35,6 +36,7 @@ class Services:
     profiles: Profiles  # the names claimed on this server, and the seats that belong to them
     push: WebPush  # Web Push: the key, the subscriptions, the notifier the games tell
     audiences: GameAudiences  # the pages following each game live, within their bounds
+    daily: DailyService  # the daily challenges: today's dice, the tries, the boards
 
     def link_base(self, connection: HTTPConnection) -> str:
         """The scheme, host and port links in answers to this request start with."""

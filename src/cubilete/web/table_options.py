@@ -1,4 +1,5 @@
-"""How a table was set up on the new-game form: its turn clock, whether anyone may join it, and its hints."""
+"""How a table was set up on the new-game form: its turn clock, whether anyone may join it, and its hints;
+or, for a daily challenge's table (web/daily.py), the day it belongs to."""
 
 from __future__ import annotations
 
@@ -21,6 +22,21 @@ class HintsOff(CubileteError):
     """The table plays without hints and win chances (a game with friends that did not allow them)."""
 
 
+class DailyRefused(CubileteError):
+    """What a daily challenge's table does not allow (a rematch, handing the seat to the computer): HTTP 409."""
+
+
+@dataclass(frozen=True)
+class DailyMark:
+    """A daily challenge's table: its UTC day (YYYY-MM-DD) and whether it is its profile's ranked try."""
+
+    date: str
+    ranked: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"date": self.date, "ranked": self.ranked}
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """How the table was set up on the new-game form."""
@@ -31,21 +47,27 @@ class TableOptions:
     # before this option too), HINTS_AGREED (the creator allowed them, and a friend takes a seat only
     # after being shown so) or HINTS_OFF (a game with friends that did not allow them).
     hints: str = HINTS_ALWAYS
+    daily: DailyMark | None = None  # a daily challenge's table (hints off, never public): its day
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn_clock": self.turn_clock, "public": self.public, "hints": self.hints}
+        options = {"turn_clock": self.turn_clock, "public": self.public, "hints": self.hints}
+        return options if self.daily is None else options | {"daily": self.daily.to_json()}
 
     @classmethod
     def from_json(cls, data: Any) -> TableOptions:
         """Options as `to_json` stored them (games stored before an option lack it: its default); anything
         else is an InvalidRecord."""
-        fields = STORED_OPTIONS.fields(data, (), ("turn_clock", "public", "hints"))
+        fields = STORED_OPTIONS.fields(data, (), ("turn_clock", "public", "hints", "daily"))
         hints = fields.get("hints", HINTS_ALWAYS)
         if hints not in (HINTS_ALWAYS, HINTS_AGREED, HINTS_OFF):
             raise STORED_OPTIONS.refuse(f"hints are {HINTS_ALWAYS}, {HINTS_AGREED} or {HINTS_OFF}, not {describe(hints)}")
+        daily = None
+        if fields.get("daily") is not None:
+            mark = STORED_OPTIONS.fields(fields["daily"], ("date", "ranked"))
+            daily = DailyMark(STORED_OPTIONS.text(mark["date"], "daily date"), STORED_OPTIONS.boolean(mark["ranked"], "ranked"))
         return cls(
             STORED_OPTIONS.integer(fields.get("turn_clock", 0), "turn_clock", 0),
-            STORED_OPTIONS.boolean(fields.get("public", False), "public"), hints,
+            STORED_OPTIONS.boolean(fields.get("public", False), "public"), hints, daily,
         )
 
     @property
@@ -55,6 +77,11 @@ class TableOptions:
     def check_hints(self) -> None:
         if not self.hints_on:
             raise HintsOff("hints_off")
+
+    def check_not_daily(self, what: str) -> None:
+        """Refuse `what` (a refusal code) on a daily challenge's table: its seat and its dice are the day's."""
+        if self.daily is not None:
+            raise DailyRefused(what)
 
 
 def turn_clock_seconds(chosen: int | str) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 from ..engine.actions import Score
 from ..engine.games import family_of
 from ..engine.protocol import GameState
+from .daily_secrecy import daily_view
 from .families import web_family
 from .live_game import LiveGame
 
@@ -44,6 +45,8 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
         "rematch": live.rematch,
         "clock": clock_view(live),
         "hints": live.table.hints,
+        # the game page hides hints, the live bar, watch and invite links and reactions at a daily table
+        "daily": daily_view(live.table.daily, datetime.now(UTC)),
         **STATE_VIEWS.view(live.state, events, lang),
     }
     if since is not None:
