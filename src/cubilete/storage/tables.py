@@ -24,6 +24,7 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 
 from ..engine.validation import Record
@@ -113,6 +114,7 @@ profiles_table = Table(
     Column("name_skeleton", String(LONGEST_KEY), nullable=False, index=True),  # its look-alikes' (migration 0010)
     Column("seat_key", String(64), nullable=False),  # hex: the key its seats' tokens are derived from
     Column("created", UtcDateTime, nullable=False),
+    Column("hidden_from_boards", Boolean, nullable=False, server_default=false()),  # migration 0012
 )
 profile_keys_table = Table(  # the device secrets, as their SHA-256 digests
     "profile_keys",
@@ -224,4 +226,50 @@ daily_choices_table = Table(  # each decision of a ranked try, once ranked: how 
     Column("action", String(200), nullable=False),  # the chosen action's canonical JSON
     PrimaryKeyConstraint("game_id", "index", name="pk_daily_choices"),
     Index("ix_daily_choices_position", "date", "game", "position"),
+)
+
+# -- ratings and performance (migration 0012; docs/ratings.md) ----------------------------------------
+rated_games_table = Table(  # a finished game taken into ratings and performance: once, whichever process
+    "rated_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("created", UtcDateTime, nullable=False),
+)
+ratings_table = Table(  # a profile's openskill rating in one game
+    "ratings",
+    metadata,
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("profile_id", "game", name="pk_ratings"),
+    Index("ix_ratings_game", "game"),
+)
+rating_history_table = Table(  # a profile's rating after each rated game
+    "rating_history",
+    metadata,
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("profile_id", "game_id", name="pk_rating_history"),
+)
+game_performances_table = Table(  # each profile seat's performance in a finished game (daily games too)
+    "game_performances",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("profile_id", String(32), ForeignKey("profiles.id", ondelete="CASCADE"), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("mean_loss", Float, nullable=False),
+    Column("decisions", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("performance", Float, nullable=False),
+    Column("created", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="pk_game_performances"),
+    Index("ix_game_performances_profile", "profile_id", "game"),
 )
