@@ -1,6 +1,7 @@
-"""`cubilete admin list|show|delete|expire|stats [--database URL]`: what a server holds, for its host:
+"""`cubilete admin list|show|delete|expire|stats|daily [--database URL]`: what a server holds, for its host:
 its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a while
-(expire --older-than 30d [--unplayed-only]), and the totals with the database's size (stats).
+(expire --older-than 30d [--unplayed-only]), the totals with the database's size (stats), and taking a
+profile's try off a day's daily board (daily remove --date D --game G --profile NAME).
 
 Give the database `cubilete serve` uses (or CUBILETE_DATABASE_URL). A running server keeps the games
 it holds in memory until it restarts: delete and expire the games nobody is playing."""
@@ -12,7 +13,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ..output import CommandError, Parser, Report, emit
@@ -61,6 +62,24 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     )
     expire.set_defaults(run=run_expire)
     add("stats", "how many games, finished games and events, and the database's size").set_defaults(run=run_stats)
+    daily: Parser = actions.add_parser("daily", help="the daily challenge's boards", description="the daily challenge's boards")
+    daily_actions = daily.add_subparsers(dest="daily_action", required=True, parser_class=Parser)
+    remove_try: Parser = daily_actions.add_parser(
+        "remove", help="take a profile's try off a day's board (its game stays)", parents=[common], environment=True,
+        description="take a profile's ranked try of a day's challenge off the board, with its choices; the game stays",
+    )
+    remove_try.add_argument("--date", required=True, type=day, help="the UTC day, YYYY-MM-DD")
+    remove_try.add_argument("--game", required=True, help="penta, generala or 5000")
+    remove_try.add_argument("--profile", required=True, metavar="NAME", help="the profile's name")
+    remove_try.set_defaults(run=run_daily_remove)
+
+
+def day(text: str) -> str:
+    """A UTC day as YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a day as YYYY-MM-DD, not {text!r}") from None
 
 
 def duration(text: str) -> timedelta:
@@ -182,3 +201,12 @@ def run_stats(args: argparse.Namespace) -> int:
     )
     emit(Report({"database": shown_url(storage.url), **asdict(held)}, text), args.json)
     return 0
+
+
+def run_daily_remove(args: argparse.Namespace) -> int:
+    with _storage(args) as storage:
+        removed = storage.daily.remove(args.date, args.game, args.profile)
+    where = f"{args.profile}'s {args.game} try of {args.date}"
+    text = f"Removed {where} from the board" if removed else f"No {where}"
+    emit(Report({"removed": removed}, text), args.json)
+    return 0 if removed else 1
