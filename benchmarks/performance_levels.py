@@ -54,7 +54,7 @@ def print_row(game: str, level: str, rows: list[dict[str, float]]) -> None:
     decisions = [row["decisions"] for row in rows]
     mean, low, high = mean_interval([performance(game, row["mean_loss"], int(row["decisions"])) for row in rows])
     loss = sum(losses) / len(losses)
-    print(f"| {game} | {level} | {len(rows)} | {loss:.4f} | {sum(decisions) / len(decisions):.1f} |"
+    print(f"| {game} | {level} | {len(rows)} | {loss:.3g} | {sum(decisions) / len(decisions):.1f} |"
           f" {mean:.0f} | {low:.0f} to {high:.0f} | {sum(row['seconds'] for row in rows):.0f} s |", flush=True)
 
 

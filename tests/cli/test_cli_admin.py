@@ -127,3 +127,16 @@ def test_the_database_comes_from_the_environment_too(database, games, capsys, mo
     monkeypatch.setenv("CUBILETE_DATABASE_URL", database)
     assert main(["admin", "stats"]) == 0
     assert "3 games" in capsys.readouterr().out
+
+
+def test_boards_hide_takes_a_profile_off_the_boards_and_unhide_puts_it_back(database, capsys):
+    with TestClient(create_app(database)) as client:
+        assert client.post("/api/profiles", json={"name": "Beto"}).status_code == 201
+    assert admin(capsys, database, "boards", "hide", "beto") == (0, {"name": "Beto", "hidden_from_boards": True})
+    with TestClient(create_app(database)) as client:
+        assert client.get("/api/profiles/Beto").json()["hidden_from_boards"] is True
+    assert admin(capsys, database, "boards", "unhide", "Beto")[1]["hidden_from_boards"] is False
+    with TestClient(create_app(database)) as client:
+        assert client.get("/api/profiles/Beto").json()["hidden_from_boards"] is False
+    assert main(["admin", "boards", "hide", "Nadie", "--database", database]) == 2
+    assert "no profile Nadie" in capsys.readouterr().err

@@ -1,8 +1,8 @@
 """Where the games live: a SQL database (SQLite by default, PostgreSQL for several server
 processes) holding each game's row and its events, its schema made by Alembic migrations. Storage owns
-every table and all SQL: the profiles, passkeys, push subscriptions and seat summaries are queried
+every table and all SQL: the profiles, passkeys, push subscriptions and seat summaries, ratings are queried
 through the stores a Storage hands out (profiles.py, passkeys.py, push.py, seat_summaries.py,
-open_tables.py).
+open_tables.py, ratings.py).
 
 Below the apps: the web app stores and reads its games here, and the CLI reads a stored game
 (`cubilete review GAME_ID`). It imports only the engine.

@@ -6,7 +6,7 @@ unique (game_id, index) key. Accepting an action appends its events in one
 transaction: the key refuses a second process that acts for the same moment, and an
 action is acknowledged only after the commit. The tables: tables.py; the schema is
 Alembic's (schema.py); the connection: connections.py. The other subjects' rows have a store each
-(profiles.py, passkeys.py, push.py, seat_summaries.py, daily.py), which a Storage hands out on its engine.
+(profiles.py, passkeys.py, push.py, seat_summaries.py, daily.py, ratings.py), which a Storage hands out on its engine.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from .open_tables import OpenTableStore
 from .passkeys import PasskeyStore
 from .profiles import ProfileStore
 from .push import PushStore
+from .ratings import RatingStore
 from .schema import upgrade_to_newest
 from .seat_summaries import SeatSummaryStore
 from .tables import HEADER, STORED_GAME, events_table, games_table
@@ -164,6 +165,7 @@ class Storage:
         self.passkeys = PasskeyStore(self.engine)
         self.push = PushStore(self.engine)
         self.summaries = SeatSummaryStore(self.engine)
+        self.ratings = RatingStore(self.engine)
         self.lobby = OpenTableStore(self.engine)
         self.daily = DailyStore(self.engine)
 

@@ -1,13 +1,13 @@
 """The web app, assembled: its services (the game service on a database, the broker, where links
 point), its middleware, its refusals, and its routers, each in a module named for its subject:
 game_routes.py (games and every move), seat_routes.py, page_routes.py, review_routes.py,
-record_routes.py, profile_routes.py, chances.py, shell.py, health_routes.py and push/routes.py; the static
+record_routes.py, profile_routes.py, rating_routes.py, chances.py, shell.py, health_routes.py and push/routes.py; the static
 files last. While it runs, games that never got a move are swept away (unplayed_games.py), and the expired
 turns of games by correspondence are played (correspondence.py).
 
 Lifecycle: `create_app` starts no thread and no task. The lifespan starts the broker's and the pushes'
-threads and the three sweepers (unplayed games, correspondence, the daily rollover: daily_rollover.py),
-and on the way out stops the sweepers, then closes each service in turn
+threads, the three sweepers (unplayed games, correspondence, the daily rollover: daily_rollover.py) and the
+ratings' job (ratings.py), and on the way out stops the sweepers and the job, then closes each service in turn
 (a failure closing one is logged and the others are still closed); each close is bounded, so that a
 process asked to stop exits within seconds whatever it is doing (docs/architecture.md, "Lifecycle")."""
 
@@ -46,6 +46,8 @@ from .profile_routes import passkey_router, profile_router
 from .profiles import Profiles
 from .push import PushSettings, WebPush, profile_push_router, push_router
 from .rate_limits import RateLimits, RequestRates
+from .rating_routes import rating_router
+from .ratings import RatingJob, rating_games
 from .reactions import Reactions
 from .record_routes import record_router
 from .refusals import add_refusal_handlers
@@ -106,6 +108,8 @@ def create_app(
     daily = DailyService(games, profiles)
     web_push = WebPush(storage, presence, push or PushSettings(), public_url, seat_owner=profiles.owner)
     games.watchers.append(web_push.notifier)
+    ratings = RatingJob(games, storage.ratings)  # takes in the games this process finishes
+    games.watchers.append(ratings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -116,6 +120,7 @@ def create_app(
                 sweeping_unplayed(games, unplayed_max_age),
                 sweeping_correspondence(games, web_push.notifier.quarter_left),
                 sweeping_daily(daily),
+                rating_games(ratings),
             ):
                 yield
         finally:
@@ -150,6 +155,7 @@ def include_routes(app: FastAPI, storage: Storage, broker: Broker, games: Games,
     app.include_router(review_router(games))
     app.include_router(record_router(games))
     app.include_router(profile_router(games, profiles))
+    app.include_router(rating_router(storage.ratings))
     app.include_router(passkey_router(Passkeys(storage, profiles)))
     app.include_router(export_router(games))
     app.include_router(chances_router(games))

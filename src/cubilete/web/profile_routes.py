@@ -22,6 +22,7 @@ from .pages import PAGE_METHODS, render_page
 from .passkeys import PasskeyHostRefused, Passkeys
 from .profiles import Profile, Profiles
 from .rate_limits import RouteClass, limited
+from .ratings import profile_ratings
 from .records import MAX_PROOFS, PlayerRecords, SeatProof
 from .services import profiles_of, services
 
@@ -121,12 +122,14 @@ def profile_router(games: Games, profiles: Profiles) -> APIRouter:
     @router.get("/api/profiles/{name}", summary="What anyone sees of a profile: its finished games and record")
     async def public(request: Request, name: str) -> dict[str, Any]:
         """The profile's name, and per game and rule set and per finished game (oldest first) what a
-        player's record holds; nothing of its unfinished games. 404 `profile_not_found`."""
+        player's record holds; nothing of its unfinished games; its ratings, performance and rating
+        history per game (docs/ratings.md), and whether it is hidden from boards. 404 `profile_not_found`."""
         profile = await run_in_threadpool(profiles.named, name)
         seats = await run_in_threadpool(profiles.seats, profile, MAX_PROOFS)
         proofs = [SeatProof(seat.game, seat.seat, seat.token) for seat in seats]
         record = await records.record(profile.name, proofs, request_language(request), any_name=True)
-        return {"name": profile.name, "rule_sets": record["rule_sets"], "games": record["games"]}
+        ratings = await run_in_threadpool(profile_ratings, games.storage.ratings, profile.id)
+        return {"name": profile.name, "rule_sets": record["rule_sets"], "games": record["games"]} | ratings
 
     @router.api_route("/profile/{name}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
     def profile_page(request: Request, name: str) -> str:

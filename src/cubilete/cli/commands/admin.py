@@ -1,7 +1,8 @@
-"""`cubilete admin list|show|delete|expire|stats|daily [--database URL]`: what a server holds, for its host:
-its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a while
-(expire --older-than 30d [--unplayed-only]), the totals with the database's size (stats), and taking a
-profile's try off a day's daily board (daily remove --date D --game G --profile NAME).
+"""`cubilete admin list|show|delete|expire|stats|daily|boards [--database URL]`: what a server holds, for
+its host: its games (list, show ID), deleting some (delete ID...), expiring those nobody has played for a
+while (expire --older-than 30d [--unplayed-only]), the totals with the database's size (stats), taking a
+profile's try off a day's daily board (daily remove --date D --game G --profile NAME), and taking a
+profile off the boards or putting it back (boards hide NAME, boards unhide NAME; docs/ratings.md).
 
 Give the database `cubilete serve` uses (or CUBILETE_DATABASE_URL). A running server keeps the games
 it holds in memory until it restarts: delete and expire the games nobody is playing."""
@@ -72,6 +73,10 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     remove_try.add_argument("--game", required=True, help="penta, generala or 5000")
     remove_try.add_argument("--profile", required=True, metavar="NAME", help="the profile's name")
     remove_try.set_defaults(run=run_daily_remove)
+    boards = add("boards", "take a profile off every board (hide NAME), or put it back (unhide NAME)")
+    boards.add_argument("change", choices=("hide", "unhide"))
+    boards.add_argument("name", metavar="NAME", help="the profile's name")
+    boards.set_defaults(run=run_boards)
 
 
 def day(text: str) -> str:
@@ -210,3 +215,16 @@ def run_daily_remove(args: argparse.Namespace) -> int:
     text = f"Removed {where} from the board" if removed else f"No {where}"
     emit(Report({"removed": removed}, text), args.json)
     return 0 if removed else 1
+
+
+def run_boards(args: argparse.Namespace) -> int:
+    """The profile leaves every board (its ratings and games stay), or comes back; as its own switch does."""
+    hidden = args.change == "hide"
+    with _storage(args) as storage:
+        profile = storage.profiles.by_name(args.name)
+        if profile is None:
+            raise CommandError(f"no profile {args.name} in this database")
+        storage.ratings.hide(profile.id, hidden)
+    text = f"{profile.name} is {'hidden from' if hidden else 'back on'} the boards"
+    emit(Report({"name": profile.name, "hidden_from_boards": hidden}, text), args.json)
+    return 0
