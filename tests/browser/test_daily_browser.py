@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from harness import next_action
 from playwright.sync_api import expect
@@ -16,6 +17,16 @@ from test_profiles_browser import profile_secret
 GAME = "penta"
 DICE = 5
 SQUARES = re.compile("[🟩🟨🟧🟥]+")
+RATED_WITHIN_S = 20  # the ratings job reviews the game first (Penta's table loaded from the shared cache)
+
+
+def rated_within(device, url: str, seconds: float) -> None:
+    """Wait, at most `seconds`, for the server's ratings job to take the finished game in (it runs after the
+    game's last move is stored, in a worker thread of its own)."""
+    deadline = time.monotonic() + seconds
+    while GAME not in (device.request.get(url).json().get("ratings") or {}):
+        assert time.monotonic() < deadline, "the game was not rated in time"
+        time.sleep(0.05)
 
 
 def seat_token(device, game_id: str) -> str:
@@ -143,6 +154,7 @@ def test_a_profile_page_shows_its_rating_and_history_after_games_between_profile
         seat = view["current_player"]
         action = None if view["is_over"] else best_points_at_once(view)
 
+    rated_within(page, f"{server.url}/api/profiles/Carla", RATED_WITHIN_S)
     page.goto(f"{server.url}/profile/Carla")
     rating = page.locator(f"[data-rating='{GAME}'] [data-figure='rating']")
     expect(rating).to_contain_text("±")

@@ -118,9 +118,25 @@ def test_a_profile_hidden_from_boards_leaves_them(client, players, monkeypatch):
     assert client.get("/api/boards/yatzy").json()["code"] == "unknown_game"
 
 
-def test_a_daily_challenges_game_counts_for_performance_not_ratings(client, players):
+def test_a_game_with_friends_played_without_hints_is_rated(client, players):
+    """Hints are off by default in a game with friends: that is no daily challenge's mark."""
     ana, beto = players
-    play_between(client, ana, beto, hints_allowed=False)  # a daily game's table: without hints
+    play_between(client, ana, beto, hints_allowed=False)
+    after = profile_once(client, "Ana", lambda answer: "generala" in answer["ratings"])
+    assert after["ratings"]["generala"]["games"] == 1
+
+
+def test_a_daily_challenges_game_counts_for_performance_not_ratings(client, players):
+    ana, _beto = players
+    started = client.post("/api/daily/generala/start", json={}, headers=bearer(ana))
+    assert started.status_code == 201, started.text
+    game_id, token = started.json()["id"], started.json()["seats"][0]["token"]
+    view = {"to_roll": True, "is_over": False}
+    while not view["is_over"]:
+        body = {"seat": 0, "token": token, "action": next_action(view)}
+        answer = client.post(f"/api/games/{game_id}/actions", json=body)
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
     after = profile_once(client, "Ana", lambda answer: "generala" in answer["performance"])
     assert after["ratings"] == {} and after["rating_history"] == {}
     assert after["performance"]["generala"]["games"] == 1

@@ -39,8 +39,8 @@ MOST_WAITING = 10_000  # finished games waiting for the job; beyond, new ones ar
 
 
 def is_daily(table: TableOptions) -> bool:
-    """A daily challenge's game: its table is without hints (the daily service sets them off)."""
-    return not table.hints_on
+    """A daily challenge's game: its table carries the day's mark (a game with friends is without hints too)."""
+    return table.daily is not None
 
 
 class RatingJob:
