@@ -33,6 +33,8 @@ async function request(method, path, body, quiet = false) {
     const headers = body === undefined ? {} : { "Content-Type": "application/json" };
     const secret = signedInProfile()?.secret;
     if (secret) headers.Authorization = `Bearer ${secret}`;
+    const proof = method === "GET" ? seatProof(url.pathname) : null;
+    if (proof) headers["X-Cubilete-Seat"] = proof;
     const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const data = await response.json().catch(() => null);
     if (!response.ok) {
@@ -51,6 +53,14 @@ async function request(method, path, body, quiet = false) {
       showThinking(false);
     }
   }
+}
+
+// A read of a game this browser holds a seat in proves that seat (`X-Cubilete-Seat: seat:token`): a daily
+// challenge is served only to its seat until its day ends (web/daily_secrecy.py); other games ignore it.
+function seatProof(pathname) {
+  const game = /^\/api\/games\/([^/]+)/.exec(pathname)?.[1];
+  const [seat, token] = game ? (Object.entries(seatTokens(decodeURIComponent(game)))[0] ?? []) : [];
+  return token ? `${seat}:${token}` : null;
 }
 
 export const getJson = (path, { quiet = false } = {}) => request("GET", path, undefined, quiet);

@@ -127,6 +127,7 @@ class GameController {
     this.seatsVersion = view.seats_version;
     this.received = view.events;
     this.hints = view.hints;
+    document.body.classList.toggle("daily", view.daily != null); // css/daily.css hides what a daily game has not
     this.table = new TABLES[view.family](this.tableElement, this, view);
     document.title = `${gameName(view.game)} · cubilete`;
     document.querySelector("[data-game-title]").textContent = gameName(view.game);
