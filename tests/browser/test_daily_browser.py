@@ -75,16 +75,20 @@ def test_two_profiles_meet_the_same_daily_dice_and_are_ranked_by_mean_loss(serve
     same dice after the same keep, no hint, neither can read the other's game; the first turn is clicked,
     the rest played through the API with each seat's token (see play_to_the_end). The board then ranks
     both by mean loss, and each sees the result to share, which names no dice."""
-    ana, beto = new_page(locale="en-US"), new_page(locale="es-ES")
+    ana, beto = new_page(locale="en-US", reduced_motion="reduce"), new_page(locale="es-ES", reduced_motion="reduce")
     claim_profile(ana, server, "Ana")
     claim_profile(beto, server, "Beto")
     games = {name: start_daily(device, server.url) for name, device in (("Ana", ana), ("Beto", beto))}
     assert games["Ana"] != games["Beto"]
 
     for device in (ana, beto):
-        expect(device.locator("[data-action='hint']")).to_have_count(0)
+        expect(device.locator("[data-action='hint']")).to_be_hidden()
         device.click("[data-action='roll']")
     first_roll = dice_on(ana)
+    asked = ana.request.post(
+        f"{server.url}/api/games/{games['Ana']}/hint", data={"seat": 0, "token": seat_token(ana, games["Ana"])}
+    )
+    assert asked.status == 403 and asked.json()["code"] == "hints_off"
     assert dice_on(beto) == first_roll
     for device in (ana, beto):
         device.click("[data-die='0']")
@@ -99,8 +103,8 @@ def test_two_profiles_meet_the_same_daily_dice_and_are_ranked_by_mean_loss(serve
     refused = beto.request.get(f"{server.url}/api/games/{games['Ana']}")
     assert refused.status == 403 and refused.json()["code"] == "daily_secret"
     beto.goto(f"{server.url}/game/{games['Ana']}")
-    expect(beto.locator("[data-error], .error").first).to_be_visible()
-    expect(beto.locator("[data-die='0']")).to_have_attribute("data-value", "")  # no dice of hers shown
+    expect(beto.get_by_role("alert")).to_contain_text("reto diario")  # the daily_secret refusal, in his Spanish
+    expect(beto.locator("[data-die]")).to_have_count(0)  # no dice of hers drawn
 
     play_to_the_end(ana, server.url, games["Ana"], seat_token(ana, games["Ana"]), next_action)
     play_to_the_end(beto, server.url, games["Beto"], seat_token(beto, games["Beto"]), best_points_at_once)
