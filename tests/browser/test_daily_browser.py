@@ -8,6 +8,7 @@ import json
 import re
 import time
 
+from a11y import axe_violations
 from harness import next_action
 from playwright.sync_api import expect
 from test_browser import ready, score_first_open_box
@@ -17,16 +18,17 @@ from test_profiles_browser import profile_secret
 GAME = "penta"
 DICE = 5
 SQUARES = re.compile("[🟩🟨🟧🟥]+")
-RATED_WITHIN_S = 20  # the ratings job reviews the game first (Penta's table loaded from the shared cache)
+TAKEN_IN_WITHIN_S = 20  # the server reviews a finished game first (Penta's table loaded from the shared cache)
 
 
-def rated_within(device, url: str, seconds: float) -> None:
-    """Wait, at most `seconds`, for the server's ratings job to take the finished game in (it runs after the
-    game's last move is stored, in a worker thread of its own)."""
+def answer_once(device, url: str, ready, seconds: float = TAKEN_IN_WITHIN_S) -> dict:
+    """The API's answer at `url` once `ready(answer)` holds, waited for at most `seconds`: a finished game is
+    taken in (ranked on the day's board, rated) after its last move is stored, by the server's own job."""
     deadline = time.monotonic() + seconds
-    while GAME not in (device.request.get(url).json().get("ratings") or {}):
-        assert time.monotonic() < deadline, "the game was not rated in time"
+    while not ready(answer := device.request.get(url).json()):
+        assert time.monotonic() < deadline, answer
         time.sleep(0.05)
+    return answer
 
 
 def seat_token(device, game_id: str) -> str:
@@ -109,8 +111,7 @@ def test_two_profiles_meet_the_same_daily_dice_and_are_ranked_by_mean_loss(serve
     play_to_the_end(ana, server.url, games["Ana"], seat_token(ana, games["Ana"]), next_action)
     play_to_the_end(beto, server.url, games["Beto"], seat_token(beto, games["Beto"]), best_points_at_once)
 
-    board = ana.request.get(f"{server.url}/api/daily/{GAME}/board").json()
-    rows = board["rows"]
+    rows = answer_once(ana, f"{server.url}/api/daily/{GAME}/board", lambda board: len(board["rows"]) == 2)["rows"]
     assert {row["name"] for row in rows} == {"Ana", "Beto"}
     assert [row["mean_loss"] for row in rows] == sorted(row["mean_loss"] for row in rows)
     ana.goto(f"{server.url}/daily")
@@ -126,6 +127,10 @@ def test_two_profiles_meet_the_same_daily_dice_and_are_ranked_by_mean_loss(serve
     assert turns and all(SQUARES.fullmatch(line) for line in turns)  # coloured squares, no dice
     assert mean_loss.startswith("Mean loss per decision") and link == f"{server.url}/daily"
     expect(challenge.locator(".daily-choices li").first).to_contain_text("Turn 1")
+    assert axe_violations(ana) == []
+    ana.goto(f"{server.url}/boards")
+    expect(ana.locator(f"[data-boards-game='{GAME}'] [data-board='daily'] tbody tr")).to_have_count(2)
+    assert axe_violations(ana) == []
     beto.goto(f"{server.url}/daily")
     expect(beto.locator(f"[data-challenge='{GAME}'] [data-played]")).to_be_visible()
     expect(beto.locator("[data-streak]")).to_have_text("Racha: 1 día seguido")
@@ -158,13 +163,14 @@ def test_a_profile_page_shows_its_rating_and_history_after_games_between_profile
         seat = view["current_player"]
         action = None if view["is_over"] else best_points_at_once(view)
 
-    rated_within(page, f"{server.url}/api/profiles/Carla", RATED_WITHIN_S)
+    answer_once(page, f"{server.url}/api/profiles/Carla", lambda profile: GAME in profile["ratings"])
     page.goto(f"{server.url}/profile/Carla")
     rating = page.locator(f"[data-rating='{GAME}'] [data-figure='rating']")
     expect(rating).to_contain_text("±")
     expect(rating.locator("[data-provisional]")).to_be_visible()
     expect(page.locator(f"[data-rating-history='{GAME}'] .point")).to_have_count(1)
     expect(page.locator("[data-hide-row]")).to_be_visible()  # her own page
+    assert axe_violations(page) == []
     page.check("[data-hide-from-boards]")
     expect(page.locator("[data-hide-note]")).to_have_text("You are hidden from the boards.")
     boards = page.request.get(f"{server.url}/api/boards/{GAME}").json()
