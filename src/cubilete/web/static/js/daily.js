@@ -126,7 +126,9 @@ async function drawChallenge({ id: game, unit }) {
   if (mine?.finished) {
     const result = element("div", "daily-result");
     card.append(result);
-    await showResult(result, { game, unit, date: challenge.date, id: mine.id, token: seatTokens(mine.id)[0] });
+    await showResult(result, {
+      game, unit, date: challenge.date, id: mine.id, token: seatTokens(mine.id)[0], ranked: mine.ranked,
+    });
   }
   card.append(element("h3", null, t("Today's board")), dayBoard(board, unit));
   return challenge;

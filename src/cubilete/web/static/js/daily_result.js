@@ -48,18 +48,28 @@ function shareButton(text) {
   return row;
 }
 
+const actionKey = (action) => JSON.stringify(action, Object.keys(action).sort());
+
+// The others' choices at a decision: the server counts every ranked try there, this one's too if ranked.
+function othersChoices(decision, ranked) {
+  const counts = decision.choices.map(({ action, share: part }) => ({ action, count: Math.round(part * decision.others) }));
+  const mine = ranked ? counts.find(({ action }) => actionKey(action) === actionKey(decision.chosen)) : null;
+  if (mine) mine.count -= 1;
+  const others = counts.reduce((sum, { count }) => sum + count, 0);
+  return { others, top: others ? counts.reduce((a, b) => (b.count > a.count ? b : a)) : null };
+}
+
 // How the others chose at one of this player's decisions, with the dice of this player's review.
-function othersLine(game, decision, dice) {
+function othersLine(game, decision, dice, { others, top }) {
   const words = (action) => actionText(game, action, dice);
   const best = words(decision.best);
-  const [top] = [...decision.choices].sort((a, b) => b.share - a.share);
-  if (!decision.others || !top) return t("Nobody else has reached this position yet; the best was to {best}.", { best });
+  if (!top) return t("Nobody else has reached this position yet; the best was to {best}.", { best });
   return t("{share} chose to {action} here; the best was to {best}.", {
-    share: share.format(top.share), action: words(top.action), best,
+    share: share.format(top.count / others), action: words(top.action), best,
   });
 }
 
-function choicesList(game, decisions, reviewed) {
+function choicesList(game, decisions, reviewed, ranked) {
   const list = element("ol", "daily-choices");
   for (const decision of decisions) {
     const dice = reviewed.get(decision.index)?.dice ?? [];
@@ -67,18 +77,19 @@ function choicesList(game, decisions, reviewed) {
     item.dataset.decision = String(decision.index);
     item.dataset.class = decision.class;
     const mine = t("Turn {turn}: you chose to {chosen}", { turn: decision.turn, chosen: actionText(game, decision.chosen, dice) });
+    const others = othersChoices(decision, ranked);
+    const line = othersLine(game, decision, dice, others);
+    const count = tn("({n} other player at this position)", "({n} other players at this position)", others.others);
     item.append(
       element("span", "what", `${SQUARES[decision.class]} ${mine} · ${CLASS_NAMES[decision.class]}`),
-      element("span", "others small", `${othersLine(game, decision, dice)} ${tn(
-        "({n} other player at this position)", "({n} other players at this position)", decision.others,
-      )}`),
+      element("span", "others small", others.others ? `${line} ${count}` : line),
     );
     list.append(item);
   }
   return list;
 }
 
-export async function showResult(container, { game, unit, date, id, token }) {
+export async function showResult(container, { game, unit, date, id, token, ranked }) {
   let choices, review;
   try {
     [choices, review] = await Promise.all([
@@ -100,7 +111,7 @@ export async function showResult(container, { game, unit, date, id, token }) {
   container.replaceChildren(
     element("h3", null, t("Your result")), shown, shareButton(text), reviewLink,
     element("h3", null, t("How the others chose")),
-    element("p", "small", tn("{n} finished try today", "{n} finished tries today", choices.players)),
-    choicesList(game, choices.decisions, reviewed),
+    element("p", "small", tn("{n} ranked try today", "{n} ranked tries today", choices.players)),
+    choicesList(game, choices.decisions, reviewed, ranked),
   );
 }
