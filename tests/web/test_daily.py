@@ -200,3 +200,13 @@ def test_the_host_removes_a_try_from_the_board(client, database, capsys):
     assert main(words) == 0 and "Removed ana's generala try" in capsys.readouterr().out  # any case finds Ana
     assert client.get("/api/daily/generala/board", params={"date": date}).json()["rows"] == []
     assert main(words) == 1 and "No ana's generala try" in capsys.readouterr().out
+
+
+def test_5000s_table_is_the_player_and_one_optimal_computer_seat(client):
+    today = client.get("/api/daily/5000").json()
+    assert [(seat["kind"], seat["level"]) for seat in today["seats"]] == [("human", None), ("bot", "optimal")]
+    started = start(client, "5000", name="Zoe")
+    assert [(seat["kind"], seat["token"] is None) for seat in started["seats"]] == [("human", False), ("bot", True)]
+    view = read(client, started).json()
+    assert [seat["level"] for seat in view["seats"]] == [None, "optimal"] and view["hints"] == "off"
+    assert client.get("/api/daily/yahtzee").status_code == 400

@@ -4,7 +4,7 @@ dice) seeded by HMAC-SHA256(the server's daily secret, "daily/<date>/<game>"); t
 install and kept in the database (storage/daily.py), so every process deals the same dice.
 
 Penta and Generala are played solo; 5000 against one computer seat at level "optimal" (its two-player table
-is 14 MB and loads in about 10 ms; solved once per install in about 4 s: docs/benchmarks.md). A profile has
+is 14 MB, solved once per install in seconds and then loaded in 0.02 s: docs/daily.md). A profile has
 one ranked try per game and day (the database's unique key refuses a second, across processes); a player
 without a profile may play, unranked. The table has no hints (hints "off") and is never public; its game
 stays secret until the day ends (web/daily_secrecy.py). A ranked try is ranked when its game ends, by its
