@@ -9,6 +9,7 @@ import math
 import pytest
 
 from cubilete.analysis.ratings import (
+    PERFORMANCE_SCALES,
     PERFORMANCE_STEP,
     PERFORMANCE_TOP,
     PRIOR_DECISIONS,
@@ -52,10 +53,11 @@ def test_the_performance_formula():
     # no loss over 36 decisions: the prior's two decisions at the scale keep it just under the top
     assert performance("penta", 0.0, 36) == pytest.approx(PERFORMANCE_TOP - PERFORMANCE_STEP * math.log2(1 + PRIOR_DECISIONS / 38))
     # losing the scale at every decision pools to the scale: one step down
-    assert performance("generala", 0.5, 38) == pytest.approx(PERFORMANCE_TOP - PERFORMANCE_STEP)
-    # 5000's scale is a hundredth of the sheet games' (chance to win against points): 18 decisions
-    # losing 0.006 each pool with the prior's 2 at 0.005 into (0.108 + 0.01) / 20 = 0.0059
-    assert performance("5000", 0.006, 18) == pytest.approx(2500 - 400 * math.log2(1 + 0.0059 / 0.005))
+    assert performance("generala", PERFORMANCE_SCALES["generala"], 38) == pytest.approx(PERFORMANCE_TOP - PERFORMANCE_STEP)
+    # 5000 (scale 0.0012, a chance to win): 18 decisions losing 0.006 each pool with the prior's 2 at the
+    # scale into (0.108 + 0.0024) / 20 = 0.00552, 4.6 scales: 2500 - 400 log2(5.6)
+    assert PERFORMANCE_SCALES["5000"] == 0.0012
+    assert performance("5000", 0.006, 18) == pytest.approx(2500 - 400 * math.log2(5.6))
     assert performance("penta", 1000.0, 1) == 0.0  # never negative
     assert performance("penta", 0.0, 0) == pytest.approx(PERFORMANCE_TOP - PERFORMANCE_STEP)  # no evidence: the prior
     with pytest.raises(ValueError):

@@ -1,15 +1,20 @@
 """Ratings and boards through the API (web/ratings.py, web/rating_routes.py): two profiles finish a game
 of Generala (hot-seat moves by tests/harness.next_action: no bot, no table but the review's), both
 ratings move the winner's way, a second process taking the same game in changes nothing, a profile
-hidden from boards leaves them, and a daily challenge's game counts for performance only."""
+hidden from boards leaves them, a daily challenge's game counts for performance only, and two processes
+taking in two games of the same profiles at once on PostgreSQL lose no update."""
 
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
 
+from cubilete.storage import Storage
+from cubilete.storage.ratings import StoredRating
 from cubilete.web import create_app, rating_routes
 from cubilete.web.ratings import RatingJob
 from tests.harness import next_action
@@ -140,3 +145,34 @@ def test_a_daily_challenges_game_counts_for_performance_not_ratings(client, play
     after = profile_once(client, "Ana", lambda answer: "generala" in answer["performance"])
     assert after["ratings"] == {} and after["rating_history"] == {}
     assert after["performance"]["generala"]["games"] == 1
+
+
+def test_two_processes_taking_in_two_games_of_the_same_profiles_at_once_lose_no_update(postgres_url):
+    with TestClient(create_app(postgres_url)) as client:
+        profiles = [claim_name(client, "Ana")["id"], claim_name(client, "Beto")["id"]]
+        seats = [{"name": "Ana", "kind": "human"}, {"name": "Beto", "kind": "human"}]
+        game_ids = [client.post("/api/games", json={"game": "generala", "players": seats}).json()["id"] for _ in range(2)]
+    storages = [Storage(postgres_url) for _ in game_ids]  # a process each
+    both_read = threading.Barrier(2, timeout=WAIT_SECONDS)
+    calls = []
+
+    def rate(before):
+        """Ana wins; both processes' first reads (no rating yet) are made before either writes."""
+        calls.append(before)
+        if len(calls) <= 2:
+            both_read.wait()
+        ana, beto = (rating or StoredRating(25.0, 25 / 3, 0) for rating in before)
+        return [StoredRating(ana.mu + 1, ana.sigma, ana.games + 1), StoredRating(beto.mu - 1, beto.sigma, beto.games + 1)]
+
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            taken = list(pool.map(
+                lambda pair: pair[0].ratings.take_game(pair[1], "generala", [], profiles, rate), zip(storages, game_ids)
+            ))
+        assert taken == [True, True] and len(calls) == 3  # the second to insert a first rating tried again
+        ratings = storages[0].ratings.ratings_of(profiles[0])
+        assert ratings == {"generala": StoredRating(27.0, 25 / 3, 2)}
+        assert sorted(point.game_id for point in storages[0].ratings.history_of(profiles[1])["generala"]) == sorted(game_ids)
+    finally:
+        for storage in storages:
+            storage.close()

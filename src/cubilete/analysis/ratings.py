@@ -23,11 +23,11 @@ PROVISIONAL_GAMES = 5  # and never before this many rated games, whatever sigma 
 # (1 + mean loss / the game's scale) costs PERFORMANCE_STEP.
 PERFORMANCE_TOP = 2500.0
 PERFORMANCE_STEP = 400.0
-# Each game's scale: the mean loss per decision, in the review's unit, that costs one step: half the
-# review's inaccuracy limit (walk.CLASS_LIMITS: 1 point in the sheet games, 1 percentage point of the
-# chance to win in 5000), so a player who loses an average inaccuracy at every decision sits a step down.
-# Where that puts the computer's levels: docs/ratings.md (benchmarks/performance_levels.py).
-PERFORMANCE_SCALES = {"penta": 0.5, "generala": 0.5, "5000": 0.005}
+# Each game's scale: the mean loss per decision, in the review's unit (sheet games: expected points;
+# 5000: chance to win), that costs one step. Calibrated so that the computer's beginner level averages
+# 1500 in every game (benchmarks/performance_levels.py, 1000 games a level: docs/ratings.md), so that a
+# figure reads the same on every game's board: beginner 1500, the optimal player near the top.
+PERFORMANCE_SCALES = {"penta": 0.49, "generala": 0.35, "5000": 0.0012}
 # A game of few decisions proves little: its losses are pooled with this many decisions lost at the
 # game's scale (a perfect game of n decisions stays log2(1 + PRIOR / (n + PRIOR)) steps under the top).
 PRIOR_DECISIONS = 2.0

@@ -271,5 +271,6 @@ game_performances_table = Table(  # each profile seat's performance in a finishe
     Column("performance", Float, nullable=False),
     Column("created", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("game_id", "seat", name="pk_game_performances"),
-    Index("ix_game_performances_profile", "profile_id", "game"),
+    Index("ix_game_performances_profile", "profile_id", "game"),  # a profile's performance per game
+    Index("ix_game_performances_game", "game", "profile_id"),  # a game's accuracy board
 )

@@ -97,7 +97,7 @@ class RatingJob:
                 player.seat, owners[player.seat], player.mean_loss, player.decisions, scores[player.seat],
                 performance(game, player.mean_loss, player.decisions),
             )
-            for player in review(live.match, owners, handed).players
+            for player in review(live.match, sorted(owners), handed).players
             if player.decisions
         ]
         best_places: dict[str, int] = {}  # a profile holding several seats is rated by its best place

@@ -59,9 +59,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game_id", "seat", name="pk_game_performances"),
     )
     op.create_index("ix_game_performances_profile", "game_performances", ["profile_id", "game"])
+    op.create_index("ix_game_performances_game", "game_performances", ["game", "profile_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_game_performances_game", "game_performances")
     op.drop_index("ix_game_performances_profile", "game_performances")
     op.drop_table("game_performances")
     op.drop_table("rating_history")
