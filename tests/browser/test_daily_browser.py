@@ -114,7 +114,8 @@ def test_two_profiles_meet_the_same_daily_dice_and_are_ranked_by_mean_loss(serve
     rows = answer_once(ana, f"{server.url}/api/daily/{GAME}/board", lambda board: len(board["rows"]) == 2)["rows"]
     assert {row["name"] for row in rows} == {"Ana", "Beto"}
     assert [row["mean_loss"] for row in rows] == sorted(row["mean_loss"] for row in rows)
-    ana.goto(f"{server.url}/daily")
+    ana.click("[data-daily-back]")  # her game's page, told of the end, leads back to /daily
+    ana.wait_for_url("**/daily")
     shown = ana.locator(f"[data-day-board='{GAME}'] tbody tr")
     expect(shown).to_have_count(2)
     assert [shown.nth(index).get_attribute("data-name") for index in range(2)] == [row["name"] for row in rows]
