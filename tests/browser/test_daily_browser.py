@@ -182,3 +182,20 @@ def test_a_profile_page_shows_its_rating_and_history_after_games_between_profile
     expect(page.locator("[data-hide-note]")).to_have_text("You are hidden from the boards.")
     boards = page.request.get(f"{server.url}/api/boards/{GAME}").json()
     assert "Carla" not in {row["name"] for row in boards["ratings"]}
+
+
+def test_without_a_profile_a_daily_try_is_unranked_and_continued_from_this_device(server, new_page):
+    """A player without a profile writes a name to start, and /daily then offers to continue that game."""
+    page = new_page(locale="en-US")
+    page.goto(f"{server.url}/daily")
+    start = page.locator(f"[data-action='start-daily'][data-game='{GAME}']")
+    expect(start).to_have_text("Start (unranked)")
+    start.click()
+    expect(page.locator("[data-error]")).to_have_text("Write your name first.")
+    page.fill("[data-daily-name]", "Eva")
+    start.click()
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.goto(f"{server.url}/daily")
+    resume = page.locator(f"[data-challenge='{GAME}'] [data-action='continue-daily']")
+    expect(resume).to_have_attribute("href", f"/game/{game_id}")  # only this device knows an unranked try
