@@ -1,6 +1,7 @@
 """Issue 33's daily dice as players meet them: two profiles, each in a browser context of its own, play
 the same day's Penta challenge from /daily and are ranked on its board by mean loss per decision; a
-profile's page shows its rating, with its uncertainty and its history, once it has played others."""
+player without a profile starts an unranked try under a name; a profile's page shows its rating, with its
+uncertainty and its history, once it has played others."""
 
 from __future__ import annotations
 
@@ -21,11 +22,11 @@ SQUARES = re.compile("[🟩🟨🟧🟥]+")
 TAKEN_IN_WITHIN_S = 20  # the server reviews a finished game first (Penta's table loaded from the shared cache)
 
 
-def answer_once(device, url: str, ready, seconds: float = TAKEN_IN_WITHIN_S) -> dict:
-    """The API's answer at `url` once `ready(answer)` holds, waited for at most `seconds`: a finished game is
+def answer_once(device, url: str, holds, seconds: float = TAKEN_IN_WITHIN_S) -> dict:
+    """The API's answer at `url` once `holds(answer)`, waited for at most `seconds`: a finished game is
     taken in (ranked on the day's board, rated) after its last move is stored, by the server's own job."""
     deadline = time.monotonic() + seconds
-    while not ready(answer := device.request.get(url).json()):
+    while not holds(answer := device.request.get(url).json()):
         assert time.monotonic() < deadline, answer
         time.sleep(0.05)
     return answer
