@@ -43,12 +43,17 @@ function fail(text) {
 function myTry(challenge) {
   if (challenge.mine) return challenge.mine;
   const local = startedTries()[`${challenge.date}:${challenge.game}`];
-  return local ? { id: local.id, ranked: local.ranked, finished: null } : null;
+  return local ? { id: local.id, ranked: local.ranked, finished: null } : null; // finished: asked of the game
 }
 
+// Whether a try this device started is over; null if the game is gone (a game never moved in is swept away).
 async function finished(id) {
-  const view = await getJson(`/api/games/${id}`);
-  return view.is_over;
+  try {
+    return (await getJson(`/api/games/${id}`)).is_over;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
 }
 
 function opponents(seats) {
@@ -112,8 +117,9 @@ function action(challenge, mine) {
 async function drawChallenge({ id: game, unit }) {
   const card = document.querySelector(`[data-challenge='${game}']`);
   const [challenge, board] = await Promise.all([getJson(`/api/daily/${game}`), getJson(`/api/daily/${game}/board`)]);
-  const mine = myTry(challenge);
+  let mine = myTry(challenge);
   if (mine && mine.finished === null) mine.finished = await finished(mine.id);
+  if (mine?.finished === null) mine = null;
   const ends = element("p", "small", endsIn(challenge.ends_at));
   ends.dataset.endsAt = challenge.ends_at;
   const players = element("p", "small", tn("{n} player so far", "{n} players so far", challenge.players));
