@@ -128,6 +128,7 @@ def test_two_profiles_meet_the_same_daily_dice_and_are_ranked_by_mean_loss(serve
     assert "cubilete" in title and "Penta" in title
     assert turns and all(SQUARES.fullmatch(line) for line in turns)  # coloured squares, no dice
     assert mean_loss.startswith("Mean loss per decision") and link == f"{server.url}/daily"
+    challenge.locator(".daily-others summary").click()
     first_decision = challenge.locator(".daily-choices li").first
     expect(first_decision).to_contain_text(f"Turn 1: you chose to keep {first_roll[0]} {first_roll[1]}")
     # Beto, on the same dice, kept the same two: the only other player there

@@ -108,10 +108,12 @@ export async function showResult(container, { game, unit, date, id, token, ranke
   shown.dataset.shareText = "";
   const reviewLink = element("a", "review-link", t("Review the game"));
   reviewLink.href = `/game/${id}/review`;
-  container.replaceChildren(
-    element("h3", null, t("Your result")), shown, shareButton(text), reviewLink,
-    element("h3", null, t("How the others chose")),
+  // a decision per line makes a long list: folded under its title until the player opens it
+  const others = element("details", "daily-others");
+  others.append(
+    element("summary", null, t("How the others chose")),
     element("p", "small", tn("{n} ranked try today", "{n} ranked tries today", choices.players)),
     choicesList(game, choices.decisions, reviewed, ranked),
   );
+  container.replaceChildren(element("h3", null, t("Your result")), shown, shareButton(text), reviewLink, others);
 }
