@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -472,6 +473,17 @@ def test_rules_pages_are_served_in_each_language(client):
     assert "<table>" in page.text and "Validar el turno" in page.text
     assert "Straight kecil" in client.get("/rules/penta", params={"lang": "id"}).text
     assert client.get("/rules/chess").status_code == 400
+
+
+@pytest.mark.parametrize("path", ["/daily", "/boards"])
+def test_the_daily_and_boards_pages_boot_with_each_games_loss_unit(client, path):
+    """Their boards write a mean loss as the review does: points in the sheet games, a chance to win in 5000."""
+    page = client.get(path, params={"lang": "id"})
+    assert page.status_code == 200 and '<html lang="id">' in page.text
+    boot = json.loads(re.search(r'<script id="boot" type="application/json">(.*?)</script>', page.text, re.S)[1])
+    assert boot["page"]["games"] == [
+        {"id": "penta", "unit": "points"}, {"id": "generala", "unit": "points"}, {"id": "5000", "unit": "win_probability"},
+    ]
 
 
 def test_serve_is_a_command():

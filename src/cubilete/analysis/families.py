@@ -15,6 +15,8 @@ from .walk import Walk
 class FamilyAnalysis(Protocol):
     """What a family's analysis module defines."""
 
+    loss_unit: str  # its review's values and losses: "points" or "win_probability" (walk.CLASS_LIMITS' keys)
+
     def walk(self, initial: Any, reviewed: Sequence[int]) -> Walk[Any]:
         """The review's walk of a game from its initial state, for these seats (loads the tables)."""
 

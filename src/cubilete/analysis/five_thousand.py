@@ -96,6 +96,9 @@ class FiveThousandWalk(Walk[FiveThousandState]):
                       tuple(self.decisions))
 
 
+loss_unit = FiveThousandWalk.unit
+
+
 def walk(initial: FiveThousandState, reviewed: Sequence[int]) -> FiveThousandWalk:
     return FiveThousandWalk(initial, reviewed)
 

@@ -65,6 +65,9 @@ class SheetWalk(Walk[SheetState]):
         return Review(rules.game, rules.name, self.unit, False, state.is_over, players, tuple(self.decisions))
 
 
+loss_unit = SheetWalk.unit
+
+
 def walk(initial: SheetState, reviewed: Sequence[int]) -> SheetWalk:
     return SheetWalk(initial, reviewed)
 

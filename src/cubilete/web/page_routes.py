@@ -1,15 +1,17 @@
-"""The HTML pages (home, a game, a game's rules), the messages of every language, and QR codes of
+"""The HTML pages (home, a game, a game's rules, the daily challenges, the boards), the messages of every language, and QR codes of
 invite links."""
 
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import segno
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from ..engine.games import game_info
+from ..analysis.families import family_analysis
+from ..engine.games import GAMES, game_info
 from .api_models import Language
 from .catch_up import GameNotFound
 from .i18n import messages, request_language
@@ -39,6 +41,22 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
         return HTMLResponse(render_page("missing", lang, {}), status_code=404)
     data = {"id": game_id, "link": services(request).game_url(request, game_id), "reactions": list(REACTIONS)}
     return HTMLResponse(render_page("game", lang, data))
+
+
+def games_with_units() -> dict[str, Any]:
+    """Every game, with the unit of its mean loss per decision (points, or chance to win) for the boards."""
+    return {"games": [{"id": game, "unit": family_analysis(game).loss_unit} for game in GAMES]}
+
+
+@page_router.api_route("/daily", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
+def daily(request: Request) -> str:
+    """Today's challenge of every game; the page asks the daily API for each (its state is the player's)."""
+    return render_page("daily", request_language(request), games_with_units())
+
+
+@page_router.api_route("/boards", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
+def boards(request: Request) -> str:
+    return render_page("boards", request_language(request), games_with_units())
 
 
 @page_router.api_route("/rules/{game}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)

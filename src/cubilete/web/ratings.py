@@ -41,7 +41,7 @@ MOST_CAUGHT_UP = 200  # finished games not taken in yet that a process takes in 
 
 
 def is_daily(table: TableOptions) -> bool:
-    """A daily challenge's game (web/daily.py marks its table): a solo try, never rated."""
+    """A daily challenge's game: its table carries the day's mark (a game with friends is without hints too)."""
     return table.daily is not None
 
 

@@ -66,6 +66,7 @@ function seatProof(pathname) {
 export const getJson = (path, { quiet = false } = {}) => request("GET", path, undefined, quiet);
 export const postJson = (path, body) => request("POST", path, body);
 export const patchJson = (path, body) => request("PATCH", path, body);
+export const putJson = (path, body) => request("PUT", path, body);
 export const deleteJson = (path, body) => request("DELETE", path, body);
 
 // The profile this browser is signed in to, if any: { id, name, secret } (the secret is this device's
@@ -86,6 +87,18 @@ export function keepProfile({ id, name, secret }) {
 }
 
 export const forgetProfile = () => localStorage.removeItem(PROFILE_KEY);
+
+// The profile's seats, kept here as this browser's own; a secret the server no longer knows is forgotten.
+export async function mergeProfileSeats() {
+  if (!signedInProfile()) return;
+  try {
+    for (const { game, seat, token } of await getJson("/api/profiles/me/seats", { quiet: true })) {
+      rememberTokens(game, { [seat]: token });
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) forgetProfile();
+  }
+}
 
 // The seats this browser plays in a game: { seat: token }, kept in localStorage. Only the seats
 // played on this device (or claimed here from an invite): a friend's token is never sent to the creator.

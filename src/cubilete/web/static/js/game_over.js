@@ -1,6 +1,6 @@
-// The end of a game: the ranking (equal scores share a place), a rematch button, a link to the
-// review, the game's record to download (for `cubilete review FILE`) and, on a device that holds a
-// seat, a link to that player's record. The dialog closes (× or Escape)
+// The end of a game: the ranking (equal scores share a place), a daily challenge's way back to /daily,
+// a rematch button, a link to the review, the game's record to download (for `cubilete review FILE`)
+// and, on a device that holds a seat, a link to that player's record. The dialog closes (× or Escape)
 // to show the finished table, which keeps the review link.
 
 import { seatTokens } from "./api.js";
@@ -36,6 +36,8 @@ export function showGameOver(view, controller) {
     winners.length > 1
       ? t("Shared first place: {names}", { names: listText(winners) })
       : t("{name} wins!", { name: winners[0] });
+  // a daily challenge's result (the share text, the others' choices) is on /daily
+  panel.querySelector("[data-daily-back]").hidden = !view.daily;
   const rematch = panel.querySelector("[data-action='rematch']");
   rematch.onclick = () => controller.rematch();
   for (const link of document.querySelectorAll("[data-review-link]")) {

@@ -8,6 +8,7 @@ import {
   forgetGame,
   getJson,
   knownGames,
+  mergeProfileSeats,
   postJson,
   rememberInvites,
   rememberTokens,
@@ -17,7 +18,7 @@ import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword 
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
-import { friendToPlayWith, mergeProfileSeats } from "./profile_panel.js";
+import { friendToPlayWith } from "./profile_panel.js";
 import { withConnection } from "./shell.js";
 import { timeLeftText, viewSecondsLeft } from "./time_left.js";
 

@@ -6,23 +6,19 @@ import { ApiError, getJson, postJson } from "./api.js";
 import { element, svg } from "./dom.js";
 import { gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
+import { lossText, WIN_CHANCE } from "./losses.js";
 import { heldSeats, playerUrl } from "./my_player.js";
+import { showRatings } from "./ratings.js";
 
 const CHART = { width: 340, height: 180, left: 44, right: 14, top: 12, bottom: 28 };
-const WIN_CHANCE = "win_probability";
 
 const oneDecimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const twoDecimals = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const chance = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const tickPoints = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
 const tickChance = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat(lang);
 const shortDay = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short" });
 const when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
 
-// A mean loss per decision: points of expected final total, or chance to win (5000).
-const lossText = (value, unit) =>
-  value === null ? "—" : unit === WIN_CHANCE ? chance.format(value) : twoDecimals.format(value);
 const title = (game, rules) => `${gameName(game)} · ${rulesName(game, rules)}`;
 
 function showSummary(record) {
@@ -207,6 +203,7 @@ function showProfile(name, playedWithYou) {
 const asked = page.profile
   ? getJson(`/api/profiles/${encodeURIComponent(page.name)}`).then((answer) => {
     showProfile(answer.name, answer.played_with_you);
+    showRatings(answer);
     return { in_progress: 0, other_names: [], refused: [], ...answer };
   })
   : postJson("/api/players/record", { name: page.name, seats: heldSeats(page.max_seats) });

@@ -4,7 +4,7 @@
 // this browser's seats, so "my games" and the record follow the player to every device.
 
 import {
-  ApiError, deleteJson, forgetProfile, getJson, keepProfile, patchJson, postJson, rememberTokens, signedInProfile,
+  ApiError, deleteJson, forgetProfile, getJson, keepProfile, mergeProfileSeats, patchJson, postJson, signedInProfile,
 } from "./api.js";
 import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { t } from "./i18n.js";
@@ -12,18 +12,6 @@ import { t } from "./i18n.js";
 const section = document.querySelector("[data-profile]");
 const part = (name) => section.querySelector(`[data-profile-${name}]`);
 const passkeysWork = Boolean(window.isSecureContext && window.PublicKeyCredential?.parseCreationOptionsFromJSON);
-
-// The profile's seats, kept here as this browser's own; a secret the server no longer knows is forgotten.
-export async function mergeProfileSeats() {
-  if (!signedInProfile()) return;
-  try {
-    for (const { game, seat, token } of await getJson("/api/profiles/me/seats", { quiet: true })) {
-      rememberTokens(game, { [seat]: token });
-    }
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) forgetProfile();
-  }
-}
 
 // "Play with Beto again" (a profile page's link, /?with=Beto): the friend's seat to reserve, if signed in.
 export function friendToPlayWith() {

@@ -4,6 +4,7 @@
 // its options ranked. Values are expected final totals (Penta, Generala) or chances to win (5000).
 
 import { ApiError, getJson, seatTokens } from "./api.js";
+import { niceRange } from "./chart_scale.js";
 import { makeTray, showDie } from "./dice.js";
 import { element, svg } from "./dom.js";
 import { boxName, gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
@@ -317,14 +318,6 @@ class ReviewPage {
     section.append(list);
     return section;
   }
-}
-
-// Round gridlines around the values: three to five steps of 1, 2 or 5 times a power of ten.
-function niceRange(low, high) {
-  const span = Math.max(high - low, 4);
-  const magnitude = 10 ** Math.floor(Math.log10(span / 4));
-  const step = [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => span / candidate <= 5);
-  return [Math.floor(low / step) * step, Math.ceil(high / step) * step, step];
 }
 
 function fail(text) {
