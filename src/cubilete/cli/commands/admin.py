@@ -81,11 +81,6 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     remove_try.add_argument("--game", required=True, help="penta, generala or 5000")
     remove_try.add_argument("--profile", required=True, metavar="NAME", help="the profile's name")
     remove_try.set_defaults(run=run_daily_remove)
-    boards = add("boards", "take a profile off every board (hide NAME), or put it back (unhide NAME)")
-    boards.add_argument("change", choices=("hide", "unhide"))
-    boards.add_argument("name", metavar="NAME", help="the profile's name")
-    boards.set_defaults(run=run_boards)
-
     profiles = add("profiles", "the profiles: list, show NAME, delete NAME... (with every row of each)")
     profiles.add_argument("change", choices=("list", "show", "delete"))
     profiles.add_argument("names", metavar="NAME", nargs="*", help="the profiles' names (show: one; delete: one or more)")
