@@ -69,11 +69,15 @@ def test_a_tap_while_the_dice_still_roll_is_not_a_second_roll(server, new_page):
 
     # the answer is drawn and the dice are tumbling: a tap on «Volver a lanzar» then is ignored
     tap(page, ROLL)
+    # held still mid-tumble (paused in the same turn as the check), so that a loaded machine cannot let the
+    # tumble end before the second tap arrives; played on after it
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-die]')].every((die) => die.dataset.value)"
         " && document.querySelector('[data-die]').getAnimations().length > 0"
+        " && (document.getAnimations().forEach((animation) => animation.pause()), true)"
     )
     tap(page, ROLL)
+    page.evaluate("document.getAnimations().forEach((animation) => animation.play())")
     ready(page)
     assert server.api("GET", f"/api/games/{game_id}")["table"]["rolls_left"] == 2
     expect(page.locator(ROLL)).to_contain_text("Volver a lanzar")
