@@ -1,6 +1,6 @@
 """Plumbing shared by the browser tests and scripts/screenshots.py: a real `cubilete serve`
-on a free port, a `redis-server` and a PostgreSQL server of a test's own, and how to launch Debian's
-headless Chromium here."""
+on a free port, a `redis-server` and a PostgreSQL server of a test's own, Debian's Caddy in front of
+processes, and how to launch Debian's headless Chromium here."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pwd
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -154,6 +155,22 @@ class Server:
             return json.load(response)
 
 
+def rolling_restart(servers: list[Server], bound: float = 60) -> None:
+    """docs/hosting.md's rolling restart: each process in turn stopped (SIGTERM: it drains, then ends what is
+    under way within 5 s), started again, and the next only once this one's /readyz answers 200."""
+    for server in servers:
+        server.stop()
+        server.start()
+        deadline = time.monotonic() + bound
+        while True:
+            try:
+                server.api("GET", "/readyz")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
 class RedisServer:
     """A `redis-server` of one test's own (never the machine's shared one), keeping nothing on disk; stop()
     and start() again keep its port, as a restarted Redis does."""
@@ -240,3 +257,70 @@ class PostgresCluster:
 
     def _run(self, *command: str) -> None:
         subprocess.run([*self._as_owner, *command], check=True, capture_output=True, cwd=self.folder)
+
+
+class Caddy:
+    """Debian's `caddy` in front of cubilete processes, running a Caddyfile as the host would (deploy/Caddyfile),
+    its site on https://localhost:PORT with a certificate from Caddy's own CA instead of a public one. It runs
+    unprivileged (as the `caddy` user when the tests run as root), on free high ports, with its data in a
+    temporary folder of its own (its log too: caddy.log) and no admin endpoint."""
+
+    def __init__(self, caddyfile: Path, processes: list[Server]) -> None:
+        self.folder = folder = Path(tempfile.mkdtemp(prefix="cubilete-caddy-"))
+        self.port = free_port()
+        self.url = f"https://localhost:{self.port}"
+        self.root_certificate = folder / "data/pki/authorities/local/root.crt"
+        # the Caddyfile names its site and processes by these variables; the options before it are the test's
+        self.env = {
+            **os.environ, "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder), "HOME": str(folder),
+            "CUBILETE_SITE": "localhost", "CUBILETE_PROCESSES": " ".join(s.url.removeprefix("http://") for s in processes),
+        }
+        self.config = folder / "Caddyfile"
+        self.config.write_text(
+            "{\n\tadmin off\n\tstorage file_system " + str(folder / "data") + "\n\tlocal_certs\n\tskip_install_trust\n"
+            f"\thttp_port {free_port()}\n\thttps_port {self.port}\n\tdefault_bind 127.0.0.1\n}}\n"
+            f"import {caddyfile.resolve()}\n"
+        )
+        self._as_user: list[str] = []
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("caddy" if user_exists("caddy") else "nobody")
+            os.chown(folder, owner.pw_uid, owner.pw_gid)
+            self._as_user = ["runuser", "-u", owner.pw_name, "--"]
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> Caddy:
+        command = [*self._as_user, "caddy", "run", "--config", str(self.config), "--adapter", "caddyfile"]
+        with (self.folder / "caddy.log").open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=log, env=self.env, cwd=self.folder)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"caddy stopped: {(self.folder / 'caddy.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2, context=self.trusting()):
+                    return self
+            except (OSError, ssl.SSLError):
+                time.sleep(0.1)
+        raise RuntimeError(f"caddy did not answer within 30 s: {(self.folder / 'caddy.log').read_text()}")
+
+    def trusting(self) -> ssl.SSLContext:
+        """A TLS context that trusts Caddy's CA, as a player's device that installed its root would."""
+        return ssl.create_default_context(cafile=str(self.root_certificate))
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True

@@ -289,8 +289,11 @@ def run(args: argparse.Namespace) -> int:
     tune_collector()
     settings = server_settings(limits, sockets.max_message, proxies)
     logging_settings = uvicorn_logging(args.log_level, args.access_log)
-    # asked to stop, the requests waiting for a table build are refused first (cli/stopping_server.py)
-    return serve_until_stopped(app, tables.close, host=args.host, port=args.port, **settings, **logging_settings)
+    # asked to stop, the requests waiting for a table build are refused first, /readyz says so, and the
+    # process takes connections DRAIN_SECONDS more before it closes its port (cli/stopping_server.py)
+    return serve_until_stopped(
+        app, tables.close, DRAIN_SECONDS, host=args.host, port=args.port, **settings, **logging_settings
+    )
 
 
 def open_in_browser(url: str) -> None:
@@ -335,6 +338,9 @@ DEFAULT_LIMITS = ConnectionLimits()
 # (one waiting for a table build, a slow client's) are then cancelled and the app's lifespan closes it all,
 # each part within its own bound: the process exits within 10 s whatever it is doing.
 GRACEFUL_SHUTDOWN_SECONDS = 5
+# Before that, asked to stop, the process answers /readyz 503 and takes connections this long: four of the
+# health checks of deploy/Caddyfile (every 250 ms), which then sends every request to another process.
+DRAIN_SECONDS = 1.0
 
 
 def server_settings(
