@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import secrets
 import sys
 import tempfile
@@ -61,11 +62,14 @@ class Tally:
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
+        self.failing_seconds: set[int] = set()  # the seconds (since the epoch) in which a request failed
         self.lock = threading.Lock()
 
     def add(self, what: str) -> None:
         with self.lock:
             self.counts[what] += 1
+            if what.startswith("failed: "):
+                self.failing_seconds.add(int(time.time()))
 
 
 class Player(threading.Thread):
@@ -76,6 +80,7 @@ class Player(threading.Thread):
         super().__init__(daemon=True)
         self.caddy, self.tally, self.stopping = caddy, tally, stopping
         self.acknowledged: dict[str, int] = {}  # game id -> events after its last acknowledged move
+        self.last_move = self.longest_wait = 0.0  # the player's longest wait for a move acknowledged, in s
         self.game: str | None = None
 
     def call(self, path: str, body: dict | None = None) -> tuple[int, dict]:
@@ -113,6 +118,10 @@ class Player(threading.Thread):
             status, answer = self.call(f"/api/games/{game}/actions", body)
             if status == 200:
                 self.tally.add("moves acknowledged")
+                now = time.monotonic()
+                if self.last_move:
+                    self.longest_wait = max(self.longest_wait, now - self.last_move)
+                self.last_move = now
                 self.acknowledged[game], view = answer["events"], answer
             else:
                 if status == 409:
@@ -146,6 +155,17 @@ def follow(caddy: Caddy, player: Player, tally: Tally, stopping: threading.Event
             tally.add("socket closed (its process stopped)" if connected else f"socket failed to connect: {type(error).__name__}")
 
 
+def caddy_errors(caddy: Caddy) -> Counter[str]:
+    """Caddy's log of the requests it failed, by status and message (addresses left out)."""
+    errors: Counter[str] = Counter()
+    for line in (caddy.folder / "caddy.log").read_text().splitlines():
+        record = json.loads(line) if line.startswith("{") else {}
+        if record.get("logger") == "http.log.error":
+            message = re.sub(r"tcp [\d.:]+->[\d.:]+: |\d+\.\d+\.\d+\.\d+:\d+", "", record["msg"])
+            errors[f"caddy: {record.get('status')} {message[:70]}"] += 1
+    return errors
+
+
 def measure(caddyfile: Path, servers: list[Server], rounds: int, players: int) -> tuple[Counter[str], float]:
     caddy = Caddy(caddyfile, servers).start()
     tally, stopping = Tally(), threading.Event()
@@ -163,8 +183,12 @@ def measure(caddyfile: Path, servers: list[Server], rounds: int, players: int) -
         stopping.set()
         for thread in (*clients, follower):
             thread.join(timeout=40)
+        tally.counts.update(caddy_errors(caddy))
         caddy.remove()
     tally.counts["failed requests"] = sum(n for what, n in tally.counts.items() if what.startswith("failed: "))
+    tally.counts["seconds in which a request failed"] = len(tally.failing_seconds)
+    tally.counts["longest wait from a move to the next acknowledged, ms"] = round(
+        max(client.longest_wait for client in clients) * 1000)
     tally.counts["lost moves"] = sum(client.lost_moves(servers[0]) for client in clients)
     return tally.counts, time.monotonic() - started
 

@@ -80,6 +80,8 @@ def test_two_players_over_https_lose_no_request_and_no_move_while_the_processes_
         context.on("requestfailed", lambda request: failures.append(f"{request.url}: {request.failure}"))
         context.on("response", lambda response: response.status >= 500 and failures.append(f"{response.url}: {response.status}"))
         page = context.new_page()
+        page.sockets = []  # the live sockets the page opened: another after each process it was on stopped
+        page.on("websocket", lambda socket, page=page: page.sockets.append(socket.url))
         page.errors = []
         page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
         pages.append(page)
@@ -119,5 +121,7 @@ def test_two_players_over_https_lose_no_request_and_no_move_while_the_processes_
         for page in pages:
             for seat, score in enumerate(scores):
                 expect(page.locator(f"[data-total][data-player='{seat}']")).to_have_attribute("data-total", str(score))
+    for page in pages:  # both processes restarted: every page lost its socket once at least, and opened another
+        assert len(page.sockets) >= 2 and all(url.startswith(f"wss://localhost:{caddy.port}/") for url in page.sockets)
     assert failures == []
     assert [error for page in pages for error in page.errors] == []

@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
 from harness import Server, free_port
 
 SAFETY_SECONDS = 60  # a deadline for states that come soon when all is well
@@ -67,6 +68,7 @@ def readiness(server: Server) -> tuple[int, str]:
         return refused.code, json.load(refused)["code"]
 
 
+@pytest.mark.slow  # a server's start (seconds): the quick suite stays as it was
 def test_sigterm_makes_readyz_503_while_the_process_still_serves_then_it_exits(tmp_path):
     """The drain a proxy needs (issue 35): told to stop, the process is not ready at once, yet serves a
     moment more, so the proxy's health check moves requests away before its port closes."""
