@@ -54,6 +54,7 @@ BEFORE = """{$CUBILETE_SITE} {
 	}
 }
 """
+FAILURE_PAUSE = 0.25  # a player tries again this long after a failed request (a page says the server did not answer)
 QUIET_SECONDS = 5  # of play before the first restart, between rounds and after the last
 
 
@@ -93,11 +94,15 @@ class Player(threading.Thread):
                 return response.status, json.load(response)
         except urllib.error.HTTPError as error:
             if error.code >= 500:
-                self.tally.add(f"failed: {error.code}")
+                self.failed(str(error.code))
             return error.code, {}
         except OSError as error:
-            self.tally.add(f"failed: {type(error).__name__}")
+            self.failed(type(error).__name__)
             return 0, {}
+
+    def failed(self, why: str) -> None:
+        self.tally.add(f"failed: {why}")
+        time.sleep(FAILURE_PAUSE)
 
     def run(self) -> None:
         while not self.stopping.is_set():
