@@ -41,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from harness import Caddy, Server, free_port, next_action, rolling_restart  # noqa: E402
 
+from cubilete.cli.commands.serve import DRAIN_SECONDS  # noqa: E402
+
 # The guide's Caddyfile before issue 35 (docs/hosting.md at 622a291), its site and processes named as deploy/Caddyfile's
 BEFORE = """{$CUBILETE_SITE} {
 	reverse_proxy {$CUBILETE_PROCESSES} {
@@ -216,7 +218,7 @@ def main() -> None:
         (Path(folder) / "before.caddyfile").write_text(BEFORE)
         try:
             for name, src, caddyfile in phases:
-                env = {"PYTHONPATH": str(src.resolve())}
+                env = {"PYTHONPATH": str(src.resolve()), "CUBILETE_DRAIN_SECONDS": str(DRAIN_SECONDS)}
                 servers = [Server(url, free_port(), Path(folder) / f"{name}{n}.log", args.broker, env) for n in range(2)]
                 try:
                     for server in servers:

@@ -93,7 +93,9 @@ class Server:
         self.database = database
         self.options = options  # more `cubilete serve` options, e.g. its bounds on connections
         self.broker = broker
-        self.env = {**os.environ, **(env or {})}  # e.g. CUBILETE_CLOCK_SCALE, the turn clocks' test hook
+        # e.g. CUBILETE_CLOCK_SCALE, the turn clocks' test hook. No drain when stopped (--drain-seconds) but
+        # behind a proxy that checks /readyz: the tests stop servers often, and only those need it
+        self.env = {**os.environ, "CUBILETE_DRAIN_SECONDS": "0", **(env or {})}
         self.port = port
         self.log = log
         self.url = f"http://127.0.0.1:{port}"
@@ -259,6 +261,22 @@ class PostgresCluster:
         subprocess.run([*self._as_owner, *command], check=True, capture_output=True, cwd=self.folder)
 
 
+# Caddy's global options for a test, before the Caddyfile under test: no admin endpoint, its data in the
+# test's folder, certificates from its own CA (as `tls internal` in every site), not installed in this
+# machine's trust store, on free high ports of 127.0.0.1 only
+CADDY_TEST_OPTIONS = """{{
+\tadmin off
+\tstorage file_system {data}
+\tlocal_certs
+\tskip_install_trust
+\thttp_port {http_port}
+\thttps_port {https_port}
+\tdefault_bind 127.0.0.1
+}}
+import {caddyfile}
+"""
+
+
 class Caddy:
     """Debian's `caddy` in front of cubilete processes, running a Caddyfile as the host would (deploy/Caddyfile),
     its site on https://localhost:PORT with a certificate from Caddy's own CA instead of a public one. It runs
@@ -270,17 +288,15 @@ class Caddy:
         self.port = free_port()
         self.url = f"https://localhost:{self.port}"
         self.root_certificate = folder / "data/pki/authorities/local/root.crt"
-        # the Caddyfile names its site and processes by these variables; the options before it are the test's
+        # the Caddyfile names its site and processes by these variables
         self.env = {
             **os.environ, "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder), "HOME": str(folder),
             "CUBILETE_SITE": "localhost", "CUBILETE_PROCESSES": " ".join(s.url.removeprefix("http://") for s in processes),
         }
         self.config = folder / "Caddyfile"
-        self.config.write_text(
-            "{\n\tadmin off\n\tstorage file_system " + str(folder / "data") + "\n\tlocal_certs\n\tskip_install_trust\n"
-            f"\thttp_port {free_port()}\n\thttps_port {self.port}\n\tdefault_bind 127.0.0.1\n}}\n"
-            f"import {caddyfile.resolve()}\n"
-        )
+        self.config.write_text(CADDY_TEST_OPTIONS.format(
+            data=folder / "data", http_port=free_port(), https_port=self.port, caddyfile=caddyfile.resolve()
+        ))
         self._as_user: list[str] = []
         if os.geteuid() == 0:
             owner = pwd.getpwnam("caddy" if user_exists("caddy") else "nobody")
@@ -299,7 +315,7 @@ class Caddy:
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=2, context=self.trusting()):
                     return self
-            except (OSError, ssl.SSLError):
+            except OSError:  # not listening yet, or its CA's root not written yet
                 time.sleep(0.1)
         raise RuntimeError(f"caddy did not answer within 30 s: {(self.folder / 'caddy.log').read_text()}")
 

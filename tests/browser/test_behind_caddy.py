@@ -22,9 +22,12 @@ from test_browser import ready, score_first_open_box
 from test_browser_offline import ACTIVATED
 from test_online import create_with_a_friend
 
+from cubilete.cli.commands.serve import DRAIN_SECONDS
+
 pytestmark = pytest.mark.slow
 CADDYFILE = Path(__file__).resolve().parents[2] / "deploy/Caddyfile"
 BEHIND_CADDY = ("--forwarded-allow-ips", "127.0.0.1,::1")  # as the guide's --public-url implies: links read https
+DRAINING = {"CUBILETE_DRAIN_SECONDS": str(DRAIN_SECONDS)}  # serve's default, which the test harness turns off
 RESTART_BOUND = 120  # seconds for the guide's rolling restart of both processes
 
 
@@ -34,7 +37,8 @@ def deployment(postgres_url, redis_url, solved_tables, tmp_path):
     if shutil.which("caddy") is None or shutil.which("certutil") is None:
         pytest.skip("caddy or certutil is not installed (apt-get install caddy libnss3-tools)")
     servers = [
-        Server(postgres_url, free_port(), tmp_path / f"server-{name}.log", broker=redis_url, options=BEHIND_CADDY)
+        Server(postgres_url, free_port(), tmp_path / f"server-{name}.log", broker=redis_url, env=DRAINING,
+               options=BEHIND_CADDY)
         for name in "ab"
     ]
     caddy = None

@@ -14,6 +14,8 @@ import urllib.request
 import pytest
 from harness import Server, free_port
 
+from cubilete.cli.commands.serve import DRAIN_SECONDS
+
 SAFETY_SECONDS = 60  # a deadline for states that come soon when all is well
 EXIT_BOUND = 10.0  # seconds from SIGTERM to the process's exit
 PLAYERS = [{"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}]
@@ -72,7 +74,10 @@ def readiness(server: Server) -> tuple[int, str]:
 def test_sigterm_makes_readyz_503_while_the_process_still_serves_then_it_exits(tmp_path):
     """The drain a proxy needs (issue 35): told to stop, the process is not ready at once, yet serves a
     moment more, so the proxy's health check moves requests away before its port closes."""
-    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log").start()
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log",
+        env={"CUBILETE_DRAIN_SECONDS": str(DRAIN_SECONDS)},  # serve's default, which the test harness turns off
+    ).start()
     try:
         assert readiness(server) == (200, "ready")
         assert server.process is not None
