@@ -13,7 +13,7 @@ from dataclasses import replace
 from urllib.parse import quote
 
 import pytest
-from harness import PostgresCluster, RedisServer, Server, free_port
+from harness import PostgresCluster, RedisServer, Server, free_port, user_exists
 from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
@@ -139,23 +139,13 @@ def postgres_cluster():
     pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[servers])")
     if shutil.which("initdb") is None or shutil.which("pg_ctl") is None:
         pytest.skip("PostgreSQL's initdb and pg_ctl are not on the PATH: a test's own server cannot be made")
-    if os.geteuid() == 0 and (shutil.which("runuser") is None or not _has_user("postgres")):
+    if os.geteuid() == 0 and (shutil.which("runuser") is None or not user_exists("postgres")):
         pytest.skip("PostgreSQL refuses to run as root, and there is no postgres user (or runuser) to run it as")
     cluster = PostgresCluster()
     try:
         yield cluster.start()
     finally:
         cluster.remove()
-
-
-def _has_user(name: str) -> bool:
-    import pwd
-
-    try:
-        pwd.getpwnam(name)
-    except KeyError:
-        return False
-    return True
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Plumbing shared by the browser tests and scripts/screenshots.py: a real `cubilete serve`
-on a free port, a `redis-server` and a PostgreSQL server of a test's own, and how to launch Debian's
-headless Chromium here."""
+on a free port, a `redis-server` and a PostgreSQL server of a test's own, Debian's Caddy in front of
+processes, and how to launch Debian's headless Chromium here."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pwd
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,9 @@ class Server:
         self.database = database
         self.options = options  # more `cubilete serve` options, e.g. its bounds on connections
         self.broker = broker
-        self.env = {**os.environ, **(env or {})}  # e.g. CUBILETE_CLOCK_SCALE, the turn clocks' test hook
+        # e.g. CUBILETE_CLOCK_SCALE, the turn clocks' test hook. No drain when stopped (--drain-seconds) but
+        # behind a proxy that checks /readyz: the tests stop servers often, and only those need it
+        self.env = {**os.environ, "CUBILETE_DRAIN_SECONDS": "0", **(env or {})}
         self.port = port
         self.log = log
         self.url = f"http://127.0.0.1:{port}"
@@ -153,6 +156,22 @@ class Server:
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.load(response)
 
+
+def rolling_restart(servers: list[Server], bound: float = 60) -> None:
+    """docs/hosting.md's rolling restart: each process in turn stopped (SIGTERM: it drains, then ends what is
+    under way within 5 s), started again, and the next only once this one's /readyz answers 200."""
+    for server in servers:
+        server.stop()
+        server.start()
+        deadline = time.monotonic() + bound
+        while True:
+            try:
+                server.api("GET", "/readyz")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
 class RedisServer:
     """A `redis-server` of one test's own (never the machine's shared one), keeping nothing on disk; stop()
@@ -240,3 +259,84 @@ class PostgresCluster:
 
     def _run(self, *command: str) -> None:
         subprocess.run([*self._as_owner, *command], check=True, capture_output=True, cwd=self.folder)
+
+
+# Caddy's global options for a test, before the Caddyfile under test: no admin endpoint, its data in the
+# test's folder, certificates from its own CA (as `tls internal` in every site), not installed in this
+# machine's trust store, on free high ports of 127.0.0.1 only
+CADDY_TEST_OPTIONS = """{{
+\tadmin off
+\tstorage file_system {data}
+\tlocal_certs
+\tskip_install_trust
+\thttp_port {http_port}
+\thttps_port {https_port}
+\tdefault_bind 127.0.0.1
+}}
+import {caddyfile}
+"""
+
+
+class Caddy:
+    """Debian's `caddy` in front of cubilete processes, running a Caddyfile as the host would (deploy/Caddyfile),
+    its site on https://localhost:PORT with a certificate from Caddy's own CA instead of a public one. It runs
+    unprivileged (as the `caddy` user when the tests run as root), on free high ports, with its data in a
+    temporary folder of its own (its log too: caddy.log) and no admin endpoint."""
+
+    def __init__(self, caddyfile: Path, processes: list[Server]) -> None:
+        self.folder = folder = Path(tempfile.mkdtemp(prefix="cubilete-caddy-"))
+        self.port = free_port()
+        self.url = f"https://localhost:{self.port}"
+        self.root_certificate = folder / "data/pki/authorities/local/root.crt"
+        # the Caddyfile names its site and processes by these variables
+        self.env = {
+            **os.environ, "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder), "HOME": str(folder),
+            "CUBILETE_SITE": "localhost", "CUBILETE_PROCESSES": " ".join(s.url.removeprefix("http://") for s in processes),
+        }
+        self.config = folder / "Caddyfile"
+        self.config.write_text(CADDY_TEST_OPTIONS.format(
+            data=folder / "data", http_port=free_port(), https_port=self.port, caddyfile=caddyfile.resolve()
+        ))
+        self._as_user: list[str] = []
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("caddy" if user_exists("caddy") else "nobody")
+            os.chown(folder, owner.pw_uid, owner.pw_gid)
+            self._as_user = ["runuser", "-u", owner.pw_name, "--"]
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> Caddy:
+        command = [*self._as_user, "caddy", "run", "--config", str(self.config), "--adapter", "caddyfile"]
+        with (self.folder / "caddy.log").open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=log, env=self.env, cwd=self.folder)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"caddy stopped: {(self.folder / 'caddy.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2, context=self.trusting()):
+                    return self
+            except OSError:  # not listening yet, or its CA's root not written yet
+                time.sleep(0.1)
+        raise RuntimeError(f"caddy did not answer within 30 s: {(self.folder / 'caddy.log').read_text()}")
+
+    def trusting(self) -> ssl.SSLContext:
+        """A TLS context that trusts Caddy's CA, as a player's device that installed its root would."""
+        return ssl.create_default_context(cafile=str(self.root_certificate))
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True

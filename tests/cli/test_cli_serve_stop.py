@@ -11,7 +11,10 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
 from harness import Server, free_port
+
+from cubilete.cli.commands.serve import DRAIN_SECONDS
 
 SAFETY_SECONDS = 60  # a deadline for states that come soon when all is well
 EXIT_BOUND = 10.0  # seconds from SIGTERM to the process's exit
@@ -57,3 +60,33 @@ def test_sigterm_during_a_duel_build_exits_within_ten_seconds_and_logs_what_it_a
     assert "stopping: abandoned the tables of penta/seed duel (being built)" in server.log.read_text()
     waiting.join(SAFETY_SECONDS)
     assert answers == [(503, "5", "server_stopping")]
+
+
+def readiness(server: Server) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"{server.url}/readyz", timeout=SAFETY_SECONDS) as answer:
+            return answer.status, json.load(answer)["status"]
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.load(refused)["code"]
+
+
+@pytest.mark.slow  # a server's start (seconds): the quick suite stays as it was
+def test_sigterm_makes_readyz_503_while_the_process_still_serves_then_it_exits(tmp_path):
+    """The drain a proxy needs (issue 35): told to stop, the process is not ready at once, yet serves a
+    moment more, so the proxy's health check moves requests away before its port closes."""
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log",
+        env={"CUBILETE_DRAIN_SECONDS": str(DRAIN_SECONDS)},  # serve's default, which the test harness turns off
+    ).start()
+    try:
+        assert readiness(server) == (200, "ready")
+        assert server.process is not None
+        server.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + SAFETY_SECONDS
+        while (answer := readiness(server)) == (200, "ready"):
+            assert time.monotonic() < deadline, "still ready long after SIGTERM"
+        assert answer == (503, "server_stopping")
+        assert "penta" in json.dumps(server.api("GET", "/api/games/options"))  # still served while draining
+        server.process.wait(EXIT_BOUND)
+    finally:
+        server.stop()

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from harness import free_port
 
 from cubilete.storage import Storage
-from cubilete.web import create_app
+from cubilete.web import TableGate, create_app
 
 ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
 
@@ -36,6 +36,17 @@ def test_liveness_and_readiness_answer_on_a_working_server(client):
     for path in ("/healthz", "/readyz"):
         head = client.head(path)
         assert head.status_code == 200 and head.content == b""
+
+
+def test_a_process_asked_to_stop_is_not_ready_at_once_yet_still_answers(database):
+    """What a proxy's check sees in the second a stopping process still serves (cli/stopping_server.py)."""
+    tables = TableGate()
+    with TestClient(create_app(database, tables=tables)) as client:
+        assert client.get("/readyz").status_code == 200
+        tables.close()  # what SIGTERM does first
+        stopping = client.get("/readyz")  # at once: not the readiness answer of the last second
+        assert (stopping.status_code, stopping.json()["code"]) == (503, "server_stopping")
+        assert client.get("/healthz").status_code == 200
 
 
 def test_a_database_that_takes_no_writes_is_not_ready(tmp_path):

@@ -162,7 +162,7 @@ def host_metrics(games: Games, token: str) -> Metrics:
 def include_routes(app: FastAPI, storage: Storage, broker: Broker, games: Games, profiles: Profiles) -> None:
     """Every route of the app, the move's first (on the app's router itself), the static files last."""
     add_move_route(app.router)
-    app.include_router(health_router(storage, broker))
+    app.include_router(health_router(storage, broker, games.tables))
     app.include_router(page_router)
     app.include_router(game_router)
     app.include_router(seat_router)

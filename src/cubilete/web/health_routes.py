@@ -1,6 +1,8 @@
 """What monitors and proxies ask: `/healthz` (liveness: the process answers, and nothing else is asked)
 and `/readyz` (readiness: the database answers a trivial query and takes a write that changes nothing,
-and the broker a ping when there is one; else 503 with the code of the part that failed).
+and the broker a ping when there is one; else 503 with the code of the part that failed). A process asked
+to stop answers 503 server_stopping at once, before it stops taking connections (cli/stopping_server.py),
+so that a proxy checking it sends its requests to another process first.
 
 A readiness check runs at most once a second, whoever asks, and callers in between get its answer:
 asking often costs a stranger's requests, never the database's. Each part has READY_TIMEOUT to answer
@@ -20,6 +22,7 @@ from fastapi.responses import JSONResponse
 from ..storage import Storage
 from .broker import Broker
 from .refusals import refusal
+from .tables import TableGate
 
 READY_TIMEOUT = 2.0  # seconds each part (database, broker) has to answer a readiness check
 CHECK_INTERVAL = 1.0  # seconds a readiness answer is given again before the parts are asked anew
@@ -62,7 +65,7 @@ class Readiness:
         return None
 
 
-def health_router(storage: Storage, broker: Broker) -> APIRouter:
+def health_router(storage: Storage, broker: Broker, tables: TableGate) -> APIRouter:
     router = APIRouter()
     readiness = Readiness([
         _Part("database_unavailable", storage.answers),
@@ -83,7 +86,7 @@ def health_router(storage: Storage, broker: Broker) -> APIRouter:
         responses={503: {"description": "not ready: the refusal's code names the part that failed"}},
     )
     async def ready(request: Request) -> JSONResponse:
-        failed = await readiness.failure()
+        failed = "server_stopping" if tables.closed else await readiness.failure()
         if failed is None:
             return JSONResponse({"status": "ready"})
         return refusal(request, failed, {}, 503)

@@ -125,6 +125,11 @@ class TableGate:
         are started (or refused at once, TablesOverBudget, as by `ready`)."""
         return all([self._job(rules, level).done() for level in levels])
 
+    @property
+    def closed(self) -> bool:
+        """Whether the process is stopping (close was called): /readyz then answers 503 server_stopping."""
+        return self._closed
+
     def close(self) -> None:
         """Fail every job not yet prepared (ServerStopping), its waiting requests with it, log the tables
         abandoned, and stop the threads: at once when idle, else they are left to end with the process

@@ -65,6 +65,12 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         help="the proxies whose X-Forwarded-Proto and X-Forwarded-For are believed: IP addresses or networks"
         " separated by commas, * for any (default: none; with --public-url, 127.0.0.1,::1)",
     )
+    parser.add_argument(
+        "--drain-seconds", type=_drain_seconds, default=DRAIN_SECONDS, metavar="SECONDS",
+        help="asked to stop, the process answers /readyz 503 server_stopping and takes connections this long"
+        " before it closes its port, so a proxy checking /readyz moves the players to another process first"
+        f" (default: {DRAIN_SECONDS:g}; 0 without such a proxy)",
+    )
     add_logging_options(parser)
     add_access_options(parser)
     add_push_options(parser)
@@ -219,6 +225,16 @@ def _hours(text: str) -> float:
     return hours
 
 
+def _drain_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 60:
+        raise argparse.ArgumentTypeError(f"a number of seconds from 0 to 60, not {text!r}")
+    return seconds
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -301,8 +317,11 @@ def run(args: argparse.Namespace) -> int:
     tune_collector()
     settings = server_settings(limits, sockets.max_message, proxies)
     logging_settings = uvicorn_logging(args.log_level, args.access_log)
-    # asked to stop, the requests waiting for a table build are refused first (cli/stopping_server.py)
-    return serve_until_stopped(app, tables.close, host=args.host, port=args.port, **settings, **logging_settings)
+    # asked to stop, the requests waiting for a table build are refused first, /readyz says so, and the
+    # process takes connections --drain-seconds more before it closes its port (cli/stopping_server.py)
+    return serve_until_stopped(
+        app, tables.close, args.drain_seconds, host=args.host, port=args.port, **settings, **logging_settings
+    )
 
 
 def open_in_browser(url: str) -> None:
@@ -347,6 +366,10 @@ DEFAULT_LIMITS = ConnectionLimits()
 # (one waiting for a table build, a slow client's) are then cancelled and the app's lifespan closes it all,
 # each part within its own bound: the process exits within 10 s whatever it is doing.
 GRACEFUL_SHUTDOWN_SECONDS = 5
+# Before that, asked to stop, the process answers /readyz 503 and takes connections this long by default
+# (--drain-seconds): four of deploy/Caddyfile's health checks (every 250 ms), which then send every request
+# to another process.
+DRAIN_SECONDS = 1.0
 
 
 def server_settings(
