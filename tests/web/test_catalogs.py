@@ -125,6 +125,19 @@ def test_plural_forms_follow_babels_plural_rule():
     assert messages("es")["{n} left"] == {"one": "queda {n}", "many": "quedan {n}", "other": "quedan {n}"}
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_catalog_reads_without_a_word_and_each_plural_has_its_languages_forms(lang, capsys):
+    """Babel prints its doubts on standard output: a plural with a form too many put "WARNING: msg has more
+    translations than num_plurals" before the JSON of `cubilete simulate --json`."""
+    from babel.messages.pofile import read_po
+
+    path = Path(__file__).parents[2] / "src" / "cubilete" / "web" / "locales" / lang / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as catalog_file:
+        catalog = read_po(catalog_file)
+    assert capsys.readouterr() == ("", "")
+    assert [message.id for message in catalog if message.pluralizable and len(message.string) != catalog.num_plurals] == []
+
+
 def test_the_seeds_strings_are_the_catalogs_strings():
     assert messages("es")["Validate turn"] == "Validar el turno"
     assert messages("id")["Validate turn"] == "Validasi giliran"
