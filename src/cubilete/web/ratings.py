@@ -86,21 +86,24 @@ class RatingJob:
             log.warning("the finished games not taken into the ratings yet were not caught up: %s", error)
 
     async def take(self, live: LiveGame) -> bool:
-        """Take a finished game in; whether it was (False: taken already, or it failed, logged)."""
+        """Take a finished game in; whether it was (False: no profile held a seat, taken already, or it
+        failed, logged). The solver's tables are awaited only for a game with a profile's seat: most games
+        have none, and their review would cost a table's load or build for nothing."""
         try:
+            owners = await run_in_threadpool(self.store.seat_owners, live.id)
+            if not owners:
+                return False
             await self.games.tables.ready(live.match.rules)
-            return await run_in_threadpool(self.take_now, live)
+            return await run_in_threadpool(self.take_now, live, owners)
         except (CubileteError, DatabaseError) as error:
             log.warning("game %s was not taken into the ratings: %s", live.id, error)
         except Exception:
             log.exception("game %s was not taken into the ratings", live.id)
         return False
 
-    def take_now(self, live: LiveGame) -> bool:
-        """(In a worker thread, the tables ready.) Review the game's profile seats and store what they did."""
-        owners = self.store.seat_owners(live.id)
-        if not owners:
-            return False
+    def take_now(self, live: LiveGame, owners: dict[int, str]) -> bool:
+        """(In a worker thread, the tables ready.) Review the game's profile seats (`owners`: each seat's
+        profile) and store what they did."""
         handed = {index: seat.computer_from for index, seat in enumerate(live.seats) if seat.computer_from is not None}
         game, scores, places = live.match.rules.game, live.state.scores(), live.state.ranking()
         performances = [
