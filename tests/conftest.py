@@ -9,7 +9,10 @@ touches the user's real cache.
 import os
 import secrets
 import shutil
+import sqlite3
+from contextlib import closing
 from dataclasses import replace
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -97,10 +100,24 @@ def compiled_kernels(solver_cache_dir):
         share(rules)
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory) -> Path:
+    """An empty SQLite database at the newest schema, migrated once per test process: 13 migrations cost
+    more than most tests that need a database (a test of the migrations makes its own)."""
+    from cubilete.storage import Storage
+
+    path = tmp_path_factory.mktemp("migrated") / "games.sqlite3"
+    Storage(f"sqlite:///{path}").close()
+    return path
+
+
 @pytest.fixture
-def database(tmp_path) -> str:
-    """A new SQLite database for one test's app."""
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+def database(tmp_path, migrated_database) -> str:
+    """A new SQLite database for one test's app: a copy of the migrated one (SQLite's backup, whole)."""
+    path = tmp_path / "games.sqlite3"
+    with closing(sqlite3.connect(migrated_database)) as template, closing(sqlite3.connect(path)) as copy:
+        template.backup(copy)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture

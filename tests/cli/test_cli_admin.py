@@ -129,12 +129,13 @@ def test_the_database_comes_from_the_environment_too(database, games, capsys, mo
     assert "3 games" in capsys.readouterr().out
 
 
-def test_only_migrate_migrates_a_database_of_an_older_release(database, capsys):
+def test_only_migrate_migrates_a_database_of_an_older_release(tmp_path, capsys):
     """The host's audit: `admin stats` migrated 0006 to 0008 under the running 0.2.0 processes. Now the
     reading and tidying commands refuse it in one line, and `admin migrate` brings it forward."""
     from cubilete.storage.schema import migration_behind
     from tests.web.test_schema_drift import migrate
 
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"  # a new file: the fixture's is migrated already
     migrate(database, "0006")
     for words in (("stats",), ("list",), ("expire", "--older-than", "30d"), ("delete", "any")):
         assert main(["admin", *words, "--database", database]) == 2

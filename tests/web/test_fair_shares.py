@@ -16,8 +16,8 @@ ATTACKER, FRIENDLY = ("203.0.113.5", 40000), ("198.51.100.7", 40000)
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", rate_limits=NO_RATE_LIMITS, access=Access(
+def app(database):
+    return create_app(database, rate_limits=NO_RATE_LIMITS, access=Access(
         correspondence_games_per_client=5
     ))
 

@@ -21,11 +21,7 @@ ORIGIN, RP_ID = "http://testserver", "testserver"  # the TestClient's address
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def client(request, tmp_path):
-    url = (
-        f"sqlite:///{tmp_path / 'games.sqlite3'}"
-        if request.param == "sqlite"
-        else request.getfixturevalue("postgres_url")
-    )
+    url = request.getfixturevalue("database" if request.param == "sqlite" else "postgres_url")
     with TestClient(create_app(url)) as client:
         yield client
 

@@ -22,7 +22,7 @@ CASUAL = {"name": "Bot", "kind": "bot", "level": "casual"}
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request, tmp_path) -> str:
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return request.getfixturevalue("database")
     return request.getfixturevalue("postgres_url")
 
 

@@ -18,8 +18,8 @@ LUIS = {"name": "Luis", "kind": "human"}  # a hot seat: no bot, so no solver tab
 
 
 @pytest.fixture
-def client(tmp_path):
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")) as client:
+def client(database):
+    with TestClient(create_app(database)) as client:
         yield client
 
 
@@ -83,9 +83,9 @@ def test_a_route_that_needs_a_profile_refuses_a_missing_or_wrong_secret(client, 
         assert refused.status_code == 401 and refused.json()["code"] == "profile_needed"
 
 
-@pytest.mark.parametrize("database", ["client", pytest.param("postgres_client", marks=pytest.mark.slow)])
-def test_a_profile_is_renamed_then_deleted_and_its_seats_stay_in_the_game(request, database):
-    client = request.getfixturevalue(database)
+@pytest.mark.parametrize("app_client", ["client", pytest.param("postgres_client", marks=pytest.mark.slow)])
+def test_a_profile_is_renamed_then_deleted_and_its_seats_stay_in_the_game(request, app_client):
+    client = request.getfixturevalue(app_client)
     beto, ana = claim_name(client, "Beto"), claim_name(client, "Ana")
     assert client.patch("/api/profiles/me", json={"name": "ana"}, headers=bearer(beto)).json()["code"] == "name_taken"
     renamed = client.patch("/api/profiles/me", json={"name": "Roberto"}, headers=bearer(beto))

@@ -16,7 +16,7 @@ SCORE = {"type": "score", "box": "sixes", "clock": True}
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def storage(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    url = request.getfixturevalue("database" if request.param == "sqlite" else "postgres_url")
     storage = Storage(url)
     storage.insert("g1", "es", [{"name": "Ana", "kind": "human"}], RECORD)
     yield storage

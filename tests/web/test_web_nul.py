@@ -17,9 +17,7 @@ ANA = {"name": "Ana", "kind": "human"}
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def client(request, tmp_path):
-    url = (
-        f"sqlite:///{tmp_path / 'games.sqlite3'}" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
-    )
+    url = request.getfixturevalue("database" if request.param == "sqlite" else "postgres_url")
     with TestClient(create_app(url)) as client:
         yield client
 
