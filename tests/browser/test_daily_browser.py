@@ -9,12 +9,15 @@ import json
 import re
 import time
 
+import pytest
 from a11y import axe_violations
 from harness import next_action
 from playwright.sync_api import expect
 from test_browser import ready, score_first_open_box
 from test_come_back_tomorrow import claim_profile
 from test_profiles_browser import profile_secret
+
+pytestmark = pytest.mark.slow  # whole daily scenarios in two browsers, with reviews: the slow step runs them
 
 GAME = "penta"
 DICE = 5

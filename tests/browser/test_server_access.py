@@ -45,6 +45,7 @@ def test_the_home_form_asks_the_servers_password_once(friends_server, new_page):
     page.wait_for_url(lambda url: "/game/" in url and url != first_game)
 
 
+@pytest.mark.slow  # a server of its own through a whole scenario: the slow step runs it
 def test_making_a_profile_asks_the_servers_password(friends_server, new_page):
     page = new_page(locale="en-US")
     page.goto(f"{friends_server.url}/")

@@ -44,6 +44,7 @@ def play(server, created: dict, moves: int) -> dict:
     return view
 
 
+@pytest.mark.slow  # a server of its own through a whole scenario: the slow step runs it
 def test_a_backup_taken_while_the_server_plays_holds_every_game_and_move(start_server, tmp_path, capsys):
     database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     server = start_server(database)

@@ -94,6 +94,7 @@ def test_an_unknown_log_level_is_refused():
     assert done.returncode == 2 and "--log-level" in done.stderr and "'verbose'" in done.stderr
 
 
+@pytest.mark.slow  # a server of its own through a whole scenario: the slow step runs it
 @pytest.mark.parametrize("access_log", [False, True])
 def test_a_live_connection_logs_the_players_address_only_with_the_access_log(tmp_path, stopped_after, access_log):
     """The host's audit: each live connection logged the player's address and the game's id even without
