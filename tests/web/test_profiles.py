@@ -219,7 +219,9 @@ def test_anyone_sees_a_profiles_finished_games_and_record_and_a_rematch_is_the_p
     answer = client.get("/api/profiles/BETO")
     assert answer.status_code == 200, answer.text
     public = answer.json()
-    assert set(public) == {"name", "rule_sets", "games"} and public["name"] == "Beto"
+    assert set(public) == {
+        "name", "rule_sets", "games", "played_with_you", "ratings", "performance", "rating_history", "hidden_from_boards",
+    } and public["name"] == "Beto"  # nothing of its unfinished games, devices or seats' tokens
     [game] = public["games"]  # the seat's name is not the profile's: it counts all the same
     assert (game["id"], game["seat"], game["players"]) == (finished["id"], 0, 2)
     assert public["rule_sets"][0]["games"] == 1
