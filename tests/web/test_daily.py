@@ -8,32 +8,15 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from fastapi.testclient import TestClient
 from harness import next_action
 from starlette.websockets import WebSocketDisconnect
 
 from cubilete.cli.main import main
 from cubilete.storage.daily import Ranking
-from cubilete.web import create_app
 from cubilete.web.daily_rollover import DailyRollover
+from tests.web.test_profiles import bearer, claim_name
 
 RANKING_SECONDS = 60  # a finished try is ranked by the sweeper (it may build Generala's table first)
-
-
-@pytest.fixture
-def client(database):
-    with TestClient(create_app(database)) as client:
-        yield client
-
-
-def bearer(profile: dict) -> dict:
-    return {"Authorization": f"Bearer {profile['secret']}"}
-
-
-def claim_name(client, name: str) -> dict:
-    response = client.post("/api/profiles", json={"name": name})
-    assert response.status_code == 201, response.text
-    return response.json()
 
 
 def start(client, game: str, profile: dict | None = None, name: str | None = None) -> dict:

@@ -18,12 +18,6 @@ LUIS = {"name": "Luis", "kind": "human"}  # a hot seat: no bot, so no solver tab
 
 
 @pytest.fixture
-def client(database):
-    with TestClient(create_app(database)) as client:
-        yield client
-
-
-@pytest.fixture
 def postgres_client(postgres_url):
     with TestClient(create_app(postgres_url)) as client:
         yield client

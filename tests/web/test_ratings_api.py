@@ -18,18 +18,9 @@ from cubilete.storage.ratings import StoredRating
 from cubilete.web import create_app, rating_routes
 from cubilete.web.ratings import RatingJob
 from tests.harness import next_action
+from tests.web.test_profiles import bearer, claim_name
 
 WAIT_SECONDS = 20  # the job reviews a finished game in a worker thread: it is waited for this long at most
-
-
-def bearer(profile: dict) -> dict:
-    return {"Authorization": f"Bearer {profile['secret']}"}
-
-
-def claim_name(client, name: str) -> dict:
-    response = client.post("/api/profiles", json={"name": name})
-    assert response.status_code == 201, response.text
-    return response.json()
 
 
 def play_between(client, ana: dict, beto: dict, hints_allowed: bool = True) -> tuple[str, dict]:

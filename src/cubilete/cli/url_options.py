@@ -10,6 +10,17 @@ from urllib.parse import urlsplit
 BROKER_SCHEMES = ("redis", "rediss", "unix")  # what redis-py's from_url connects to
 
 
+SERVED_DATABASE_HELP = (
+    "the database `cubilete serve` uses (default: the SQLite file in $STATE_DIRECTORY, else in your user data"
+    " directory)"
+)
+
+
+def add_database_option(parser: argparse.ArgumentParser, help_text: str = SERVED_DATABASE_HELP) -> None:
+    """--database URL, checked as it is parsed (`database_url`)."""
+    parser.add_argument("--database", type=database_url, metavar="URL", help=help_text)
+
+
 def database_url(text: str) -> str:
     from ..storage.connections import unsupported_database  # SQLAlchemy only once a URL is given
 

@@ -22,12 +22,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         environment=True,
     )
     parser.add_argument("destination", metavar="DEST", type=Path, help="the backup's file, which must not exist yet")
-    parser.add_argument(
-        "--database", type=url_options.database_url,
-        metavar="URL",
-        help="the database `cubilete serve` uses (default: the SQLite file in $STATE_DIRECTORY, else in your user data"
-        " directory)",
-    )
+    url_options.add_database_option(parser)
     parser.set_defaults(run=run)
 
 

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         " its dice come from.",
     )
     parser.add_argument("game_id", metavar="GAME_ID", help="the game's id (the last part of its address)")
-    parser.add_argument("--database", type=url_options.database_url, metavar="URL", help="the app's database (default: its own)")
+    url_options.add_database_option(parser, "the app's database (default: its own)")
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="the file to write, - for standard output (default: cubilete-GAME-GAME_ID.json)"
     )

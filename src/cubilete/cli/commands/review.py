@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         " (luck) and the decisions cost (skill).",
     )
     parser.add_argument("game", metavar="GAME", help="a match-record JSON file, or a game id of the database")
-    parser.add_argument("--database", type=url_options.database_url, metavar="URL", help="the app's database (default: its own)")
+    url_options.add_database_option(parser, "the app's database (default: its own)")
     parser.add_argument("--all-seats", action="store_true", help="review the bots' seats too")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)

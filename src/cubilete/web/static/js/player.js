@@ -3,6 +3,7 @@
 // time (an inline SVG per game, a point per game that opens its review), and the games, newest first.
 
 import { ApiError, getJson, postJson } from "./api.js";
+import { gamePoint } from "./chart_scale.js";
 import { element, svg } from "./dom.js";
 import { gameName, lang, page, rulesName, startPage, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
@@ -108,15 +109,8 @@ function lossChart(game, entries) {
     class: "line",
   }));
   entries.forEach((entry, index) => {
-    const point = svg("a", { href: `/game/${entry.id}/review`, class: "point" });
-    point.dataset.game = entry.id;
     const label = `${when.format(new Date(entry.finished))} · ${t("mean loss {loss}", { loss: lossText(entry.mean_loss, unit) })}`;
-    point.setAttribute("aria-label", label);
-    const tooltip = svg("title");
-    tooltip.textContent = label;
-    point.append(tooltip, svg("circle", { cx: x(index), cy: y(entry.mean_loss), r: 11, class: "hit" }),
-      svg("circle", { cx: x(index), cy: y(entry.mean_loss), r: 4.5, class: "dot" }));
-    chart.append(point);
+    chart.append(gamePoint(entry.id, label, x(index), y(entry.mean_loss)));
   });
   const block = element("div", "loss-progress");
   block.dataset.progressGame = game;

@@ -3,7 +3,7 @@
 // the rating over the player's rated games like the review's (the line at mu, a band of ± sigma).
 
 import { putJson, signedInProfile } from "./api.js";
-import { niceRange } from "./chart_scale.js";
+import { gamePoint, niceRange } from "./chart_scale.js";
 import { element, svg } from "./dom.js";
 import { decimalText, gameName, lang, numberText, t } from "./i18n.js";
 
@@ -78,15 +78,8 @@ function historyChart(game, entries) {
     chart.append(label);
   });
   entries.forEach((entry, index) => {
-    const point = svg("a", { href: `/game/${entry.game_id}/review`, class: "point" });
-    point.dataset.game = entry.game_id;
     const label = `${when.format(new Date(entry.at))} · ${muSigma(entry)}`;
-    point.setAttribute("aria-label", label);
-    const tooltip = svg("title");
-    tooltip.textContent = label;
-    point.append(tooltip, svg("circle", { cx: x(index), cy: y(entry.mu), r: 11, class: "hit" }),
-      svg("circle", { cx: x(index), cy: y(entry.mu), r: 4.5, class: "dot" }));
-    chart.append(point);
+    chart.append(gamePoint(entry.game_id, label, x(index), y(entry.mu)));
   });
   const block = element("div", "rating-history");
   block.dataset.ratingHistory = game;
