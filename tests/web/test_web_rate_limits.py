@@ -70,16 +70,17 @@ def test_a_qr_code_flood_is_refused_in_the_readers_language_while_another_addres
 
 
 @pytest.mark.parametrize(
-    ("limits", "paths"),
+    ("limits", "paths", "status"),
     [
-        (RateLimits(hints=2), ("/api/games/nope/chances", "/api/games/nope/chances?at=3")),
-        (RateLimits(reviews=2), ("/api/games/nope/review", "/api/games/nope/review/4")),
+        (RateLimits(hints=2), ("/api/games/nope/chances", "/api/games/nope/chances?at=3"), 404),
+        (RateLimits(reviews=2), ("/api/games/nope/review", "/api/games/nope/review/4"), 404),
+        (RateLimits(boards=2), ("/api/boards/nope", "/api/daily/nope/board"), 400),
     ],
 )
-def test_hints_chances_and_reviews_share_a_budget_per_class(database, limits, paths):
-    """Requests for a game that does not exist cost no solver table and still count."""
+def test_hints_chances_reviews_and_boards_share_a_budget_per_class(database, limits, paths, status):
+    """Requests for a game that does not exist cost no solver table nor query and still count."""
     with TestClient(create_app(database, rate_limits=limits), client=LOOP) as loop:
-        assert [loop.get(path).status_code for path in paths] == [404, 404]
+        assert [loop.get(path).status_code for path in paths] == [status, status]
         assert_too_many(loop.get(paths[0]), "too many requests")
         assert loop.get("/api/qr", params={"text": "t"}).status_code == 200  # another class's budget
 
@@ -122,10 +123,12 @@ def test_the_help_gives_the_default_budgets_and_expiry(capsys):
     assert f"finished games' records (default: {defaults.reviews})" in help_text
     assert f"players' reactions to the table (default: {defaults.reactions})" in help_text
     assert f"the list of open tables (default: {defaults.open_tables})" in help_text
+    assert f"a game's boards and a day's board (default: {defaults.boards})" in help_text
     assert f"QR codes, all clients (default: {defaults.qr_codes_everyone})" in help_text
     assert f"hints and chances, all clients (default: {defaults.hints_everyone})" in help_text
     assert f"positions and records, all clients (default: {defaults.reviews_everyone})" in help_text
     assert f"open tables, all clients (default: {defaults.open_tables_everyone})" in help_text
+    assert f"the boards, all clients (default: {defaults.boards_everyone})" in help_text
     assert f"0 keeps them (default: {UNPLAYED_MAX_AGE.total_seconds() / 3600:g})" in help_text
 
 
@@ -167,6 +170,8 @@ def test_the_counts_of_clients_whose_minute_is_over_are_forgotten(monkeypatch):
         (RateLimits(hints=3, hints_everyone=10), "/api/games/nope/chances"),
         (RateLimits(reviews=3, reviews_everyone=10), "/api/games/nope/review"),
         (RateLimits(open_tables=3, open_tables_everyone=10), "/api/open-tables"),
+        (RateLimits(boards=3, boards_everyone=10), "/api/boards/penta"),
+        (RateLimits(boards=3, boards_everyone=10), "/api/daily/generala/board"),
     ],
 )
 def test_many_addresses_each_within_its_budget_meet_everyone_s_budget_and_moves_go_on(database, limits, path):

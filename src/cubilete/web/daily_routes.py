@@ -56,7 +56,10 @@ def start(request: Request, game: str, body: DailyStartIn | None = None) -> dict
     }
 
 
-@daily_router.get("/api/daily/{game}/board", summary="A day's board of a game: its finished ranked tries")
+@daily_router.get(
+    "/api/daily/{game}/board", summary="A day's board of a game: its finished ranked tries",
+    dependencies=[limited(RouteClass.BOARDS)],
+)
 def board(request: Request, game: str, date: datetime.date | None = None) -> dict[str, Any]:
     return daily_of(request).board(game, None if date is None else date.isoformat())
 

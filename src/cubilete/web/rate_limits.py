@@ -3,7 +3,7 @@ too), QR codes, hints (and the live bar's chances), reviews, reactions (each tol
 game), profiles' sign-ins and push subscriptions. One client creating games in a loop made 367 a second,
 and a flood of QR codes took a core; people make a few of each a minute.
 
-The costliest classes (QR codes, hints, reviews, open tables) also have a budget for every client
+The costliest classes (QR codes, hints, reviews, open tables, boards) also have a budget for every client
 together: 40 addresses, each within its QR budget, took a core, and another player's moves waited
 (47 moves in a minute instead of 360, p99 2,184 ms). Each class has its own budget of requests per minute per client address (clients.py), counted in
 this process's memory by the `limits` library's fixed window: one counter per client and class, which
@@ -37,12 +37,14 @@ REACTIONS_PER_MINUTE = 20  # a player's reactions to the table (web/reactions.py
 PROFILES_PER_MINUTE = 30  # a profile claimed, a recovery code tried, a passkey's steps
 PUSH_PER_MINUTE = 120  # a device opting in posts its subscription once per seat it plays
 OPEN_TABLES_PER_MINUTE = 60  # the open tables' page asks again every 10 s
+BOARDS_PER_MINUTE = 60  # a game's boards and a day's board, each a query over every profile's results
 # Every client together, in the classes that cost a core: about a quarter of a core at most each (a QR
 # code costs about 25 ms; 40 addresses at 60 a minute took a core).
 QR_CODES_PER_MINUTE_EVERYONE = 600
 HINTS_PER_MINUTE_EVERYONE = 3000
 REVIEWS_PER_MINUTE_EVERYONE = 600
 OPEN_TABLES_PER_MINUTE_EVERYONE = 1200
+BOARDS_PER_MINUTE_EVERYONE = 1200
 EVERYONE = "*"  # the key every client's requests are counted under together
 
 
@@ -55,6 +57,7 @@ class RouteClass(Enum):
     PROFILES = "profiles"  # a new profile, a sign-in (recovery code or passkey), a passkey's registration
     PUSH = "push"  # a push subscription kept or dropped
     OPEN_TABLES = "open_tables"  # the list of public games with open seats
+    BOARDS = "boards"  # a game's boards (ratings, decision accuracy) and a day's board
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,12 @@ class RateLimits:
     profiles: int | None = PROFILES_PER_MINUTE
     push: int | None = PUSH_PER_MINUTE
     open_tables: int | None = OPEN_TABLES_PER_MINUTE
+    boards: int | None = BOARDS_PER_MINUTE
     qr_codes_everyone: int | None = QR_CODES_PER_MINUTE_EVERYONE
     hints_everyone: int | None = HINTS_PER_MINUTE_EVERYONE
     reviews_everyone: int | None = REVIEWS_PER_MINUTE_EVERYONE
     open_tables_everyone: int | None = OPEN_TABLES_PER_MINUTE_EVERYONE
+    boards_everyone: int | None = BOARDS_PER_MINUTE_EVERYONE
 
 
 NO_RATE_LIMITS = RateLimits(**dict.fromkeys(RateLimits.__dataclass_fields__))

@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from ..engine.games import game_info
 from ..storage.ratings import RatingStore
 from .profile_routes import profile_json, signed_in
+from .rate_limits import RouteClass, limited
 from .ratings import rating_json
 
 BOARD_ROWS = 100  # the rows of each board
@@ -32,7 +33,10 @@ def rating_router(store: RatingStore) -> APIRouter:
         await run_in_threadpool(store.hide, profile.id, body.hidden)
         return profile_json(profile) | {"hidden_from_boards": body.hidden}
 
-    @router.get("/api/boards/{game}", summary="A game's boards: ratings and decision accuracy")
+    @router.get(
+        "/api/boards/{game}", summary="A game's boards: ratings and decision accuracy",
+        dependencies=[limited(RouteClass.BOARDS)],
+    )
     async def boards(game: str) -> dict[str, Any]:
         """Ratings ranked by ordinal (mu - 3 sigma); accuracy by mean loss per decision, of the profiles
         with MIN_BOARD_GAMES games reviewed or more. Profiles hidden from boards are left out.

@@ -142,6 +142,7 @@ def add_rate_options(parser: Parser) -> None:
         ("--reactions-per-minute", "players' reactions to the table", 20),
         ("--push-per-minute", "notification subscriptions kept or dropped", 120),
         ("--open-tables-per-minute", "the list of open tables", 60),
+        ("--boards-per-minute", "a game's boards and a day's board", 60),
     ):
         rates.add_argument(option, type=_at_least_one, metavar="N", help=f"{what} (default: {default})")
     everyone = parser.add_argument_group(
@@ -152,6 +153,7 @@ def add_rate_options(parser: Parser) -> None:
         ("--hints-per-minute-everyone", "hints and chances", 3000),
         ("--reviews-per-minute-everyone", "reviews, positions and records", 600),
         ("--open-tables-per-minute-everyone", "the list of open tables", 1200),
+        ("--boards-per-minute-everyone", "the boards", 1200),
     ):
         everyone.add_argument(option, type=_at_least_one, metavar="N", help=f"{what}, all clients (default: {default})")
     rates.add_argument("--no-rate-limits", action="store_true", help="no per-client budget at all (load tests)")
@@ -284,11 +286,12 @@ def run(args: argparse.Namespace) -> int:
     per_minute = {"games": args.games_per_minute, "qr_codes": args.qr_codes_per_minute,
                   "hints": args.hints_per_minute, "reviews": args.reviews_per_minute,
                   "reactions": args.reactions_per_minute, "push": args.push_per_minute,
-                  "open_tables": args.open_tables_per_minute,
+                  "open_tables": args.open_tables_per_minute, "boards": args.boards_per_minute,
                   "qr_codes_everyone": args.qr_codes_per_minute_everyone,
                   "hints_everyone": args.hints_per_minute_everyone,
                   "reviews_everyone": args.reviews_per_minute_everyone,
-                  "open_tables_everyone": args.open_tables_per_minute_everyone}
+                  "open_tables_everyone": args.open_tables_per_minute_everyone,
+                  "boards_everyone": args.boards_per_minute_everyone}
     rates = NO_RATE_LIMITS if args.no_rate_limits else RateLimits(
         **{name: value for name, value in per_minute.items() if value is not None}
     )
