@@ -51,8 +51,8 @@ def play(client, started: dict, moves: int | None = None) -> dict:
 
 
 def tomorrow(client) -> None:
-    """The daily service's clock moves a day ahead: today's challenges end."""
-    client.app.state.services.daily.now = lambda: datetime.now(UTC) + timedelta(days=1)
+    """The games' clock moves a day ahead: today's challenges end."""
+    client.app.state.services.games.now = lambda: datetime.now(UTC) + timedelta(days=1)
 
 
 def board_of(client, game: str, rows: int, date: str | None = None) -> dict:
@@ -106,7 +106,8 @@ def test_a_try_is_its_seat_own_until_the_day_ends(client):
         assert socket.receive_json()["type"] == "view"
     assert read(client, started).status_code == 200
     tomorrow(client)
-    assert read(client, started, headers={}).status_code == 200
+    after = read(client, started, headers={})
+    assert after.status_code == 200 and after.json()["daily"]["secret"] is False  # on the same clock as the refusal
 
 
 def test_one_ranked_try_a_day_and_unranked_tries_without_a_profile(client):

@@ -35,7 +35,7 @@ def test_two_processes_share_the_dice_one_ranked_try_and_one_rollover(postgres_u
         act = {"seat": 0, "token": started["seats"][0]["token"], "at": view["events"], "action": {"type": "roll"}}
         assert one.post(f"/api/games/{started['id']}/actions", json=act).status_code == 200
         for client in (one, two):
-            client.app.state.services.daily.now = lambda: datetime.now(UTC) + timedelta(days=1)
+            client.app.state.services.games.now = lambda: datetime.now(UTC) + timedelta(days=1)
 
         def sweep(client) -> int:
             return client.portal.call(DailyRollover(client.app.state.services.daily).sweep)

@@ -18,7 +18,6 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -63,15 +62,17 @@ def position_key(state: GameState) -> str:
 
 
 class DailyService:
-    """The daily challenges of a server. `now`: its clock (default: the game service's, a test hook)."""
+    """The daily challenges of a server, on the games' clock (`Games.now`, which tests move on)."""
 
-    def __init__(self, games: Games, profiles: Profiles, now: Callable[[], datetime] | None = None) -> None:
+    def __init__(self, games: Games, profiles: Profiles) -> None:
         self.games = games
         self.profiles = profiles
         self.store: DailyStore = games.storage.daily
-        self.now = now or (lambda: games.now())
         self.reviews = ReviewCache()
         self._secret: bytes | None = None
+
+    def now(self) -> datetime:
+        return self.games.now()
 
     def today(self) -> str:
         return self.now().astimezone(UTC).date().isoformat()

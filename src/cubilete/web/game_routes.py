@@ -37,9 +37,14 @@ from .views import locked_view
 # -- moves: every move comes through the action route, matched first ----------
 
 
+def answered_view(request: Request, live: LiveGame, since: int | None = None) -> dict[str, Any]:
+    """The game's view in the reader's language, at the games' time."""
+    return locked_view(live, request_language(request, live.lang), games_of(request).now(), since)
+
+
 def drawn(request: Request, live: LiveGame, since: int | None) -> bytes:
     """The game's view as JSON, encoded with orjson (several times faster than the standard library's)."""
-    return orjson.dumps(locked_view(live, request_language(request, live.lang), since))
+    return orjson.dumps(answered_view(request, live, since))
 
 
 async def act(request: Request, game_id: str, body: ActionIn) -> Response:
@@ -149,7 +154,7 @@ async def read(
 @game_router.post("/api/games/{game_id}/bots", summary="A seat of the game lets the bots play until a human is to move")
 async def bots(request: Request, game_id: str, body: SeatProof, since: int | None = Query(None, ge=0)) -> dict[str, Any]:
     live = await games_of(request).change(game_id, BotsTurn(body.seat, body.token))
-    return locked_view(live, request_language(request, live.lang), since)
+    return answered_view(request, live, since)
 
 
 @game_router.post(
@@ -177,7 +182,7 @@ async def clock(request: Request, game_id: str, body: ClockIn) -> dict[str, Any]
     """Any browser of the game (players and spectators) sends this when its countdown reaches 0.
     Refused (409) before the deadline by the server's time, or if the game moved on since `at`."""
     live = await games_of(request).change(game_id, ClockTurn(body.at))
-    return locked_view(live, request_language(request, live.lang), body.at)
+    return answered_view(request, live, body.at)
 
 
 @game_router.websocket("/api/games/{game_id}/live")

@@ -204,7 +204,7 @@ def _view(followed: Followed, since: int) -> tuple[dict[str, Any], list[int]]:
     live = followed.games.get(followed.game_id)
     present = followed.presence.present(followed.game_id)
     with live.lock:
-        view = game_view(live, followed.lang, min(since, len(live.match.events)))
+        view = game_view(live, followed.lang, followed.games.now(), min(since, len(live.match.events)))
         humans = [index for index, seat in enumerate(live.seats) if seat.kind == HUMAN]
     return {"type": "view", **view, "away": _away(humans, present)}, humans
 

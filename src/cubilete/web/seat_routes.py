@@ -11,12 +11,11 @@ from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from .api_models import InviteIn, JoinIn, ReactionIn, TokenIn
-from .i18n import request_language
+from .game_routes import answered_view
 from .rate_limits import RouteClass, limited
 from .seat_changes import Claim, HandToBot, Join
 from .seats import seat_token
 from .services import games_of, profiles_of, services
-from .views import locked_view
 
 seat_router = APIRouter()
 
@@ -24,13 +23,13 @@ seat_router = APIRouter()
 @seat_router.post("/api/games/{game_id}/seats/{seat}/bot", summary="A player hands their seat to the computer")
 async def hand_to_bot(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
     live = await games_of(request).change(game_id, HandToBot(seat, body.token, leave=False))
-    return locked_view(live, request_language(request, live.lang))
+    return answered_view(request, live)
 
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/leave", summary="A player leaves; the computer plays their seat")
 async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dict[str, Any]:
     live = await games_of(request).change(game_id, HandToBot(seat, body.token, leave=True))
-    return locked_view(live, request_language(request, live.lang))
+    return answered_view(request, live)
 
 
 @seat_router.post("/api/games/{game_id}/seats/{seat}/claim", summary="The holder of an invite link takes the seat")

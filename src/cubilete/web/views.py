@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from ..engine.actions import Score
@@ -18,15 +18,16 @@ MAX_STEPS = 100  # a client further behind gets the game as it is, not its whole
 KEPT_STATE_VIEWS = 1024  # every browser of a game asks for the same few states: each is drawn once
 
 
-def locked_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, Any]:
+def locked_view(live: LiveGame, lang: str, now: datetime, since: int | None = None) -> dict[str, Any]:
     """`game_view`, drawn holding the game's lock: never a view torn by a move being made."""
     with live.lock:
-        return game_view(live, lang, since)
+        return game_view(live, lang, now, since)
 
 
-def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, Any]:
-    """The game now, and with `since` every step after that event index (the last MAX_STEPS at most).
-    Drawn holding the game's lock (`locked_view`)."""
+def game_view(live: LiveGame, lang: str, now: datetime, since: int | None = None) -> dict[str, Any]:
+    """The game at `now` (the games' clock: a turn clock's time, whether a daily challenge is still secret),
+    and with `since` every step after that event index (the last MAX_STEPS at most). Drawn holding the
+    game's lock (`locked_view`)."""
     events = len(live.match.events)
     view = {
         "id": live.id,
@@ -43,10 +44,10 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
         ],
         "seats_version": live.seats_version,
         "rematch": live.rematch,
-        "clock": clock_view(live),
+        "clock": clock_view(live, now),
         "hints": live.table.hints,
         # the game page hides hints, the live bar, watch and invite links and reactions at a daily table
-        "daily": daily_view(live.table.daily, datetime.now(UTC)),
+        "daily": daily_view(live.table.daily, now),
         **STATE_VIEWS.view(live.state, events, lang),
     }
     if since is not None:
@@ -63,7 +64,7 @@ def game_view(live: LiveGame, lang: str, since: int | None = None) -> dict[str, 
     return view
 
 
-def clock_view(live: LiveGame) -> dict[str, Any] | None:
+def clock_view(live: LiveGame, now: datetime) -> dict[str, Any] | None:
     """The turn clock of the seat to move (None without one): when its turn started, when the computer
     may play it, and the server's time now, for the browsers to count down whatever their own clocks say."""
     if live.turn_started is None or live.deadline is None:
@@ -72,7 +73,7 @@ def clock_view(live: LiveGame) -> dict[str, Any] | None:
         "seconds": live.table.turn_clock,
         "turn_started": live.turn_started[1].isoformat(),
         "deadline": live.deadline.isoformat(),
-        "now": datetime.now(UTC).isoformat(),
+        "now": now.isoformat(),
     }
 
 
