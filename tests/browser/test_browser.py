@@ -17,7 +17,7 @@ WARNING = {
     "id": "Tidak ada kotak terbuka yang menghasilkan poin: salah satu harus dikorbankan",
     "en": "No open box scores: one must be sacrificed",
 }
-VALIDATE = {"es": "Validar el turno", "id": "Validasi giliran", "en": "Validate turn"}
+VALIDATE = {"es": "Validar el turno", "id": "Validasi giliran", "en": "Confirm turn"}
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
 

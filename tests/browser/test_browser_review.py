@@ -68,7 +68,7 @@ def test_a_finished_penta_game_is_reviewed_and_a_mistake_shows_its_ranked_option
     summary = page.locator("[data-seat-review='0']")
     expect(summary.locator("[data-luck]")).to_contain_text("Los dados te dieron")
     expect(summary.locator("[data-luck]")).to_have_text(re.compile(r"; tus decisiones costaron \d+,\d$"))  # a cost, no sign
-    expect(summary.locator("[data-mean-loss]")).to_contain_text("decisiones, pérdida media")
+    expect(summary.locator("[data-mean-loss]")).to_contain_text("decisiones, pérdida promedio")
     expect(summary.locator(".costliest li")).to_have_count(3)
     mistakes = page.locator(MARKED)
     assert mistakes.count() >= 1

@@ -57,11 +57,11 @@ def test_the_server_plays_an_expired_correspondence_turn_with_every_page_closed(
 
     ready(ana)
     ana.click("[data-action='roll']")  # the table's first move: the day starts
-    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Le quedan")
+    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Tiempo restante de")
     ana.goto(f"{topology.host.url}/")
     mine = ana.locator(f"li:has([data-resume='{game_id}']) [data-turn-status]")
     expect(mine).to_have_attribute("data-turn-status", "mine")
-    expect(mine).to_contain_text("Tu turno · quedan")
+    expect(mine).to_contain_text("Tu turno · tiempo restante:")
     beto.goto(f"{topology.friend.url}/")
     theirs = beto.locator(f"li:has([data-resume='{game_id}']) [data-turn-status]")
     expect(theirs).to_have_text("Ana's turn")

@@ -18,6 +18,7 @@ SIZES = {"phone": PHONE, "desktop": DESKTOP}
 ROWS = ".sheet tr"
 CONTROLS = "[data-die], .tray [data-action]"
 LONG_NAMES = ("Maximiliano Bartolomé Gu", "Anastasia Valentina Rod", "Wolfgang Amadeus Mozart")
+LOCALES = {"es": "es-ES", "id": "id-ID", "en": "en-US"}
 
 
 def matrix(*axes, quick: set[tuple]) -> list:
@@ -56,12 +57,16 @@ def nothing_scrolls(page) -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "players", "size"),
-    matrix(["penta", "generala"], [1, 2, 4], SIZES, quick={("penta", 4, "phone"), ("generala", 4, "desktop")}),
+    ("game", "players", "size", "lang"),
+    matrix(["penta", "generala"], [1, 2, 4], SIZES, ["es"], quick={("penta", 4, "phone", "es"), ("generala", 4, "desktop", "es")})
+    # Indonesian's and English's words on a phone too (issue 34 item 18): the fullest sheet of each game
+    + [pytest.param("penta", 4, "phone", "id"), pytest.param("generala", 4, "phone", "id"),
+       pytest.param("penta", 4, "phone", "en"), pytest.param("generala", 4, "phone", "en", marks=pytest.mark.slow)],
 )
-def test_every_row_of_the_sheet_the_dice_and_the_buttons_are_on_screen(server, new_page, game, players, size):
-    page = new_page(viewport=SIZES[size])
+def test_every_row_of_the_sheet_the_dice_and_the_buttons_are_on_screen(server, new_page, game, players, size, lang):
+    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
     start_game(page, server, game, players)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
     expected_rows = 1 + 13 + 1 + (3 if game == "penta" else 0)  # names, boxes, total, penta's bonuses
     expect(page.locator(ROWS)).to_have_count(expected_rows)
     roll(page)

@@ -169,3 +169,16 @@ def test_5000_speaks_to_the_default_seat(monkeypatch, capsys, lang, words):
         monkeypatch, capsys, ["roll", "quit"], "5000", "--players", "you,bot:beginner", "--seed", "0", "--lang", lang
     )
     assert code == 0 and all(line in out.splitlines() for line in words)
+
+
+@pytest.mark.parametrize(
+    "lang, boxes, command",
+    [("es", "  Combinaciones: ", "score COMBINACIÓN"), ("id", "  Kombinasi: ", "score KOMBINASI"),
+     ("en", "  Combinations: ", "score COMBINATION")],
+)
+def test_generalas_line_mode_names_its_combinations_not_pentas_boxes(monkeypatch, capsys, lang, boxes, command):
+    """Issue 34 item 14: the terminal said «Casillas:» in Generala."""
+    code, out = play(monkeypatch, capsys, ["quit"], "generala", "--players", "Ana", "--seed", "3", "--lang", lang)
+    assert code == 0
+    assert command in out.splitlines()[1]  # the commands, under the game's title
+    assert any(line.startswith(boxes) for line in out.splitlines())

@@ -103,7 +103,7 @@ def test_simulate_with_common_dice_pairs_the_games_on_the_same_dice(capsys):
     assert [(p["win_rate"], p["ci95"], p["ties"]) for p in common["players"]] == [(0.5, [0.5, 0.5], 4)] * 2
     code, out, _ = run(capsys, "simulate", "generala", "--players", "duel,optimal", "--games", "2", "--seed", "2",
                        "--common-dice", "--lang", "es")
-    assert code == 0 and "2 partidas con dados comunes, semilla 2" in out and "duel: gana el " in out
+    assert code == 0 and "2 partidas con los mismos dados, semilla 2" in out and "duel: gana el " in out
     assert "optimal: gana el " in out and "aproximación normal" in out
 
 

@@ -184,3 +184,28 @@ def test_a_sheet_refused_by_the_engine_is_named_as_its_game_names_it(game, word)
     assert refusal_message("es", refused.value.code, refused.value.params) == (
         f"no quedan lanzamientos en este turno: elige {word} para anotar"
     )
+
+
+@pytest.mark.parametrize("game", ["penta", "5000"])
+def test_a_move_for_another_seat_counts_the_seats_from_one_for_people(game):
+    """Issue 34 item 16: «le toca al puesto 0» counted seats as the code does."""
+    from cubilete.engine import IllegalAction, Keep, new_state, rules_for
+
+    with pytest.raises(IllegalAction) as refused:
+        new_state(rules_for(game), 2).apply(Keep(()), seat=1)  # seat 1 plays while seat 0 is to move
+    assert refused.value.params["seat"] == 0  # the API's params stay as the code counts
+    assert refusal_message("es", refused.value.code, refused.value.params) == "le toca al puesto 1, no al puesto 2"
+    assert refusal_message("en", refused.value.code, refused.value.params) == "it is seat 1's turn, not seat 2's"
+    assert refusal_message("id", refused.value.code, refused.value.params) == "giliran kursi 1, bukan kursi 2"
+
+
+@pytest.mark.parametrize("code", ["bot_seat", "wrong_token"])
+def test_the_seat_refusals_of_the_web_app_count_the_seats_from_one(code):
+    from cubilete.web.seats import Seat, SeatRefused, check_seat_token
+
+    seats = [Seat(name="Ana", kind="human", token_sha256="0" * 64), Seat(name="Bot", kind="bot", level="beginner")]
+    with pytest.raises(SeatRefused) as refused:
+        check_seat_token(seats, 0 if code == "wrong_token" else 1, "guess")
+    assert refused.value.code == code
+    shown = refusal_message("es", code, refused.value.params)
+    assert ("puesto 1 (Ana)" if code == "wrong_token" else "puesto 2 (Bot)") in shown

@@ -142,7 +142,7 @@ def test_wrong_proofs_are_refused_translated_and_tell_nothing_of_other_games(cli
         (theirs["id"], 0, "wrong_token"),
     ]
     messages = [refusal["message"] for refusal in answer["refused"]]
-    assert messages[0] == "este enlace no es el del puesto 0 (Ana)"
+    assert messages[0] == "este enlace no es el del puesto 1 (Ana)"
     assert messages[3] == "no existe la partida «no-such-game»"
     assert "Luis" in messages[4]  # the seat's name, as any spectator of that game sees it, and nothing more
     assert all(set(refusal) == {"game", "seat", "code", "params", "message"} for refusal in answer["refused"])

@@ -431,3 +431,18 @@ def test_subscriptions_arriving_at_once_keep_the_seats_cap(any_database):
     assert sorted({answer.status_code for answer in answers}) == [200, 400]
     assert len(kept) == MOST_PER_OWNER == sum(answer.status_code == 200 for answer in answers)
     assert {answer.json()["code"] for answer in answers if answer.status_code == 400} == {"push_too_many"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [("es", "Penta: ganó Ana.", "Penta: ganaron Ana y Beto."), ("en", "Penta: Ana won.", "Penta: Ana and Beto won."),
+     ("id", "Penta: Ana menang.", "Penta: Ana dan Beto menang.")],
+)
+def test_the_game_over_push_agrees_with_the_number_of_winners(lang, one, two):
+    """Issue 34 item 14: a shared win read «ganó Ana y Beto»."""
+    from cubilete.web.push.messages import GAME_OVER, Note, rendered
+
+    def body(*winners: str) -> str:
+        return rendered(Note(GAME_OVER, "g1", "penta", "Ana", winners), lang)["body"]
+
+    assert (body("Ana"), body("Ana", "Beto")) == (one, two)

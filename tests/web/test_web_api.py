@@ -579,7 +579,7 @@ def test_bodies_are_bounded_and_bad_characters_refused_cleanly(client):
     assert response.status_code == 413
     assert response.json() == {
         "code": "body_too_large", "params": {"most": 64},
-        "message": "el cuerpo de la petición pasa de 64 KB", "detail": "the request body is larger than 64 KB",
+        "message": "el cuerpo de la solicitud pasa de 64 KB", "detail": "the request body is larger than 64 KB",
     }
     chunks = (b"x" * 1024 for _ in range(80))  # no Content-Length: counted as it arrives
     response = client.post("/api/games?lang=id", content=chunks, headers={"Content-Type": "application/json"})
@@ -600,7 +600,7 @@ def test_a_body_that_cannot_be_read_is_refused_in_the_players_language(client, b
     created = create(client, lang="id")
     json_body = {"Content-Type": "application/json", "Accept-Language": "es"}
     for path, message in (
-        ("/api/games", "no se puede leer el cuerpo de la petición: no es texto UTF-8 o está anidado demasiado hondo"),
+        ("/api/games", "no se puede leer el cuerpo de la solicitud: no es texto UTF-8 o está anidado demasiado hondo"),
         (f"/api/games/{created['id']}/actions", "isi permintaan tidak dapat dibaca: bukan teks UTF-8, atau bersarang terlalu dalam"),
     ):
         response = client.post(path, content=body, headers=json_body)
@@ -645,7 +645,7 @@ def test_a_body_that_does_not_arrive_in_time_is_refused_while_others_are_served(
         slow, quick = run_async(slow_and_quick())
         assert slow[0]["status"] == 408 and json.loads(slow[1]["body"]) == {
             "code": "body_too_slow", "params": {"seconds": "0.2"},
-            "message": "el cuerpo de la petición no llegó en 0.2 s", "detail": "the request body did not arrive within 0.2 s",
+            "message": "el cuerpo de la solicitud no llegó en 0.2 s", "detail": "the request body did not arrive within 0.2 s",
         }
         assert quick[0]["status"] == 200 and quick[1]["body"] == b"{}"
         assert (b"x-frame-options", b"DENY") in slow[0]["headers"] and (b"x-frame-options", b"DENY") in quick[0]["headers"]
@@ -740,7 +740,7 @@ def test_a_spanish_game_refuses_in_spanish_with_the_code_and_its_parameters(clie
         ),
         "wrong_token": (
             refused({"seat": 0, "token": luis, "action": {"type": "roll"}}),
-            403, {"seat": 0, "name": "Ana"}, "este enlace no es el del puesto 0 (Ana)",
+            403, {"seat": 0, "number": 1, "name": "Ana"}, "este enlace no es el del puesto 1 (Ana)",
         ),
         "stale_request": (
             refused({"seat": 0, "token": ana, "at": 0, "action": {"type": "roll"}}),
@@ -748,7 +748,7 @@ def test_a_spanish_game_refuses_in_spanish_with_the_code_and_its_parameters(clie
         ),
         "bad_json": (
             refused(None, content=b'{"seat": 0,', headers={"Content-Type": "application/json"}),
-            422, {"position": 11}, "La petición no es JSON válido (en el carácter 11)",
+            422, {"position": 11}, "La solicitud no es JSON válido (en el carácter 11)",
         ),
     }
     for code, (response, status, params, spanish) in answers.items():

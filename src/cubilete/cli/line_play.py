@@ -14,7 +14,7 @@ def play_lines(session: PlaySession) -> None:
     texts, match = session.texts, session.match
     print(texts.t("{game} ({rules}), seed {seed}.", game=texts.game(session.rules.game),
                   rules=texts.rules(session.rules.game, session.rules.name), seed=match.seed))
-    print(session.family.play_help(texts))
+    print(session.family.play_help(texts, session.rules.game))
     while not match.state.is_over:
         if match.state.is_chance:
             print(session.roll()())
@@ -69,7 +69,7 @@ def _parse(command: str, session: PlaySession) -> Action:
         return session.family.roll_action()
     if word == "bank":
         return Bank()
-    raise CubileteError("unknown_command", command=command, help=session.family.play_help(session.texts))
+    raise CubileteError("unknown_command", command=command, help=session.family.play_help(session.texts, session.rules.game))
 
 
 def _positions(text: str) -> tuple[int, ...]:

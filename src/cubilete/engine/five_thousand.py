@@ -212,7 +212,9 @@ class FiveThousandState:
         if self.is_over:
             raise IllegalAction("game_over")
         if seat is not None and seat != self.current:
-            raise NotYourTurn("not_seat_turn", seat=self.current, asked=seat)
+            raise NotYourTurn(  # seats counted from 1 for people, from 0 in params
+                "not_seat_turn", seat=self.current, asked=seat, number=self.current + 1, asked_number=seat + 1
+            )
         if isinstance(action, Roll) and self.phase is Phase.DECIDE:
             return self._moved_on(Phase.ROLL, self.last_roll)
         if isinstance(action, Bank) and self.must_roll_reason() is None:

@@ -39,7 +39,7 @@ REFUSALS: dict[str, str] = {
     "die_positions": "die positions are 0 to {last}, not {positions}",
     # -- turns -------------------------------------------------------------------------
     "game_over": "the game is over",
-    "not_seat_turn": "it is seat {seat}'s turn, not seat {asked}'s",
+    "not_seat_turn": "it is seat {number}'s turn, not seat {asked_number}'s",
     "not_your_turn": "it is {name}'s turn",
     "roll_first": "roll the dice first",
     "no_roll_pending": "no roll is pending",
@@ -74,8 +74,8 @@ REFUSALS: dict[str, str] = {
     # -- the web app -----------------------------------------------------------------------
     "game_not_found": "there is no game '{id}'",
     "seat_range": "this game has seats 0 to {last}, not {seat}",
-    "bot_seat": "seat {seat} ({name}) is played by a bot",
-    "wrong_token": "the token does not belong to seat {seat} ({name})",
+    "bot_seat": "seat {number} ({name}) is played by a bot",
+    "wrong_token": "the token does not belong to seat {number} ({name})",
     "stale_request": "the game has moved on (event {events}, not {at}): reload it",
     "bot_level": "a {game} bot plays at one of the levels {levels}, not '{level}'",
     "auto_score_last_roll": "the computer scores for you only after the last roll of a turn",

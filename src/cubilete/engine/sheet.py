@@ -156,7 +156,9 @@ class SheetState:
         if self.is_over:
             raise IllegalAction("game_over")
         if seat is not None and seat != self.current:
-            raise NotYourTurn("not_seat_turn", seat=self.current, asked=seat)
+            raise NotYourTurn(  # seats counted from 1 for people, from 0 in params
+                "not_seat_turn", seat=self.current, asked=seat, number=self.current + 1, asked_number=seat + 1
+            )
         if self.awaiting_roll:
             raise IllegalAction("roll_first")
         if isinstance(action, Keep):

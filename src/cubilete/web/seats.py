@@ -164,7 +164,7 @@ def check_seat_token(seats: Sequence[Seat], seat: int, token: str) -> None:
         code = "seat_unclaimed" if seats[seat].unclaimed else "bot_seat"
         raise SeatRefused(code, seat=seat, number=seat + 1, name=seats[seat].name)
     if not hmac.compare_digest(expected, digest_token(token)):
-        raise SeatRefused("wrong_token", seat=seat, name=seats[seat].name)
+        raise SeatRefused("wrong_token", seat=seat, number=seat + 1, name=seats[seat].name)
 
 
 def check_invite(seats: Sequence[Seat], seat: int, invite: str) -> None:

@@ -44,8 +44,8 @@ class CliFamily(Protocol):
     def score(self, rules: Any, dice: Dice, args: argparse.Namespace) -> Report:
         """What these dice score (`args.sheet`: the boxes already filled, if the family has sheets)."""
 
-    def play_help(self, texts: Texts) -> str:
-        """The commands of the line mode of `cubilete play`, in one line."""
+    def play_help(self, texts: Texts, game: str) -> str:
+        """The commands of the line mode of `cubilete play`, in one line, in the game's words."""
 
     def table_text(self, match: Match, texts: Texts) -> str:
         """What a human needs to choose their action, as lines of text."""

@@ -134,7 +134,7 @@ def score(rules: FiveThousandRules, dice: Dice, args: argparse.Namespace) -> Rep
     return Report(data, text)
 
 
-def play_help(texts: Texts) -> str:
+def play_help(texts: Texts, game: str) -> str:  # one game, one wording
     return texts.t("roll | bank | aside 1 2 (free set-aside: the dice to keep) | hint | quit")
 
 

@@ -23,7 +23,8 @@ from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_fro
 from ..output import CommandError, Report, parse_json
 from .hints import HINT_OPTIONS, Hint, HintOption
 from .seating import Seating
-from .sheet_words import sheet_words
+from .sheet_words import boxes_line, sheet_words
+from .sheet_words import play_help as play_help
 from .win_rates import win_rate_lines, win_rates
 
 if TYPE_CHECKING:
@@ -213,12 +214,6 @@ def score(rules: SheetRules, dice: Dice, args: argparse.Namespace) -> Report:
     return Report(data, "\n".join(lines))
 
 
-def play_help(texts: Texts) -> str:
-    return texts.t(
-        "keep 1 3 5 (hold those dice, roll the rest) | roll (all five again) | score BOX (its name) | hint | quit"
-    )
-
-
 def roll_action() -> Action:
     return Keep(())
 
@@ -229,7 +224,7 @@ def table_text(match: Match, texts: Texts) -> str:
     rolls = texts.tn("{n} roll left", "{n} rolls left", state.rolls_left)
     boxes = ", ".join(f"{texts.box(state.game, o.box)} {_points(o.points, o.bonus)}" for o in state.score_options())
     dice_line = texts.t("Dice: {dice}", dice=dice)
-    lines = [f"  {dice_line}   {rolls}", "  " + texts.t("Boxes: {boxes}", boxes=boxes)]
+    lines = [f"  {dice_line}   {rolls}", "  " + boxes_line(texts, state.game, boxes)]
     if state.no_open_box_scores():
         lines.append("  " + sheet_words(texts, state.game).must_sacrifice)
     return "\n".join(lines)

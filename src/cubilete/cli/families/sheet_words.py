@@ -41,3 +41,22 @@ def sheet_words(texts: Texts, game: str) -> SheetWords:
         ),
         choose_box_first=texts.t("Choose a box first (↑↓ or a click), then press Enter"),
     )
+
+
+def boxes_line(texts: Texts, game: str, boxes: str) -> str:
+    """The open boxes and what each would score, named as the game names its sheet's lines."""
+    if game == "generala":
+        return texts.pgettext("generala", "Boxes: {boxes}", boxes=boxes)
+    return texts.t("Boxes: {boxes}", boxes=boxes)
+
+
+def play_help(texts: Texts, game: str) -> str:
+    """The line mode's commands; `score` names a box of Penta, a combination of Generala."""
+    if game == "generala":
+        return texts.pgettext(
+            "generala",
+            "keep 1 3 5 (hold those dice, roll the rest) | roll (all five again) | score BOX (its name) | hint | quit",
+        )
+    return texts.t(
+        "keep 1 3 5 (hold those dice, roll the rest) | roll (all five again) | score BOX (its name) | hint | quit"
+    )

@@ -9,7 +9,7 @@ from typing import Any
 
 from babel.lists import format_list
 
-from ...translations import gettext
+from ...translations import gettext, ngettext
 
 YOUR_TURN, INVITE_TAKEN, GAME_OVER, REMINDER, CLOCK_PLAYED = (
     "your_turn",
@@ -21,13 +21,17 @@ YOUR_TURN, INVITE_TAKEN, GAME_OVER, REMINDER, CLOCK_PLAYED = (
 
 
 class Words:
-    """Messages in one language (`t` marks them for Babel's extraction, as cli/texts.py's)."""
+    """Messages in one language (`t` and `tn` mark them for Babel's extraction, as cli/texts.py's)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
 
     def t(self, message: str, **params: Any) -> str:
         return gettext(self.lang, message).format(**params)
+
+    def tn(self, singular: str, plural: str, n: int, **params: Any) -> str:
+        """The plural form for the count n (Babel's plural rule of the language)."""
+        return ngettext(self.lang, singular, plural, n).format(**params)
 
     def game(self, game: str) -> str:
         return gettext(self.lang, game, "game")
@@ -70,7 +74,8 @@ def _texts(words: Words, note: Note, game: str) -> tuple[str, str]:
         )
     if note.kind == GAME_OVER:
         winners = format_list(list(note.others), style="standard", locale=words.lang)
-        return words.t("Game over"), words.t("{game}: {winners} won.", game=game, winners=winners)
+        won = words.tn("{game}: {winners} won.", "{game}: {winners} won.", len(note.others), game=game, winners=winners)
+        return words.t("Game over"), won
     if note.kind == REMINDER:
         return words.t("Your turn is running out"), words.t(
             "{name}, a quarter of your time is left in {game}.", name=name, game=game

@@ -4,7 +4,7 @@
 // to show the finished table, which keeps the review link.
 
 import { seatTokens } from "./api.js";
-import { listText, numberText, page, t } from "./i18n.js";
+import { listText, numberText, page, placeText, t } from "./i18n.js";
 import { myName, playerUrl } from "./my_player.js";
 
 export function showGameOver(view, controller) {
@@ -20,7 +20,7 @@ export function showGameOver(view, controller) {
       item.dataset.player = String(index);
       const placeLabel = document.createElement("span");
       placeLabel.className = "place";
-      placeLabel.textContent = t("{place}.", { place });
+      placeLabel.textContent = placeText(place);
       const nameLabel = document.createElement("span");
       nameLabel.className = "name";
       nameLabel.textContent = name;

@@ -47,6 +47,17 @@ export const levelName = (level) => t(level, {}, "level");
 export const levelHelp = (game, level) => t(level, {}, `level-help:${game}`); // one line on how the bot plays
 export const boxName = (game, box) => t(box, {}, `box:${game}`);
 
+// A place in a ranking as the language writes it (1.º, ke-1, 1st, 2nd, 3rd, 4th): the language's CLDR
+// ordinal category picks the form, "other" being the message without a context.
+const ordinalRules = new Intl.PluralRules(lang, { type: "ordinal" });
+const ORDINALS = {
+  one: (place) => pgettext("ordinal:one", "{place}.", { place }),
+  two: (place) => pgettext("ordinal:two", "{place}.", { place }),
+  few: (place) => pgettext("ordinal:few", "{place}.", { place }),
+  other: (place) => t("{place}.", { place }),
+};
+export const placeText = (place) => (ORDINALS[ordinalRules.select(place)] ?? ORDINALS.other)(place);
+
 // Fill every [data-i18n] element (and [data-i18n-label] aria-labels) below root.
 export function translate(root = document) {
   for (const element of root.querySelectorAll("[data-i18n]")) {

@@ -13,6 +13,7 @@ export class SheetTable {
     this.controller = controller;
     this.game = view.game;
     this.words = sheetWords(view.game);
+    document.querySelector("[data-auto-score-label]").textContent = this.words.autoScore; // ⚙, in the game's words
     this.view = view;
     this.interactive = false;
     this.holding = new Set();

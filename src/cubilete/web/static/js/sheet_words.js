@@ -13,6 +13,7 @@ const penta = () => ({
   mustSacrifice: t("No open box scores: one must be sacrificed"),
   lastRoll: t("Last roll: choose a box"),
   holdOrChoose: t("Tap dice to hold them, then roll again or choose a box"),
+  autoScore: t("After the last roll, score for me in the computer's box"),
 });
 
 const generala = () => ({
@@ -23,6 +24,7 @@ const generala = () => ({
   mustSacrifice: pgettext("generala", "No open box scores: one must be sacrificed"),
   lastRoll: pgettext("generala", "Last roll: choose a box"),
   holdOrChoose: pgettext("generala", "Tap dice to hold them, then roll again or choose a box"),
+  autoScore: pgettext("generala", "After the last roll, score for me in the computer's box"),
 });
 
 export const sheetWords = (game) => (game === "generala" ? generala() : penta());
