@@ -35,8 +35,10 @@ const UNSUPPORTED = {
 // A push subscription's DOMException, by its name (the browser's text, such as "Registration failed -
 // permission denied", is English).
 const SUBSCRIBE_FAILURES = {
-  NotAllowedError: () => t("this browser's push service refused this site (in a private window, or switched off)"),
-  AbortError: () => t("this browser's push service did not answer: try again later"),
+  NotAllowedError: () => t("this browser refused notifications for this site: allow them in its settings"),
+  // Chromium's answer, "Registration failed - permission denied", where its push service is off or unreachable
+  AbortError: () =>
+    t("this browser's push service did not take the subscription (switched off, a private window, or out of reach): try again later, or in another browser"),
   NotSupportedError: () => t("this browser has no push service"),
 };
 
