@@ -110,11 +110,15 @@ def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games
     assert secrets[0] != secrets[1]  # each device has its own secret
 
     laptop.click("[data-action='sign-out']")
+    expect(laptop.locator("[data-profile-confirm]")).to_contain_text("1 partida tuya sale de su lista")
+    laptop.click("[data-action='confirm-profile']")
     expect(laptop.locator("[data-action='passkey-sign-in']")).to_be_visible()
     assert laptop.evaluate("localStorage.getItem('cubilete-profile')") is None
+    expect(laptop.locator(f"[data-resume='{game_id}']")).to_have_count(0)  # the profile's game left with it
     laptop.fill("[data-profile-recovery]", secrets[0])  # the recovery code the phone showed once
     laptop.click("[data-action='recover-profile']")
     expect(laptop.locator("[data-profile-link]")).to_have_text("Beto")
+    expect(laptop.locator(f"[data-resume='{game_id}']")).to_be_visible()
 
 
 @pytest.mark.slow
@@ -154,6 +158,6 @@ def test_play_with_a_profile_again_then_rename_and_delete_ones_own(localhost, ne
     expect(page.locator("[data-profile-link]")).to_have_text("Anita")
     page.click("[data-action='delete-profile']")
     expect(page.locator("[data-profile-confirm]")).to_contain_text("Anita")
-    page.click("[data-action='confirm-delete-profile']")
+    page.click("[data-action='confirm-profile']")
     expect(page.locator("[data-action='create-profile']")).to_be_visible()
     assert page.request.get(f"{localhost}/api/profiles/Anita").status == 404

@@ -173,3 +173,31 @@ def test_a_credential_id_longer_than_webauthn_allows_is_refused_and_signs_no_one
 def test_a_passkey_needs_the_requests_host_name(client, host):
     refused = client.post("/api/passkeys/options", headers={"host": host})
     assert (refused.status_code, refused.json()["code"]) == (400, "passkey_host")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("es", "no se pudo comprobar esta llave de acceso: inténtalo de nuevo o entra con tu código de recuperación"),
+        ("id", "passkey ini tidak dapat diperiksa: coba lagi, atau masuk dengan kode pemulihan Anda"),
+        ("en", "this passkey could not be checked: try again, or sign in with your recovery code"),
+    ],
+    ids=["es", "id", "en"],
+)
+def test_a_passkey_whose_count_went_back_is_refused_in_our_words_and_the_library_text_logged(
+    client, caplog, lang, text
+):
+    """Issue 34, item 7: a copy of a passkey (its signature count not above the one kept) is refused in the
+    reader's language; the webauthn library's English goes to the server's log, not to the player."""
+    passkey = Authenticator()
+    assert add_passkey(client, signed_in_as_beto(client), passkey).status_code == 201
+    first = passkey.assert_(client.post("/api/passkeys/options").json())
+    signed_in = client.post("/api/passkeys/sign-in", json={"credential": first})
+    assert signed_in.status_code == 200, signed_in.text
+    passkey.count -= 1  # the copy's counter: the count the server has already seen
+    copy = passkey.assert_(client.post("/api/passkeys/options").json())
+    with caplog.at_level("WARNING", logger="cubilete.web.passkeys"):
+        refused = client.post(f"/api/passkeys/sign-in?lang={lang}", json={"credential": copy})
+    assert (refused.status_code, refused.json()["code"], refused.json()["params"]) == (401, "passkey_refused", {})
+    assert refused.json()["message"] == text
+    assert "sign count" in caplog.text  # the library's words, for the host

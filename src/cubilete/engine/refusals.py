@@ -161,7 +161,7 @@ REFUSALS: dict[str, str] = {
     "profile_seat_stranger": "you have not played with {name} on this server yet: send them an invite link instead",
     "passkey_expired": "the passkey request expired or was already used: try again",
     "passkey_unknown": "this passkey belongs to no profile on this server",
-    "passkey_refused": "the passkey could not be checked: {reason}",
+    "passkey_refused": "this passkey could not be checked: try again, or sign in with your recovery code",
     "device_not_found": "your profile has no device {device}",
     "passkey_known": "this passkey is already kept on this server",
     "passkey_host": "a passkey needs the server's host name, and this request's address has none: open the app at its usual address",

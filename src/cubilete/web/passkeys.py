@@ -14,6 +14,7 @@ process's memory, and a server may see no passkey for hours, or ever (benchmarks
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,6 +24,8 @@ from ..storage import Storage
 from ..storage.passkeys import CredentialKnown
 from .profiles import Profile, Profiles
 
+log = logging.getLogger(__name__)
+
 CHALLENGE_SECONDS = 300
 MAX_CREDENTIAL_ID = 1400  # characters of base64url; WebAuthn's credential ids are at most 1023 bytes
 RP_NAME = "cubilete"
@@ -30,6 +33,13 @@ RP_NAME = "cubilete"
 
 class PasskeyRefused(CubileteError):
     """A passkey's answer that does not verify, whose challenge expired, or that no profile holds."""
+
+
+def _unverified(why: object) -> PasskeyRefused:
+    """The refusal of an answer that does not verify: the player reads our words in their language; the
+    library's own text ("Response sign count of 2 was not greater than current count of 2") goes to the log."""
+    log.warning("a passkey was refused: %s", why)
+    return PasskeyRefused("passkey_refused")
 
 
 class PasskeyKnown(CubileteError):
@@ -90,10 +100,10 @@ class Passkeys:
         # beside its own errors, `webauthn` lets out those of the certificates and encodings it parses
         # (junk `fido-u2f` or `android-safetynet` attestations)
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-            raise PasskeyRefused("passkey_refused", reason=str(error)) from None
+            raise _unverified(error) from None
         credential_id = bytes_to_base64url(verified.credential_id)
         if len(credential_id) > MAX_CREDENTIAL_ID:  # longer than WebAuthn allows: no column would keep it whole
-            raise PasskeyRefused("passkey_refused", reason="credential id too long")
+            raise _unverified("credential id too long")
         try:
             self.store.add(profile.id, credential_id, verified.credential_public_key, verified.sign_count)
         except CredentialKnown:
@@ -131,7 +141,7 @@ class Passkeys:
         # beside its own errors, `webauthn` lets out those of the certificates and encodings it parses
         # (junk `fido-u2f` or `android-safetynet` attestations)
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-            raise PasskeyRefused("passkey_refused", reason=str(error)) from None
+            raise _unverified(error) from None
         self.store.count_signature(credential_id, verified.new_sign_count)
         return Profile(row.profile_id, row.profile_name), self.profiles.add_device(row.profile_id)
 
@@ -153,7 +163,7 @@ class Passkeys:
             client_data = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
             challenge = str(client_data["challenge"])
         except (KeyError, TypeError, ValueError):
-            raise PasskeyRefused("passkey_refused", reason="no client data") from None
+            raise _unverified("no client data") from None
         if not self.store.take_challenge(challenge[:64], profile_id, _now()):
             raise PasskeyRefused("passkey_expired")
         return base64url_to_bytes(challenge)

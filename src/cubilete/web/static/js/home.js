@@ -18,9 +18,10 @@ import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword 
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
-import { friendToPlayWith } from "./profile_panel.js";
+import { friendToPlayWith, redrawGamesWith } from "./profile_panel.js";
 import { withConnection } from "./shell.js";
 import { timeLeftText, viewSecondsLeft } from "./time_left.js";
+import { showWaiting } from "./waiting_games.js";
 
 startPage();
 
@@ -37,6 +38,7 @@ const errorBox = form.querySelector("[data-error]");
 const KINDS = ["here", "friend", "bot"];
 const TURN_CLOCKS = [0, 30, 60, 300, "1d", "3d", "7d"]; // seconds per turn, or days per move
 const DAYS = /^(\d)d$/;
+const HIDDEN_REFRESH_MS = 300_000; // a tab in the background counts the games waiting this often
 
 let games = [];
 let game = null;
@@ -299,6 +301,7 @@ async function drawUnfinished() {
     }),
   );
   document.querySelector("[data-unfinished-section]").hidden = unfinished.length === 0;
+  showWaiting(unfinished.filter(({ turn }) => turn.mine).length);
 }
 
 // Public games of this server with a free seat; Join takes the seat under the name written above.
@@ -419,6 +422,7 @@ if (friend) {
   drawSeats();
 }
 mergeProfileSeats().finally(drawUnfinished);
+redrawGamesWith(drawUnfinished);
 document.querySelector("[data-join-name]").value = myName();
 drawMyRecord();
 drawOpenTables();
@@ -427,3 +431,6 @@ document.addEventListener("visibilitychange", () => {
   drawOpenTables();
   drawUnfinished(); // turns played meanwhile, on other devices or by the clock
 });
+setInterval(() => {
+  if (document.visibilityState === "hidden") drawUnfinished(); // the tab's title counts the games waiting
+}, HIDDEN_REFRESH_MS);

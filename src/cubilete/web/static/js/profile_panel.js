@@ -1,17 +1,38 @@
 // The home page's Profile section (web/profiles.py): claim a name (its recovery code shown once), sign
 // in with a recovery code or a passkey; once signed in, rename, add a passkey, sign out on this device
 // or delete the profile. On every page load of a signed-in browser the profile's seats are merged into
-// this browser's seats, so "my games" and the record follow the player to every device.
+// this browser's seats, so "my games" and the record follow the player to every device; signing out
+// forgets them on this device again. Every failure is said in our words, in the reader's language; a
+// browser's own text (a DOMException's) goes to the console.
 
 import {
-  ApiError, deleteJson, forgetProfile, getJson, keepProfile, mergeProfileSeats, patchJson, postJson, signedInProfile,
+  ApiError,
+  deleteJson,
+  forgetProfile,
+  forgetSeat,
+  getJson,
+  keepProfile,
+  mergeProfileSeats,
+  patchJson,
+  postJson,
+  signedInProfile,
 } from "./api.js";
 import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
+import { forgetProfilePush } from "./push_opt_in.js";
 
 const section = document.querySelector("[data-profile]");
 const part = (name) => section.querySelector(`[data-profile-${name}]`);
 const passkeysWork = Boolean(window.isSecureContext && window.PublicKeyCredential?.parseCreationOptionsFromJSON);
+
+const CODE_GROUP = /.{1,4}/g; // the recovery code is shown in groups of four characters
+let shownCode = null; // { secret, file }: the recovery code on screen, and its file's object URL
+let redrawGames = () => {};
+
+// The home page's list of games, drawn again once signing out has forgotten the profile's.
+export function redrawGamesWith(drawGames) {
+  redrawGames = drawGames;
+}
 
 // "Play with Beto again" (a profile page's link, /?with=Beto): the friend's seat to reserve, if signed in.
 export function friendToPlayWith() {
@@ -37,6 +58,20 @@ function draw() {
   link.href = `/profile/${encodeURIComponent(profile.name)}`;
 }
 
+// What a passkey ceremony's DOMException means, by its name (the browser's message is English).
+const PASSKEY_FAILURES = {
+  NotAllowedError: () => t("No passkey was used."), // cancelled, timed out, or refused by the player
+  AbortError: () => t("No passkey was used."),
+  InvalidStateError: () => t("This device already holds a passkey of this profile."),
+  SecurityError: () => t("Passkeys need the app's usual secure address (https://)."),
+  NotSupportedError: () => t("This device cannot make or use such a passkey."),
+};
+
+function passkeyFailure(error) {
+  console.warn("passkey:", error.name, error.message);
+  return (PASSKEY_FAILURES[error.name] ?? (() => t("The passkey did not work on this device: try again, or use your recovery code.")))();
+}
+
 // Every action of the section: its refusal (or a passkey the browser did not give) is said in the section.
 function act(selector, event, action) {
   section.querySelector(selector).addEventListener(event, async (happened) => {
@@ -46,7 +81,7 @@ function act(selector, event, action) {
       await action();
     } catch (error) {
       if (error instanceof ApiError) say(error.message, true);
-      else if (error instanceof DOMException) say(t("No passkey was used."), true);
+      else if (error instanceof DOMException) say(passkeyFailure(error), true);
       else throw error;
     }
   });
@@ -58,23 +93,46 @@ async function signedIn(answer) {
   location.reload(); // "my games" and the record now hold the profile's seats
 }
 
-function showRecoveryCode(secret) {
+// The code in groups that wrap on a phone, with a file of it to download (its name and this server's address).
+function showRecoveryCode({ name, secret }) {
+  const text = `${t("Recovery code of the profile {name} on {server}:", { name, server: location.origin })}\n${secret}\n`;
+  shownCode = { secret, file: URL.createObjectURL(new Blob([text], { type: "text/plain" })) };
   part("out").hidden = true;
   part("code").hidden = false;
-  part("code-shown").textContent = secret;
+  part("code-shown").replaceChildren(
+    ...secret.match(CODE_GROUP).map((group) => Object.assign(document.createElement("span"), { textContent: group })),
+  );
+  section.querySelector("[data-action='download-recovery-code']").href = shownCode.file;
 }
 
-function confirmDeleting(name) {
+function forgetShownCode() {
+  URL.revokeObjectURL(shownCode.file);
+  shownCode = null;
+  part("code").hidden = true;
+  part("code-shown").replaceChildren();
+}
+
+// An action that cannot be undone, said first: answers whether the player confirmed it.
+function confirmed({ title, text, button }) {
   const dialog = part("confirm");
-  dialog.querySelector("[data-confirm-text]").textContent = t(
-    "The profile {name} is deleted on every device. Its games stay, under their names, on the devices that hold their seats.",
-    { name },
-  );
+  dialog.querySelector("[data-confirm-title]").textContent = title;
+  dialog.querySelector("[data-confirm-text]").textContent = text;
+  dialog.querySelector("[data-confirm-button]").textContent = button;
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "confirm"), { once: true });
     dialog.returnValue = "";
     dialog.showModal();
   });
+}
+
+function signingOutText(games) {
+  return games === 0
+    ? t("This device forgets your profile. Your recovery code or a passkey signs in again.")
+    : tn(
+        "This device forgets your profile, and {n} game of yours is no longer listed on it. Your recovery code or a passkey brings it back.",
+        "This device forgets your profile, and {n} games of yours are no longer listed on it. Your recovery code or a passkey brings them back.",
+        games,
+      );
 }
 
 act("[data-profile-create]", "submit", async () => {
@@ -87,25 +145,31 @@ act("[data-profile-create]", "submit", async () => {
   }
   keepPassword(creationPassword());
   keepProfile(answer);
-  showRecoveryCode(answer.secret);
+  showRecoveryCode(answer);
 });
 act("[data-action='copy-recovery-code']", "click", async () => {
-  await navigator.clipboard.writeText(part("code-shown").textContent);
+  try {
+    await navigator.clipboard.writeText(shownCode.secret); // no clipboard at all on a plain http:// address
+  } catch (error) {
+    console.warn("copy:", error);
+    say(t("This browser did not copy it: select the code, or download it as a file."), true);
+    return;
+  }
   say(t("Copied."));
 });
 act("[data-action='recovery-code-kept']", "click", async () => {
-  part("code").hidden = true;
-  part("code-shown").textContent = "";
+  forgetShownCode();
   draw();
 });
 act("[data-profile-recover]", "submit", async () => {
-  const secret = part("recovery").value.trim();
+  const secret = part("recovery").value.replace(/\s+/g, ""); // as written down, in its groups
   keepProfile({ id: null, name: null, secret });
   try {
     await signedIn({ ...(await getJson("/api/profiles/me")), secret });
   } catch (error) {
     forgetProfile();
-    throw error;
+    if (!(error instanceof ApiError && error.status === 401)) throw error;
+    say(t("This recovery code is not valid: check it and try again."), true);
   }
 });
 act("[data-action='passkey-sign-in']", "click", async () => {
@@ -125,13 +189,27 @@ act("[data-action='add-passkey']", "click", async () => {
   await postJson("/api/profiles/me/passkeys", { credential: credential.toJSON() });
   say(t("Passkey added: sign in with it on your other devices."));
 });
+// Signing out forgets the profile's seats on this device (its games leave the list, their tokens the
+// browser) and takes this device's push subscription off the profile; the player is told so first.
 act("[data-action='sign-out']", "click", async () => {
+  const seats = await getJson("/api/profiles/me/seats");
+  const games = new Set(seats.map((seat) => seat.game)).size;
+  const title = t("Sign out on this device?");
+  if (!(await confirmed({ title, text: signingOutText(games), button: t("Sign out") }))) return;
+  await forgetProfilePush();
+  for (const { game, seat } of seats) forgetSeat(game, seat);
   forgetProfile();
   draw();
+  redrawGames();
   say(t("Signed out on this device. Your recovery code or a passkey signs in again."));
 });
 act("[data-action='delete-profile']", "click", async () => {
-  if (!(await confirmDeleting(signedInProfile().name))) return;
+  const { name } = signedInProfile();
+  const text = t(
+    "The profile {name} is deleted on every device. Its games stay, under their names, on the devices that hold their seats.",
+    { name },
+  );
+  if (!(await confirmed({ title: t("Delete the profile?"), text, button: t("Delete the profile") }))) return;
   await deleteJson("/api/profiles/me");
   forgetProfile();
   draw();

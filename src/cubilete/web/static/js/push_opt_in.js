@@ -4,21 +4,51 @@
 // of the game). Turning it off takes it back. A device that said yes gives it again on each game page
 // it plays (a new game, a rematch). On a device signed in to a profile the subscription is the profile's
 // too: the server then pushes the news of every seat the profile holds, games started later included
-// (web/push/routes.py). iPhone and iPad push only to the app added to the Home Screen.
+// (web/push/routes.py). iPhone and iPad push only to the app added to the Home Screen; where no push
+// can be had, the switch says what would make it work, and the home page counts the games waiting
+// (waiting_games.js). A failure is said in our words; the browser's own text goes to the console.
 
-import { deleteJson, getJson, postJson, seatTokens, signedInProfile } from "./api.js";
+import { ApiError, deleteJson, getJson, postJson, seatTokens, signedInProfile } from "./api.js";
 import { lang, page, t } from "./i18n.js";
 
 const SETTING = "cubilete-push"; // "on" once this device said yes
 const gameId = page.id;
 
-// "ok", "install" (iPhone or iPad, in Safari rather than the app on the Home Screen), or "none".
+// "ok", "install" (iPhone or iPad, in Safari rather than the app on the Home Screen), "insecure" (a plain
+// http:// address other than localhost: no browser pushes there), or "none".
 export function pushSupport() {
   const apple = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
   const installed = navigator.standalone === true || matchMedia("(display-mode: standalone)").matches;
+  if (!window.isSecureContext) return "insecure";
   if (apple && !installed) return "install";
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return "none";
   return "ok";
+}
+
+// What would make push work on this device, by pushSupport()'s answer.
+const UNSUPPORTED = {
+  install: () => t("On iPhone and iPad, notifications need the app on the Home Screen: tap Share, then Add to Home Screen, and open it from there."),
+  insecure: () => t("Notifications need the app's secure address (https://): ask the server's host for it."),
+  none: () => t("This browser cannot show notifications: a recent Chrome, Edge, Firefox or Safari can."),
+};
+
+// A push subscription's DOMException, by its name (the browser's text, such as "Registration failed -
+// permission denied", is English).
+const SUBSCRIBE_FAILURES = {
+  NotAllowedError: () => t("this browser refused notifications for this site: allow them in its settings"),
+  // Chromium's answer, "Registration failed - permission denied", where its push service is off or unreachable
+  AbortError: () =>
+    t("this browser's push service did not take the subscription (switched off, a private window, or out of reach): try again later, or in another browser"),
+  NotSupportedError: () => t("this browser has no push service"),
+};
+
+// A reason of ours, already in the reader's language: notifications blocked for this site.
+class Blocked extends Error {}
+
+function failureReason(error) {
+  if (error instanceof ApiError || error instanceof Blocked) return error.message; // in our words already
+  console.warn("push:", error.name, error.message);
+  return (SUBSCRIBE_FAILURES[error.name] ?? (() => t("this browser could not subscribe to its push service")))();
 }
 
 const pushOn = () => localStorage.getItem(SETTING) === "on" && pushSupport() === "ok" && Notification.permission === "granted";
@@ -47,7 +77,7 @@ async function tellServer(controller, subscription, send) {
 
 async function turnOn(controller) {
   if ((await Notification.requestPermission()) !== "granted") {
-    throw new Error(t("Notifications are blocked for this site: allow them in the browser's settings."));
+    throw new Blocked(t("Notifications are blocked for this site: allow them in the browser's settings."));
   }
   await tellServer(controller, await browserSubscription(true), postJson);
   localStorage.setItem(SETTING, "on");
@@ -57,6 +87,14 @@ async function turnOff(controller) {
   localStorage.removeItem(SETTING);
   const subscription = await browserSubscription(false);
   if (subscription) await tellServer(controller, subscription, deleteJson);
+}
+
+// Signing out of the profile on this device: its subscription carries the profile's news no more.
+export async function forgetProfilePush() {
+  if (pushSupport() !== "ok") return;
+  const registration = await navigator.serviceWorker.getRegistration(); // none where no worker ran
+  const subscription = await registration?.pushManager.getSubscription();
+  if (subscription) await deleteJson("/api/profiles/me/push", { subscription: subscription.toJSON() });
 }
 
 // On a game page of a device that said yes: this game's seats are pushed too.
@@ -96,10 +134,8 @@ export function showPushOptIn(container, controller) {
   note.className = "small";
   note.dataset.pushNote = "";
   note.setAttribute("role", "status");
-  if (support === "install") {
-    note.textContent = t("On iPhone and iPad, notifications need the app on the Home Screen: tap Share, then Add to Home Screen, and open it from there.");
-  } else if (support === "none") {
-    note.textContent = t("This browser cannot show notifications.");
+  if (support !== "ok") {
+    note.textContent = `${UNSUPPORTED[support]()} ${t("Until then, the home page and its tab's title count the games where it is your turn.")}`;
   }
   box.addEventListener("change", async () => {
     note.textContent = "";
@@ -107,7 +143,7 @@ export function showPushOptIn(container, controller) {
       await (box.checked ? turnOn(controller) : turnOff(controller));
     } catch (error) {
       box.checked = pushOn();
-      note.textContent = t("Notifications could not be turned on: {reason}", { reason: error.message });
+      note.textContent = t("Notifications could not be turned on: {reason}", { reason: failureReason(error) });
     }
   });
   container.replaceChildren(label, help, note);
