@@ -9,6 +9,8 @@ import pytest
 from harness import Server, free_port
 from playwright.sync_api import expect
 
+from cubilete.web.i18n import messages
+
 AUTHENTICATOR = {
     "protocol": "ctap2",
     "transport": "internal",
@@ -157,3 +159,39 @@ def test_play_with_a_profile_again_then_rename_and_delete_ones_own(localhost, ne
     page.click("[data-action='confirm-delete-profile']")
     expect(page.locator("[data-action='create-profile']")).to_be_visible()
     assert page.request.get(f"{localhost}/api/profiles/Anita").status == 404
+
+
+def claim_profile(page, url: str, name: str) -> None:
+    """Claim a profile on the home page, as a player does (the recovery code kept)."""
+    page.goto(f"{url}/")
+    page.fill("[data-profile-name]", name)
+    page.click("[data-action='create-profile']")
+    page.click("[data-action='recovery-code-kept']")
+    expect(page.locator("[data-profile-link]")).to_have_text(name)
+
+
+def test_a_signed_in_players_seat_is_her_profiles_name_and_default_names_read_in_the_friends_language(
+    localhost, new_page
+):
+    """Issue 34, item 1: Ana signs in and starts a game with a friend, leaving the form's names; Rudi, on an
+    Indonesian phone, reads her name, not "Jugador 1", and his own seat's name in Indonesian."""
+    ana = new_page(locale="es-ES")
+    claim_profile(ana, localhost, "Ana")
+    ana.reload()
+    expect(ana.locator("[name='name-0']")).to_have_value("Ana")  # her profile, not "Jugador 1"
+    expect(ana.locator("[data-my-name]")).to_have_value("Ana")
+    rows = ana.locator("[data-player-row]")
+    if rows.count() < 2:
+        ana.click("[data-action='add-player']")
+    rows.nth(1).locator("[data-player-kind]").select_option("friend")
+    expect(rows.nth(1).locator("[data-player-name]")).to_have_value("Jugador 2")
+    ana.click("[data-action='start']")
+    invite = ana.locator("[data-invite-link][data-seat='1']").get_attribute("href")
+
+    rudi = new_page(locale="id-ID")
+    rudi.goto(invite)
+    waiting = messages("id")["Waiting for {name}, who plays on another device"].format(name="Ana")
+    expect(rudi.locator("[data-message]")).to_have_text(waiting)
+    expect(rudi.locator("th.seat[data-seat='1']")).to_have_text("Pemain 2")
+    rudi.goto(f"{localhost}/")
+    expect(rudi.locator("[data-resume]")).to_contain_text("Ana, Pemain 2")

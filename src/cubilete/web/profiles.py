@@ -201,7 +201,8 @@ class Profiles:
     ) -> list[SeatRequest]:
         """A new game's seats (each with the name of the profile it is reserved for, if any), with their
         holders: the first human seat played on a signed-in device belongs to its profile; a seat reserved
-        for a friend's profile ("play with Beto again") is held by that profile from the start. Only a
+        for a friend's profile ("play with Beto again") is held by that profile from the start. Either
+        takes its profile's name. Only a
         signed-in device may reserve seats, and only for a profile it has played with (a stranger's devices
         would be sent its turns, and a clock's moves would fill its record)."""
         mine = self.device_holder(connection)
@@ -216,15 +217,15 @@ class Profiles:
                 friend = self.named(reserved)
                 if friend.id != creator and not self.store.played_together(str(creator), friend.id):
                     raise ProfileSeatRefused("profile_seat_stranger", name=friend.name)
-                request = replace(request, invited=True, holder=self.holder(friend, here=False))
+                request = replace(request, name=friend.name, invited=True, holder=self.holder(friend, here=False))
             elif mine is not None and request.kind == HUMAN and not request.invited:
-                request, mine = replace(request, holder=mine), None
+                request, mine = replace(request, name=mine.name, holder=mine), None
             made.append(request)
         return made
 
     def holder(self, profile: Profile, here: bool = True) -> SeatHolder:
         """What a seat taken for the profile needs: its derived token (`here`: on the requesting device)."""
-        return SeatHolder(profile.id, bytes.fromhex(self.store.seat_key(profile.id)), here)
+        return SeatHolder(profile.id, profile.name, bytes.fromhex(self.store.seat_key(profile.id)), here)
 
     def link_holders(self, game_id: str, holders: Iterable[tuple[int, SeatHolder | None]]) -> None:
         """The game's seats taken with holders (seat, holder) belong to their profiles from now on."""

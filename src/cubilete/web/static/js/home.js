@@ -16,7 +16,7 @@ import {
 } from "./api.js";
 import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
-import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
+import { lastSeatNames, myName, playerUrl, profileName, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
 import { friendToPlayWith } from "./profile_panel.js";
 import { withConnection } from "./shell.js";
@@ -42,10 +42,14 @@ let games = [];
 let game = null;
 let seats = [];
 
-// A seat's name until someone writes one: a person's is the name last written for that seat on this device.
+// A seat's name until someone writes one: signed in, the first seat on this device is the profile's (the
+// server names it so); a person's is the name last written for that seat on this device.
 const rememberedNames = lastSeatNames();
-const defaultName = (kind, number) =>
-  kind === "bot" ? t("Bot {n}", { n: number }) : rememberedNames[number - 1] || t("Player {n}", { n: number });
+function defaultName(kind, number) {
+  if (kind === "bot") return t("Bot {n}", { n: number });
+  if (kind === "here" && number === 1 && profileName()) return profileName();
+  return rememberedNames[number - 1] || t("Player {n}", { n: number });
+}
 const kindName = { here: () => t("On this device"), friend: () => t("A friend"), bot: () => t("Bot") };
 
 function defaultSeats(info) {
@@ -361,15 +365,17 @@ async function joinTable(gameId, seat) {
   }
 }
 
-// The player's name on this device (the first seat created here, or as changed here) and their record.
+// The player's name on this device (the first seat created here, or as changed here) and their record;
+// signed in, the profile's name (renamed in the Profile section) and its page.
 function drawMyRecord() {
   const input = document.querySelector("[data-my-name]");
   const link = document.querySelector("[data-my-record-link]");
   const show = () => {
     link.hidden = !myName();
-    link.href = playerUrl(myName());
+    link.href = profileName() ? `/profile/${encodeURIComponent(profileName())}` : playerUrl(myName());
   };
   input.value = myName();
+  input.readOnly = Boolean(profileName());
   input.addEventListener("input", () => {
     setMyName(input.value);
     show();
