@@ -375,3 +375,22 @@ def test_a_profiles_seat_takes_its_name_and_default_names_read_in_the_readers_la
     reserved = new_game(client, [defaults[0], {**defaults[1], "invited": False, "profile": "beto"}], ana, lang="es")
     assert names(reserved, "es") == ["Ana", "Beto"]
     assert "Pemain 1" in rendered(Note(YOUR_TURN, public["id"], "penta", "Jugador 1"), "id")["body"]
+
+
+def test_a_profile_lists_whom_it_played_with_lately_with_their_last_games_options(client):
+    """Issue 34, item 5: the home page's "played lately" and its "play again" come from this answer."""
+    ana, beto, carla = claim_name(client, "Ana"), claim_name(client, "Beto"), claim_name(client, "Carla")
+    played_together(client, ana, beto)
+    generala = new_game(client, [ANA, FRIEND], ana, game="generala", turn_clock="3d", hints_allowed=True)
+    claim = client.post(
+        f"/api/games/{generala['id']}/seats/1/claim", json={"invite": generala["seats"][1]["invite"]}, headers=bearer(beto)
+    )
+    assert claim.status_code == 200, claim.text
+    played_together(client, carla, ana)  # Carla's game, whose invite Ana took
+    rules = client.get(f"/api/games/{generala['id']}").json()["rules"]
+
+    answer = client.get("/api/profiles/me/played-with", headers=bearer(ana)).json()
+    assert [partner["name"] for partner in answer] == ["Carla", "Beto"]  # the latest first, each once
+    assert answer[1] == {"name": "Beto", "game": "generala", "rules": rules, "turn_clock": "3d", "hints_allowed": True}
+    assert answer[0]["turn_clock"] == 0 and not answer[0]["hints_allowed"]
+    assert client.get("/api/profiles/me/played-with").status_code == 401

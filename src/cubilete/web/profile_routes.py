@@ -127,6 +127,13 @@ def profile_router(games: Games, profiles: Profiles) -> APIRouter:
         seats = await run_in_threadpool(profiles.seats, profile)
         return [{"game": seat.game, "seat": seat.seat, "token": seat.token} for seat in seats]
 
+    @router.get("/api/profiles/me/played-with", summary="The profiles this one played with lately, to play again")
+    async def played_with(request: Request) -> list[dict[str, Any]]:
+        """The latest first (8 at most): each one's name and the last game together's `game`, `rules`,
+        `turn_clock` (as `POST /api/games` takes it) and `hints_allowed`; a seat may be reserved for each."""
+        profile = await signed_in(request)
+        return await run_in_threadpool(profiles.played_with, profile)
+
     @router.get("/api/profiles/{name}", summary="What anyone sees of a profile: its finished games and record")
     async def public(request: Request, name: str) -> dict[str, Any]:
         """The profile's name, and per game and rule set and per finished game (oldest first) what a
