@@ -195,3 +195,43 @@ def test_a_signed_in_players_seat_is_her_profiles_name_and_default_names_read_in
     expect(rudi.locator("th.seat[data-seat='1']")).to_have_text("Pemain 2")
     rudi.goto(f"{localhost}/")
     expect(rudi.locator("[data-resume]")).to_contain_text("Ana, Pemain 2")
+
+
+def test_the_home_page_lists_whom_she_played_with_and_plays_again_with_a_tap(localhost, new_page):
+    """Issue 34, item 5: Ana played Generala with Beto (a 3-day clock, hints allowed); her home page lists
+    him, linked to his page, and "Play again" sets up that game with his seat reserved for his profile,
+    which the form says; it starts with no invite to send."""
+    ana = new_page(locale="es-ES")
+    claim_profile(ana, localhost, "Ana")
+    beto = ana.request.post(f"{localhost}/api/profiles", data={"name": "Beto"}).json()
+    players = [{"name": "Ana", "kind": "human"}, {"name": "Beto", "kind": "human", "invited": True}]
+    last = ana.request.post(
+        f"{localhost}/api/games", headers={"Authorization": f"Bearer {profile_secret(ana)}"},
+        data={"game": "generala", "players": players, "turn_clock": "3d", "hints_allowed": True},
+    ).json()
+    claim = ana.request.post(
+        f"{localhost}/api/games/{last['id']}/seats/1/claim", data={"invite": last["seats"][1]["invite"]},
+        headers={"Authorization": f"Bearer {beto['secret']}"},
+    )
+    assert claim.ok, claim.text()
+
+    ana.goto(f"{localhost}/")
+    friend = ana.locator("[data-played-with='Beto']")
+    expect(friend.get_by_role("link", name="Beto")).to_have_attribute("href", "/profile/Beto")
+    friend.locator("[data-action='play-again']").click()
+    expect(ana.locator("[data-game-choice='generala'] input")).to_be_checked()
+    expect(ana.locator("[name='name-0']")).to_have_value("Ana")
+    expect(ana.locator("[name='kind-1']")).to_have_value("friend")
+    expect(ana.locator("[name='name-1']")).to_have_value("Beto")
+    expect(ana.locator("[data-reserved-note]")).to_have_text(
+        "Este puesto está reservado para el perfil de Beto: no hace falta invitación, la partida aparece en sus partidas."
+    )
+    expect(ana.locator("[data-turn-clock]")).to_have_value("3d")
+    expect(ana.locator("[data-hints-allowed]")).to_be_checked()
+    ana.click("[data-action='start']")
+    ana.wait_for_url("**/game/*")  # no invite to send
+    game_id = ana.url.rsplit("/", 1)[1]
+    betos = ana.request.get(f"{localhost}/api/profiles/me/seats", headers={"Authorization": f"Bearer {beto['secret']}"})
+    assert (game_id, 1) in [(seat["game"], seat["seat"]) for seat in betos.json()]
+    view = ana.request.get(f"{localhost}/api/games/{game_id}").json()
+    assert view["game"] == "generala" and view["hints"] == "agreed"

@@ -19,6 +19,7 @@ import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, start
 import { lastSeatNames, myName, playerUrl, profileName, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
 import { friendToPlayWith } from "./profile_panel.js";
+import { drawPlayedWith } from "./played_with.js";
 import { withConnection } from "./shell.js";
 import { timeLeftText, viewSecondsLeft } from "./time_left.js";
 
@@ -91,6 +92,7 @@ function drawSeats() {
       name.maxLength = 24;
       name.required = true;
       name.setAttribute("aria-label", t("Name of player {n}", { n: index + 1 }));
+      name.readOnly = Boolean(seat.profile); // the server names a profile's seat with the profile's name
       name.addEventListener("input", () => {
         seat.name = name.value;
       });
@@ -101,8 +103,9 @@ function drawSeats() {
       kind.append(...KINDS.map((id) => new Option(kindName[id](), id)));
       kind.value = seat.kind;
       kind.addEventListener("change", () => {
-        const renamed = seat.name === defaultName(seat.kind, index + 1);
+        const renamed = seat.profile || seat.name === defaultName(seat.kind, index + 1);
         seat.kind = kind.value;
+        seat.profile = undefined; // a reservation is a friend's seat: another kind is no one's
         seat.level = seat.kind === "bot" ? game.default_level : null;
         if (renamed) seat.name = defaultName(seat.kind, index + 1);
         drawSeats();
@@ -133,6 +136,13 @@ function drawSeats() {
         drawSeats();
       });
       item.append(remove);
+      if (seat.profile) {
+        const reserved = document.createElement("p");
+        reserved.className = "small reserved-seat";
+        reserved.dataset.reservedNote = "";
+        reserved.textContent = t("This seat is reserved for {name}'s profile: no invite is needed, the game is in their games.", { name: seat.profile });
+        item.append(reserved);
+      }
       return item;
     }),
   );
@@ -244,6 +254,23 @@ function showInvites(created, friends) {
   form.hidden = true;
   panel.hidden = false;
   panel.scrollIntoView();
+}
+
+// "Play again" with a profile: this device's seat and theirs, reserved for their profile; from "played
+// lately", the game, rules, clock and hints of the last game together too.
+function playAgain({ name, game: gameId, rules, turn_clock: clock, hints_allowed: hints }) {
+  if (gameId && games.some((info) => info.id === gameId)) {
+    seats = [];
+    chooseGame(gameId);
+    if (game.rules.includes(rules)) rulesSelect.value = rules;
+    explainRules();
+  }
+  seats[0] = { name: defaultName("here", 1), kind: "here", level: null };
+  seats[1] = { name, kind: "friend", level: null, profile: name };
+  drawSeats();
+  if (clock !== undefined) turnClock.value = String(clock);
+  if (hints !== undefined) hintsAllowed.checked = hints;
+  form.scrollIntoView();
 }
 
 // Whose turn a game view is at, for the list of games to resume: this browser's (one of its seats is
@@ -420,10 +447,8 @@ drawGameChoices();
 drawRulesLinks();
 chooseGame(games[0].id);
 const friend = friendToPlayWith();
-if (friend) {
-  seats[1] = { name: friend, kind: "friend", level: null, profile: friend };
-  drawSeats();
-}
+if (friend) playAgain({ name: friend });
+drawPlayedWith(playAgain);
 mergeProfileSeats().finally(drawUnfinished);
 document.querySelector("[data-join-name]").value = myName();
 drawMyRecord();
