@@ -13,6 +13,7 @@ from harness import DESKTOP, PHONE
 from layout_checks import not_on_screen, overflowing, see_through_sticky_cells, start_game
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
+from test_online import create_with_a_friend
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 ROWS = ".sheet tr"
@@ -178,3 +179,19 @@ def test_three_long_names_do_not_overflow_the_width(server, new_page, game, size
         assert not_on_screen(page, ROWS) == []
     else:
         assert not_on_screen(page, ".scoreboard li") == []
+
+
+def test_a_friends_game_with_a_clock_fits_a_phone_and_names_nobody_on_her_own_clock(server, new_page):
+    """Issue 34, item 8: Ana (default name, no friend yet) plays a friends' Penta game with a 5 min clock
+    on her phone: the sheet scrolls not, the banner says her name whole, and her clock speaks to her."""
+    ana = new_page(locale="es-ES")
+    create_with_a_friend(ana, server, "penta", "Jugador 1", "Jugador 2", clock="300")
+    ready(ana)
+    roll(ana)
+    clock = ana.locator("[data-turn-clock-left]")
+    expect(clock).to_be_visible()
+    expect(clock).not_to_contain_text("Jugador 1")  # her own clock, said to her
+    expect(ana.locator("[data-current-player]")).to_have_text("Turno de Jugador 1")
+    assert overflowing(ana, "[data-current-player], .turn-line") == []  # not "Turno de Jug…"
+    nothing_scrolls(ana)
+    assert not_on_screen(ana, ROWS) == [] and not_on_screen(ana, CONTROLS) == []

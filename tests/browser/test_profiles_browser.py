@@ -9,6 +9,8 @@ import pytest
 from harness import Server, free_port
 from playwright.sync_api import expect
 
+from cubilete.web.i18n import messages
+
 AUTHENTICATOR = {
     "protocol": "ctap2",
     "transport": "internal",
@@ -161,3 +163,79 @@ def test_play_with_a_profile_again_then_rename_and_delete_ones_own(localhost, ne
     page.click("[data-action='confirm-profile']")
     expect(page.locator("[data-action='create-profile']")).to_be_visible()
     assert page.request.get(f"{localhost}/api/profiles/Anita").status == 404
+
+
+def claim_profile(page, url: str, name: str) -> None:
+    """Claim a profile on the home page, as a player does (the recovery code kept)."""
+    page.goto(f"{url}/")
+    page.fill("[data-profile-name]", name)
+    page.click("[data-action='create-profile']")
+    page.click("[data-action='recovery-code-kept']")
+    expect(page.locator("[data-profile-link]")).to_have_text(name)
+
+
+def test_a_signed_in_players_seat_is_her_profiles_name_and_default_names_read_in_the_friends_language(
+    localhost, new_page
+):
+    """Issue 34, item 1: Ana signs in and starts a game with a friend, leaving the form's names; Rudi, on an
+    Indonesian phone, reads her name, not "Jugador 1", and his own seat's name in Indonesian."""
+    ana = new_page(locale="es-ES")
+    claim_profile(ana, localhost, "Ana")
+    ana.reload()
+    expect(ana.locator("[name='name-0']")).to_have_value("Ana")  # her profile, not "Jugador 1"
+    expect(ana.locator("[data-my-name]")).to_have_value("Ana")
+    rows = ana.locator("[data-player-row]")
+    if rows.count() < 2:
+        ana.click("[data-action='add-player']")
+    rows.nth(1).locator("[data-player-kind]").select_option("friend")
+    expect(rows.nth(1).locator("[data-player-name]")).to_have_value("Jugador 2")
+    ana.click("[data-action='start']")
+    invite = ana.locator("[data-invite-link][data-seat='1']").get_attribute("href")
+
+    rudi = new_page(locale="id-ID")
+    rudi.goto(invite)
+    waiting = messages("id")["Waiting for {name}, who plays on another device"].format(name="Ana")
+    expect(rudi.locator("[data-message]")).to_have_text(waiting)
+    expect(rudi.locator("th.seat[data-seat='1']")).to_have_text("Pemain 2")
+    rudi.goto(f"{localhost}/")
+    expect(rudi.locator("[data-resume]")).to_contain_text("Ana, Pemain 2")
+
+
+def test_the_home_page_lists_whom_she_played_with_and_plays_again_with_a_tap(localhost, new_page):
+    """Issue 34, item 5: Ana played Generala with Beto (a 3-day clock, hints allowed); her home page lists
+    him, linked to his page, and "Play again" sets up that game with his seat reserved for his profile,
+    which the form says; it starts with no invite to send."""
+    ana = new_page(locale="es-ES")
+    claim_profile(ana, localhost, "Ana")
+    beto = ana.request.post(f"{localhost}/api/profiles", data={"name": "Beto"}).json()
+    players = [{"name": "Ana", "kind": "human"}, {"name": "Beto", "kind": "human", "invited": True}]
+    last = ana.request.post(
+        f"{localhost}/api/games", headers={"Authorization": f"Bearer {profile_secret(ana)}"},
+        data={"game": "generala", "players": players, "turn_clock": "3d", "hints_allowed": True},
+    ).json()
+    claim = ana.request.post(
+        f"{localhost}/api/games/{last['id']}/seats/1/claim", data={"invite": last["seats"][1]["invite"]},
+        headers={"Authorization": f"Bearer {beto['secret']}"},
+    )
+    assert claim.ok, claim.text()
+
+    ana.goto(f"{localhost}/")
+    friend = ana.locator("[data-played-with='Beto']")
+    expect(friend.get_by_role("link", name="Beto")).to_have_attribute("href", "/profile/Beto")
+    friend.locator("[data-action='play-again']").click()
+    expect(ana.locator("[data-game-choice='generala'] input")).to_be_checked()
+    expect(ana.locator("[name='name-0']")).to_have_value("Ana")
+    expect(ana.locator("[name='kind-1']")).to_have_value("friend")
+    expect(ana.locator("[name='name-1']")).to_have_value("Beto")
+    expect(ana.locator("[data-reserved-note]")).to_have_text(
+        "Este puesto está reservado para el perfil de Beto: no hace falta invitación, la partida aparece en sus partidas."
+    )
+    expect(ana.locator("[data-turn-clock]")).to_have_value("3d")
+    expect(ana.locator("[data-hints-allowed]")).to_be_checked()
+    ana.click("[data-action='start']")
+    ana.wait_for_url("**/game/*")  # no invite to send
+    game_id = ana.url.rsplit("/", 1)[1]
+    betos = ana.request.get(f"{localhost}/api/profiles/me/seats", headers={"Authorization": f"Bearer {beto['secret']}"})
+    assert (game_id, 1) in [(seat["game"], seat["seat"]) for seat in betos.json()]
+    view = ana.request.get(f"{localhost}/api/games/{game_id}").json()
+    assert view["game"] == "generala" and view["hints"] == "agreed"

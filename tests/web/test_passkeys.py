@@ -179,7 +179,7 @@ def test_a_passkey_needs_the_requests_host_name(client, host):
     ("lang", "text"),
     [
         ("es", "no se pudo comprobar esta llave de acceso: inténtalo de nuevo o entra con tu código de recuperación"),
-        ("id", "passkey ini tidak dapat diperiksa: coba lagi, atau masuk dengan kode pemulihan Anda"),
+        ("id", "kunci sandi ini tidak dapat diperiksa: coba lagi, atau masuk dengan kode pemulihan Anda"),
         ("en", "this passkey could not be checked: try again, or sign in with your recovery code"),
     ],
     ids=["es", "id", "en"],

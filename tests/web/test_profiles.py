@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from cubilete.engine.actions import action_to_json
 from cubilete.players import make_player
 from cubilete.web import create_app
+from cubilete.web.push.messages import YOUR_TURN, Note, rendered
 from cubilete.web.seat_summaries import SUMMARY_VERSION, SeatSummary
 
 ANA = {"name": "Ana", "kind": "human"}
@@ -187,7 +188,7 @@ def test_a_seat_is_reserved_only_for_a_profile_the_creator_played_with(client):
     assert client.get("/api/profiles/Mallory", headers=bearer(stranger)).json()["played_with_you"] is False  # oneself
     assert new_game(client, [ANA, reserved], stranger)["seats"][1]["name"] == "Beto"
     mine = {"name": "Me", "kind": "human", "profile": "Mallory"}  # one's own profile needs no game together
-    assert new_game(client, [LUIS, mine], stranger)["seats"][1]["name"] == "Me"
+    assert new_game(client, [LUIS, mine], stranger)["seats"][1]["name"] == "Mallory"  # under the profile's name
 
 
 def play_to_the_end(client, created) -> None:
@@ -347,3 +348,49 @@ def test_a_name_longer_than_its_key_may_be_once_normalized_is_refused(client):
     """NFKC makes one «ﷺ» 18 letters: six of them (6 characters) would not fit the key's 96."""
     refused = client.post("/api/profiles", json={"name": "\ufdfa" * 6})
     assert (refused.status_code, refused.json()["code"]) == (400, "name_too_long")
+
+
+def test_a_profiles_seat_takes_its_name_and_default_names_read_in_the_readers_language(client):
+    """Issue 34, item 1: Ana, signed in, leaves the form's default names ("Jugador 1"); her seat, Beto's claim,
+    Luis's join and a seat reserved for Beto all read as the profiles' names, and a seat nobody named reads
+    in each reader's language, in the game's view, the open tables and a push."""
+    ana, beto, luis = claim_name(client, "Ana"), claim_name(client, "Beto"), claim_name(client, "Luis")
+    defaults = [{"name": "Jugador 1", "kind": "human"}, {"name": "Jugador 2", "kind": "human", "invited": True}]
+    invited = new_game(client, defaults, ana, lang="es")
+    claim = client.post(
+        f"/api/games/{invited['id']}/seats/1/claim", json={"invite": invited["seats"][1]["invite"]}, headers=bearer(beto)
+    )
+    assert claim.status_code == 200, claim.text
+    names = lambda game, lang: [seat["name"] for seat in client.get(f"/api/games/{game['id']}?lang={lang}").json()["seats"]]  # noqa: E731
+    assert names(invited, "id") == ["Ana", "Beto"]
+
+    public = new_game(client, [*defaults, {"name": "Bot 3", "kind": "bot", "level": "beginner"}], public=True, lang="es")
+    assert names(public, "id") == ["Pemain 1", "Pemain 2", "Bot 3"] and names(public, "en")[0] == "Player 1"
+    [table] = [table for table in client.get("/api/open-tables?lang=en").json() if table["id"] == public["id"]]
+    assert table["players"] == ["Player 1", "Bot 3"]
+    join = client.post(f"/api/games/{public['id']}/seats/1/join", json={"name": "Pemain 2"}, headers=bearer(luis))
+    assert join.status_code == 200, join.text
+    assert names(public, "en") == ["Player 1", "Luis", "Bot 3"]
+
+    reserved = new_game(client, [defaults[0], {**defaults[1], "invited": False, "profile": "beto"}], ana, lang="es")
+    assert names(reserved, "es") == ["Ana", "Beto"]
+    assert "Pemain 1" in rendered(Note(YOUR_TURN, public["id"], "penta", "Jugador 1"), "id")["body"]
+
+
+def test_a_profile_lists_whom_it_played_with_lately_with_their_last_games_options(client):
+    """Issue 34, item 5: the home page's "played lately" and its "play again" come from this answer."""
+    ana, beto, carla = claim_name(client, "Ana"), claim_name(client, "Beto"), claim_name(client, "Carla")
+    played_together(client, ana, beto)
+    generala = new_game(client, [ANA, FRIEND], ana, game="generala", turn_clock="3d", hints_allowed=True)
+    claim = client.post(
+        f"/api/games/{generala['id']}/seats/1/claim", json={"invite": generala["seats"][1]["invite"]}, headers=bearer(beto)
+    )
+    assert claim.status_code == 200, claim.text
+    played_together(client, carla, ana)  # Carla's game, whose invite Ana took
+    rules = client.get(f"/api/games/{generala['id']}").json()["rules"]
+
+    answer = client.get("/api/profiles/me/played-with", headers=bearer(ana)).json()
+    assert [partner["name"] for partner in answer] == ["Carla", "Beto"]  # the latest first, each once
+    assert answer[1] == {"name": "Beto", "game": "generala", "rules": rules, "turn_clock": "3d", "hints_allowed": True}
+    assert answer[0]["turn_clock"] == 0 and not answer[0]["hints_allowed"]
+    assert client.get("/api/profiles/me/played-with").status_code == 401

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -32,6 +32,15 @@ class NameLooksAlike(NameTaken):
 class StoredProfile(NamedTuple):
     id: str
     name: str
+
+
+class PlayedWith(NamedTuple):
+    """A profile one played with, and the last game together: its game, rules' name and table options."""
+
+    name: str
+    game: str
+    rules: str
+    table_options: dict[str, Any]
 
 
 class SeatLink(NamedTuple):
@@ -176,6 +185,34 @@ class ProfileStore:
         )
         with self.engine.connect() as connection:
             return connection.execute(query).first() is not None
+
+    def played_with(self, profile_id: str, most: int) -> list[PlayedWith]:
+        """The `most` profiles that last had seats in a game of this profile's, the latest first, each with
+        that game (one row per profile: the window ranks each one's games by their last change)."""
+        mine, theirs = profile_seats_table.alias("mine"), profile_seats_table.alias("theirs")
+        games = games_table.c
+        latest_first = (games.updated.desc(), games.id)
+        together = (
+            select(
+                theirs.c.profile_id, games.updated, games.game, games.rules, games.table_options,
+                func.row_number().over(partition_by=theirs.c.profile_id, order_by=latest_first).label("rank"),
+            )
+            .select_from(mine)
+            .join(theirs, theirs.c.game_id == mine.c.game_id)
+            .join(games_table, games.id == mine.c.game_id)
+            .where(mine.c.profile_id == profile_id, theirs.c.profile_id != profile_id)
+            .subquery()
+        )
+        query = (
+            select(profiles_table.c.name, together.c.game, together.c.rules, together.c.table_options)
+            .join(profiles_table, profiles_table.c.id == together.c.profile_id)
+            .where(together.c["rank"] == 1)
+            .order_by(together.c.updated.desc(), profiles_table.c.name)
+            .limit(most)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [PlayedWith(name, game, (rules or {}).get("name", ""), options or {}) for name, game, rules, options in rows]
 
     def seat_links(self, profile_id: str, most: int | None = None) -> list[SeatLink]:
         """The profile's seats, those of the latest changed games first (the `most` of them)."""

@@ -43,7 +43,7 @@ from .open_broker import open_broker
 from .page_routes import page_router
 from .passkeys import Passkeys
 from .presence import Presence
-from .profile_routes import passkey_router, profile_router
+from .profile_routes import my_games_router, passkey_router, profile_router
 from .profiles import Profiles
 from .push import PushSettings, WebPush, profile_push_router, push_router
 from .rate_limits import RateLimits, RequestRates
@@ -170,6 +170,7 @@ def include_routes(app: FastAPI, storage: Storage, broker: Broker, games: Games,
     app.include_router(profile_push_router(lambda request: profiles.required(request).id))
     app.include_router(review_router(games))
     app.include_router(record_router(games))
+    app.include_router(my_games_router)  # before /api/profiles/{name}
     app.include_router(profile_router(games, profiles))
     app.include_router(rating_router(storage.ratings))
     app.include_router(passkey_router(Passkeys(storage, profiles)))

@@ -69,6 +69,25 @@ def relying_party(request: Request) -> tuple[str, str]:
     return host, origin
 
 
+# The signed-in profile's games and partners (its devices keep the seats; the home page lists the partners).
+my_games_router = APIRouter()
+
+
+@my_games_router.get("/api/profiles/me/seats", summary="The profile's seats, with their tokens, for this device to keep")
+async def my_seats(request: Request) -> list[dict[str, Any]]:
+    profile = await signed_in(request)
+    seats = await run_in_threadpool(profiles_of(request).seats, profile)
+    return [{"game": seat.game, "seat": seat.seat, "token": seat.token} for seat in seats]
+
+
+@my_games_router.get("/api/profiles/me/played-with", summary="The profiles this one played with lately, to play again")
+async def played_with(request: Request) -> list[dict[str, Any]]:
+    """The latest first (8 at most): each one's name and the last game together's `game`, `rules`,
+    `turn_clock` (as `POST /api/games` takes it) and `hints_allowed`; a seat may be reserved for each."""
+    profile = await signed_in(request)
+    return await run_in_threadpool(profiles_of(request).played_with, profile)
+
+
 def profile_router(games: Games, profiles: Profiles) -> APIRouter:
     router = APIRouter()
     records = PlayerRecords(games)
@@ -120,12 +139,6 @@ def profile_router(games: Games, profiles: Profiles) -> APIRouter:
         profile = await signed_in(request)
         await run_in_threadpool(profiles.revoke, profile, device)
         return Response(status_code=204)
-
-    @router.get("/api/profiles/me/seats", summary="The profile's seats, with their tokens, for this device to keep")
-    async def my_seats(request: Request) -> list[dict[str, Any]]:
-        profile = await signed_in(request)
-        seats = await run_in_threadpool(profiles.seats, profile)
-        return [{"game": seat.game, "seat": seat.seat, "token": seat.token} for seat in seats]
 
     @router.get("/api/profiles/{name}", summary="What anyone sees of a profile: its finished games and record")
     async def public(request: Request, name: str) -> dict[str, Any]:

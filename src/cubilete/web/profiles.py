@@ -19,6 +19,7 @@ import secrets
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from starlette.requests import HTTPConnection
 
@@ -28,12 +29,14 @@ from ..storage.name_keys import LONGEST_KEY, name_key, name_skeleton
 from ..storage.profiles import NameLooksAlike, NameTaken, SeatLink, StoredProfile
 from .api_models import NAME_LENGTH
 from .seats import HUMAN, SeatHolder, SeatRequest, digest_token
+from .table_options import HINTS_AGREED, form_turn_clock
 
 BEARER = "bearer "
 MAX_SECRET = 128  # a longer Authorization header is no secret of ours: not even hashed
 DEVICE_ID_LENGTH = 16  # hex digits of the secret's digest: 64 bits, no two devices of a profile share them
 DEVICE_ID = re.compile(f"[0-9a-f]{{{DEVICE_ID_LENGTH}}}")
 RESERVED_NAMES = {"me"}  # /api/profiles/me is the signed-in device's own profile
+PLAYED_WITH_SHOWN = 8  # the home page's "played lately"
 UNSEEN = {"Cc", "Cf", "Zl", "Zp"}  # Unicode's control, format (invisible) and line or paragraph separators
 
 
@@ -201,7 +204,8 @@ class Profiles:
     ) -> list[SeatRequest]:
         """A new game's seats (each with the name of the profile it is reserved for, if any), with their
         holders: the first human seat played on a signed-in device belongs to its profile; a seat reserved
-        for a friend's profile ("play with Beto again") is held by that profile from the start. Only a
+        for a friend's profile ("play with Beto again") is held by that profile from the start. Either
+        takes its profile's name. Only a
         signed-in device may reserve seats, and only for a profile it has played with (a stranger's devices
         would be sent its turns, and a clock's moves would fill its record)."""
         mine = self.device_holder(connection)
@@ -216,15 +220,27 @@ class Profiles:
                 friend = self.named(reserved)
                 if friend.id != creator and not self.store.played_together(str(creator), friend.id):
                     raise ProfileSeatRefused("profile_seat_stranger", name=friend.name)
-                request = replace(request, invited=True, holder=self.holder(friend, here=False))
+                request = replace(request, name=friend.name, invited=True, holder=self.holder(friend, here=False))
             elif mine is not None and request.kind == HUMAN and not request.invited:
-                request, mine = replace(request, holder=mine), None
+                request, mine = replace(request, name=mine.name, holder=mine), None
             made.append(request)
         return made
 
+    def played_with(self, profile: Profile) -> list[dict[str, Any]]:
+        """The profiles this one played with lately, the latest first, each with its last game together as the
+        new-game form sets it up again ("play again": the game, rules, turn clock and hints)."""
+        return [
+            {
+                "name": partner.name, "game": partner.game, "rules": partner.rules,
+                "turn_clock": form_turn_clock(int(partner.table_options.get("turn_clock", 0))),
+                "hints_allowed": partner.table_options.get("hints") == HINTS_AGREED,
+            }
+            for partner in self.store.played_with(profile.id, PLAYED_WITH_SHOWN)
+        ]
+
     def holder(self, profile: Profile, here: bool = True) -> SeatHolder:
         """What a seat taken for the profile needs: its derived token (`here`: on the requesting device)."""
-        return SeatHolder(profile.id, bytes.fromhex(self.store.seat_key(profile.id)), here)
+        return SeatHolder(profile.id, profile.name, bytes.fromhex(self.store.seat_key(profile.id)), here)
 
     def link_holders(self, game_id: str, holders: Iterable[tuple[int, SeatHolder | None]]) -> None:
         """The game's seats taken with holders (seat, holder) belong to their profiles from now on."""

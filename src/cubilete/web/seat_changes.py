@@ -96,15 +96,18 @@ class Join(SeatChange):
 @dataclass(frozen=True)
 class Claim(SeatChange):
     """The holder of a friend's invite code takes the seat, once, with a new `token` that nobody else ever
-    gets. A second claim is refused (SeatTaken), in this process or another."""
+    gets. A second claim is refused (SeatTaken), in this process or another. A claim for a profile renames
+    the seat to the profile's `name`."""
 
     seat: int
     invite: str
     token: str
+    name: str | None = None
 
     async def ready(self, games: Games, live: LiveGame) -> None:
         check_invite(live.seats, self.seat, self.invite)  # refused at once if this process knows it is taken
 
     def seats(self, live: LiveGame, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
         check_invite(seats, self.seat, self.invite)
-        return with_seat(seats, self.seat, seats[self.seat].claimed_with(self.token))
+        claimed = seats[self.seat].claimed_with(self.token)
+        return with_seat(seats, self.seat, claimed if self.name is None else replace(claimed, name=self.name))

@@ -12,8 +12,10 @@ from starlette.concurrency import run_in_threadpool
 
 from .api_models import InviteIn, JoinIn, ReactionIn, TokenIn
 from .game_routes import answered_view
+from .i18n import request_language
 from .rate_limits import RouteClass, limited
 from .seat_changes import Claim, HandToBot, Join
+from .seat_names import shown_name
 from .seats import seat_token
 from .services import games_of, profiles_of, services
 
@@ -35,10 +37,10 @@ async def leave(request: Request, game_id: str, seat: int, body: TokenIn) -> dic
 @seat_router.post("/api/games/{game_id}/seats/{seat}/claim", summary="The holder of an invite link takes the seat")
 async def claim(request: Request, game_id: str, seat: int, body: InviteIn) -> dict[str, Any]:
     """Answers the seat's token (only this answer ever holds it); 409 `invite_claimed` to a second claim.
-    A device signed in to a profile claims the seat for it."""
+    A device signed in to a profile claims the seat for it, under the profile's name."""
     holder = await run_in_threadpool(profiles_of(request).device_holder, request)
     token = seat_token(holder, game_id, seat)
-    await games_of(request).change(game_id, Claim(seat, body.invite, token))
+    await games_of(request).change(game_id, Claim(seat, body.invite, token, None if holder is None else holder.name))
     await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
@@ -46,10 +48,10 @@ async def claim(request: Request, game_id: str, seat: int, body: InviteIn) -> di
 @seat_router.post("/api/games/{game_id}/seats/{seat}/join", summary="Take an open seat of a public game")
 async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[str, Any]:
     """Answers the seat's token (only this answer ever holds it); 409 if someone claimed it first.
-    A device signed in to a profile joins for it."""
+    A device signed in to a profile joins for it, under the profile's name."""
     holder = await run_in_threadpool(profiles_of(request).device_holder, request)
     token = seat_token(holder, game_id, seat)
-    await games_of(request).change(game_id, Join(seat, body.name, token))
+    await games_of(request).change(game_id, Join(seat, body.name if holder is None else holder.name, token))
     await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 
@@ -69,7 +71,7 @@ def open_tables(request: Request) -> list[dict[str, Any]]:
             "rules": table.rules,
             "turn_clock": table.turn_clock,
             "hints": table.hints,
-            "players": table.players,
+            "players": [shown_name(name, request_language(request)) for name in table.players],
             "open_seats": table.open_seats,
         }
         for table in games_of(request).open_tables(services(request).access.open_tables_per_client)

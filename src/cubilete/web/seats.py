@@ -92,9 +92,11 @@ class Seat:
 @dataclass(frozen=True)
 class SeatHolder:
     """The profile a seat belongs to from the moment it is taken (web/profiles.py): the seat's token is
-    derived from the profile's seat key, so that every device signed in to the profile can be given it."""
+    derived from the profile's seat key, so that every device signed in to the profile can be given it;
+    the seat takes the profile's name, which everyone then reads."""
 
     profile_id: str
+    name: str
     seat_key: bytes
     here: bool = True  # played on the requesting device; False: reserved for a friend's profile
 

@@ -89,6 +89,11 @@ def turn_clock_seconds(chosen: int | str) -> int:
     return CORRESPONDENCE_CLOCKS[chosen] if isinstance(chosen, str) else chosen
 
 
+def form_turn_clock(seconds: int) -> int | str:
+    """A stored turn clock as the new-game form chooses it (`turn_clock_seconds` undone)."""
+    return next((chosen for chosen, allowance in CORRESPONDENCE_CLOCKS.items() if allowance == seconds), seconds)
+
+
 def table_hints(seats: Sequence[SeatRequest], allowed: bool) -> str:
     """A new table's hints: always on without friends' seats; with them, on only if the creator allowed them."""
     if not any(seat.invited for seat in seats):

@@ -13,6 +13,7 @@ from ..engine.protocol import GameState
 from .daily_secrecy import daily_view
 from .families import web_family
 from .live_game import LiveGame
+from .seat_names import shown_name
 
 MAX_STEPS = 100  # a client further behind gets the game as it is, not its whole history
 KEPT_STATE_VIEWS = 1024  # every browser of a game asks for the same few states: each is drawn once
@@ -37,7 +38,7 @@ def game_view(live: LiveGame, lang: str, now: datetime, since: int | None = None
         "lang": live.lang,
         "seats": [
             {
-                "name": seat.name, "kind": seat.kind, "level": seat.level, "open": seat.open, "left": seat.left,
+                "name": shown_name(seat.name, lang), "kind": seat.kind, "level": seat.level, "open": seat.open, "left": seat.left,
                 "unclaimed": seat.unclaimed,
             }
             for seat in live.seats

@@ -4,12 +4,13 @@ the game's, so that a newer notification of a game replaces the older one on the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from babel.lists import format_list
 
 from ...translations import gettext, ngettext
+from ..seat_names import shown_name
 
 YOUR_TURN, INVITE_TAKEN, GAME_OVER, REMINDER, CLOCK_PLAYED = (
     "your_turn",
@@ -52,7 +53,8 @@ def rendered(note: Note, lang: str) -> dict[str, str]:
     """The push for `note` in `lang`."""
     words = Words(lang)
     game = words.game(note.game)
-    title, body = _texts(words, note, game)
+    shown = replace(note, name=shown_name(note.name, lang), others=tuple(shown_name(name, lang) for name in note.others))
+    title, body = _texts(words, shown, game)
     return {
         "kind": note.kind,
         "title": title,

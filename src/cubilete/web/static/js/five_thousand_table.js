@@ -83,10 +83,10 @@ export class FiveThousandTable {
     });
   }
 
-  // The seats whose players are offline: their names say so (`label`).
-  markAway(away, label) {
+  // The seats whose players are away (offline, or invited and not come yet): their names say so (`labels`, by seat).
+  markAway(labels) {
     this.rows.forEach(({ name }, seat) => {
-      if (away.has(seat)) name.dataset.away = label;
+      if (labels.has(seat)) name.dataset.away = labels.get(seat);
       else delete name.dataset.away;
     });
   }

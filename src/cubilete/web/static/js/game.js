@@ -75,10 +75,17 @@ class TurnClock {
     this.element.hidden = false;
     this.element.dataset.secondsLeft = String(seconds);
     const name = controller.seatName(clock.seat);
-    this.element.textContent =
-      clock.allowance >= DAY_SECONDS
+    const days = clock.allowance >= DAY_SECONDS;
+    if (controller.playsAlone(clock.seat)) {
+      // her own clock is said to her: nobody else plays on this screen
+      this.element.textContent = days
+        ? t("Your time left: {time}", { time: timeLeftText(seconds) })
+        : t("Your time left: {seconds} s", { seconds });
+    } else {
+      this.element.textContent = days
         ? t("Time left for {name}: {time}", { name, time: timeLeftText(seconds) })
         : t("Time left for {name}: {seconds} s", { name, seconds });
+    }
     if (left <= 0 && this.askedAt !== clock.events && Date.now() >= this.retryAt) this.ranOut(clock.events);
   }
 
@@ -206,6 +213,11 @@ class GameController {
   // Several human seats on this screen: say whose turn it is in the messages.
   get hotSeat() {
     return Object.keys(seatTokens(gameId)).length > 1;
+  }
+
+  // Whether this screen plays `seat` and no other: what concerns the seat is said to its player ("you").
+  playsAlone(seat) {
+    return this.tokenFor(seat) !== null && !this.hotSeat;
   }
 
   // What to do now: on the message line once the last move there has been read.
@@ -355,7 +367,9 @@ class GameController {
       }
     }
     this.away = shown;
-    this.table.markAway(shown, t("offline"));
+    // a friend's seat nobody has taken yet is not offline: its player was invited and has not come
+    const labels = new Map([...shown].map((seat) => [seat, seats[seat].unclaimed ? t("invited") : t("offline")]));
+    this.table.markAway(labels);
   }
 
   // Send the current seat's intention; the answer carries every step since the view we had.

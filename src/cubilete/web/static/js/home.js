@@ -16,9 +16,10 @@ import {
 } from "./api.js";
 import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword } from "./creation_password.js";
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
-import { lastSeatNames, myName, playerUrl, rememberSeatNames, setMyName } from "./my_player.js";
+import { lastSeatNames, myName, playerUrl, profileName, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
 import { friendToPlayWith, redrawGamesWith } from "./profile_panel.js";
+import { drawPlayedWith } from "./played_with.js";
 import { withConnection } from "./shell.js";
 import { timeLeftText, viewSecondsLeft } from "./time_left.js";
 import { showWaiting } from "./waiting_games.js";
@@ -44,10 +45,14 @@ let games = [];
 let game = null;
 let seats = [];
 
-// A seat's name until someone writes one: a person's is the name last written for that seat on this device.
+// A seat's name until someone writes one: signed in, the first seat on this device is the profile's (the
+// server names it so); a person's is the name last written for that seat on this device.
 const rememberedNames = lastSeatNames();
-const defaultName = (kind, number) =>
-  kind === "bot" ? t("Bot {n}", { n: number }) : rememberedNames[number - 1] || t("Player {n}", { n: number });
+function defaultName(kind, number) {
+  if (kind === "bot") return t("Bot {n}", { n: number });
+  if (kind === "here" && number === 1 && profileName()) return profileName();
+  return rememberedNames[number - 1] || t("Player {n}", { n: number });
+}
 const kindName = { here: () => t("On this device"), friend: () => t("A friend"), bot: () => t("Bot") };
 
 function defaultSeats(info) {
@@ -89,6 +94,7 @@ function drawSeats() {
       name.maxLength = 24;
       name.required = true;
       name.setAttribute("aria-label", t("Name of player {n}", { n: index + 1 }));
+      name.readOnly = Boolean(seat.profile); // the server names a profile's seat with the profile's name
       name.addEventListener("input", () => {
         seat.name = name.value;
       });
@@ -99,8 +105,9 @@ function drawSeats() {
       kind.append(...KINDS.map((id) => new Option(kindName[id](), id)));
       kind.value = seat.kind;
       kind.addEventListener("change", () => {
-        const renamed = seat.name === defaultName(seat.kind, index + 1);
+        const renamed = seat.profile || seat.name === defaultName(seat.kind, index + 1);
         seat.kind = kind.value;
+        seat.profile = undefined; // a reservation is a friend's seat: another kind is no one's
         seat.level = seat.kind === "bot" ? game.default_level : null;
         if (renamed) seat.name = defaultName(seat.kind, index + 1);
         drawSeats();
@@ -131,6 +138,13 @@ function drawSeats() {
         drawSeats();
       });
       item.append(remove);
+      if (seat.profile) {
+        const reserved = document.createElement("p");
+        reserved.className = "small reserved-seat";
+        reserved.dataset.reservedNote = "";
+        reserved.textContent = t("This seat is reserved for {name}'s profile: no invite is needed, the game is in their games.", { name: seat.profile });
+        item.append(reserved);
+      }
       return item;
     }),
   );
@@ -242,6 +256,23 @@ function showInvites(created, friends) {
   form.hidden = true;
   panel.hidden = false;
   panel.scrollIntoView();
+}
+
+// "Play again" with a profile: this device's seat and theirs, reserved for their profile; from "played
+// lately", the game, rules, clock and hints of the last game together too.
+function playAgain({ name, game: gameId, rules, turn_clock: clock, hints_allowed: hints }) {
+  if (gameId && games.some((info) => info.id === gameId)) {
+    seats = [];
+    chooseGame(gameId);
+    if (game.rules.includes(rules)) rulesSelect.value = rules;
+    explainRules();
+  }
+  seats[0] = { name: defaultName("here", 1), kind: "here", level: null };
+  seats[1] = { name, kind: "friend", level: null, profile: name };
+  drawSeats();
+  if (clock !== undefined) turnClock.value = String(clock);
+  if (hints !== undefined) hintsAllowed.checked = hints;
+  form.scrollIntoView();
 }
 
 // Whose turn a game view is at, for the list of games to resume: this browser's (one of its seats is
@@ -364,15 +395,17 @@ async function joinTable(gameId, seat) {
   }
 }
 
-// The player's name on this device (the first seat created here, or as changed here) and their record.
+// The player's name on this device (the first seat created here, or as changed here) and their record;
+// signed in, the profile's name (renamed in the Profile section) and its page.
 function drawMyRecord() {
   const input = document.querySelector("[data-my-name]");
   const link = document.querySelector("[data-my-record-link]");
   const show = () => {
     link.hidden = !myName();
-    link.href = playerUrl(myName());
+    link.href = profileName() ? `/profile/${encodeURIComponent(profileName())}` : playerUrl(myName());
   };
   input.value = myName();
+  input.readOnly = Boolean(profileName());
   input.addEventListener("input", () => {
     setMyName(input.value);
     show();
@@ -417,10 +450,8 @@ drawGameChoices();
 drawRulesLinks();
 chooseGame(games[0].id);
 const friend = friendToPlayWith();
-if (friend) {
-  seats[1] = { name: friend, kind: "friend", level: null, profile: friend };
-  drawSeats();
-}
+if (friend) playAgain({ name: friend });
+drawPlayedWith(playAgain);
 mergeProfileSeats().finally(drawUnfinished);
 redrawGamesWith(drawUnfinished);
 document.querySelector("[data-join-name]").value = myName();

@@ -1,13 +1,16 @@
-// What this browser knows of its player, in localStorage: "my player name" (the name of the first seat
-// created on this device, or the name last joined under; changeable on the home page), the names last
-// written for each seat of the new-game form, and the seats it holds (the proofs a record is built from).
+// What this browser knows of its player, in localStorage: "my player name" (signed in, the profile's;
+// else the name of the first seat created on this device, or the name last joined under; changeable on
+// the home page), the names last written for each seat of the new-game form, and the seats it holds (the
+// proofs a record is built from).
 
-import { knownGames, seatTokens } from "./api.js";
+import { knownGames, seatTokens, signedInProfile } from "./api.js";
 
 const MY_NAME_KEY = "cubilete.name";
 const SEAT_NAMES_KEY = "cubilete.seat-names";
 
-export const myName = () => localStorage.getItem(MY_NAME_KEY) ?? "";
+// Signed in, the player is the profile: the server names the profile's seats so (web/profiles.py).
+export const profileName = () => signedInProfile()?.name || "";
+export const myName = () => profileName() || (localStorage.getItem(MY_NAME_KEY) ?? "");
 
 export function setMyName(name) {
   const trimmed = name.trim();

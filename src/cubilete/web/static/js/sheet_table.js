@@ -126,10 +126,10 @@ export class SheetTable {
     });
   }
 
-  // The seats whose players are offline: their heads say so (`label`).
-  markAway(away, label) {
+  // The seats whose players are away (offline, or invited and not come yet): their heads say so (`labels`, by seat).
+  markAway(labels) {
     this.cells.heads.forEach((th, seat) => {
-      if (away.has(seat)) th.dataset.away = label;
+      if (labels.has(seat)) th.dataset.away = labels.get(seat);
       else delete th.dataset.away;
     });
   }
