@@ -21,8 +21,8 @@ from cubilete.players.sheet import DUEL_BYTES_PER_STATE, LEVELS, CasualPlayer
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise
 from cubilete.solvers.sheet.distributions import complete_table, laws_path
-from cubilete.solvers.sheet.tables import sheet_tables, state_count
 from cubilete.solvers.sheet.simulation import simulate_optimal
+from cubilete.solvers.sheet.tables import sheet_tables, state_count
 
 
 def test_levels_weakest_first_and_unknown_levels():

@@ -148,7 +148,7 @@ def test_the_duel_decides_on_the_saved_laws_as_on_the_computed_ones(solver_cache
     """Generala's duels of two seats, every decision ranked on the uint32 laws and on float64 ones: the
     same choices and chances within 1e-8 (benchmarks/mapped_tables.py checks a Penta sample)."""
     solved = sheet_cache.solution(GENERALA_SEED)
-    saved = complete_table(solved)
+    complete_table(solved)  # saved and mapped: what the duel reads first
     computed = DistributionTable(solved)
     computed.ensure(*range(computed.classes.count))
     states = []

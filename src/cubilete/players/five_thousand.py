@@ -27,9 +27,9 @@ from ..engine.five_thousand import FiveThousandRules, FiveThousandState, Phase
 from ..engine.runner import Player
 from ..solvers.five_thousand.cache import cache_path, two_player_solution
 from ..solvers.five_thousand.exact import solution_bytes
-from ..solvers.mapped_tables import file_bytes
 from ..solvers.five_thousand.optimal import OptimalValues, estimated_win
 from ..solvers.five_thousand.plan import EndValue, TurnPlans
+from ..solvers.mapped_tables import file_bytes
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "strong", "optimal")

@@ -27,8 +27,8 @@ from ..engine.actions import Action, Keep, Score
 from ..engine.runner import Player
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
-from ..solvers.sheet.advice import advise, best_action
 from ..solvers.mapped_tables import file_bytes
+from ..solvers.sheet.advice import advise, best_action
 from ..solvers.sheet.cache import cache_path, solution
 from ..solvers.sheet.distributions import laws_path
 from ..solvers.sheet.duel import prepare_duel, rank_for_duel

@@ -81,7 +81,7 @@ def _find(
     directory = cache_dir()
     known = _by_identity.get((*map(id, parts), directory))
     if known is not None:
-        return known[1]  # type: ignore[no-any-return]  # the dict holds every kind of table
+        return known[1]
     key = (*parts, directory)
     with _guard:
         building = _building.setdefault(key, threading.Lock())
@@ -120,11 +120,11 @@ def _build_once(
         lock = None
     try:
         table = load(file) if lock is not None else None
-        if table is None:
-            table = build(progress)
-            if _write(file, lambda stream: save(table, stream)) and mapped:
-                table = load(file) or table
-        return table
+        if table is not None:
+            return table
+        built = build(progress)
+        saved = load(file) if _write(file, lambda stream: save(built, stream)) and mapped else None
+        return built if saved is None else saved
     finally:
         if lock is not None:
             lock.release()

@@ -24,6 +24,7 @@ of the computed probability, and each law's entries still summing to exactly wha
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -150,8 +151,11 @@ def complete_table(solved: SheetSolution, progress: Progress | None = None) -> D
     so it reads the laws of classes the optimal player never leads to (not computed by a request from
     the empty sheet): a law missing would count as no chance at all, and which laws some earlier
     request happened to compute would change the play."""
+    parts, path, load = _saved_table_parts(solved)
     return load_or_build(
-        *_saved_table_parts(solved),
+        parts,
+        path,
+        load,
         lambda report: _computed_complete(solved),
         _save_table,
         progress,
@@ -172,7 +176,9 @@ def _saved_table(solved: SheetSolution) -> DistributionTable | None:
     return load_saved(*_saved_table_parts(solved))
 
 
-def _saved_table_parts(solved: SheetSolution) -> tuple[Any, ...]:
+def _saved_table_parts(
+    solved: SheetSolution,
+) -> tuple[tuple[Hashable, ...], Callable[[], Path], Callable[[Path], DistributionTable | None]]:
     """The table cache's key parts, path and load of a solution's saved laws."""
     rules = solved.rules
     return ("sheet laws", solved), lambda: laws_path(rules), lambda path: _load_table(solved, path)
@@ -340,7 +346,7 @@ def _quantize(layer, offset, width, units, out):
     taking what the rounding lost or gained, so that the window's sum stays what it was."""
     for c in range(offset.size):
         start = offset[c]
-        total, kept, largest = 0.0, 0, start
+        total, kept, largest = 0.0, np.int64(0), start
         for i in range(start, start + width[c]):
             total += layer[i]
             rounded = np.int64(np.rint(layer[i] * units))
