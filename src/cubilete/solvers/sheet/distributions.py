@@ -11,7 +11,7 @@ so D is computed backward, most filled classes first, each class as a window of 
 totals it reaches (low .. high). A request computes only the classes the optimal player's
 turns can lead its state to that no earlier request computed: supersets of its mask, the
 same joker state once the joker box is filled, upper totals not below its own (from the
-empty sheet, every class in Generala, not all of them in Penta: `duel.every_law`). A
+empty sheet, every class in Generala, not all of them in Penta: `complete_table`). A
 situation inside a turn carries its chance through the keeps and the box the optimal
 player picks (the tie rules of `stats`) and mixes the windows of the turn's outcomes.
 
