@@ -18,7 +18,8 @@ from cubilete.engine.runner import Match, play
 from cubilete.players import make_player as make_any_player
 from cubilete.players import player_levels, table_memory
 from cubilete.players.five_thousand import LEVELS, ThresholdPlayer, make_player
-from cubilete.solvers.five_thousand.cache import two_player_solution
+from cubilete.solvers.five_thousand.cache import cache_path, two_player_solution
+from cubilete.solvers.five_thousand.exact import solution_bytes
 
 SEED = FIVE_THOUSAND_SEED
 SHORT = replace(SEED, name="short", target=1000)  # fast games, solved in a fraction of a second
@@ -122,10 +123,14 @@ def test_strong_wins_more_than_its_share_with_more_players(others, games):
     assert_better_than_fair(wins[0], games, 1 / len(levels))
 
 
-def test_the_two_player_table_s_memory_is_what_it_holds():
-    """The web's table budget counts these estimates before anything is built (web/tables.py)."""
+def test_the_two_player_table_s_memory_is_what_its_file_maps_once_saved_and_an_estimate_before():
+    """The web's table budget counts these before anything is built (web/tables.py), then the file."""
+    estimate = solution_bytes(SHORT)
     solved = two_player_solution(SHORT)
     held = solved.start.nbytes + solved.roll.nbytes + solved.bank.nbytes
+    assert estimate == held and not solved.roll.flags.writeable  # mapped read-only
     assert table_memory("casual", SHORT) == {}
     assert table_memory("strong", SHORT) == table_memory("optimal", SHORT)  # the same table
-    assert table_memory("optimal", SHORT) == {("two-player table", SHORT): held}
+    mapped = cache_path(SHORT).stat().st_size
+    assert table_memory("optimal", SHORT) == {("two-player table", SHORT): mapped}
+    assert held < mapped < held + 4096  # the header is small

@@ -17,11 +17,12 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
 from cubilete.players import make_player, player_levels, table_memory
-from cubilete.players.sheet import LEVELS, CasualPlayer
+from cubilete.players.sheet import DUEL_BYTES_PER_STATE, LEVELS, CasualPlayer
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise
-from cubilete.solvers.sheet.duel import every_law
+from cubilete.solvers.sheet.distributions import complete_table, laws_path
 from cubilete.solvers.sheet.simulation import simulate_optimal
+from cubilete.solvers.sheet.tables import sheet_tables, state_count
 
 
 def test_levels_weakest_first_and_unknown_levels():
@@ -101,12 +102,19 @@ def test_simulated_seats_rotate_and_results_follow_the_listed_player():
     assert simulation.players[0].wins + simulation.players[1].wins >= 2 and simulation.unfinished == 0
 
 
-def test_the_tables_memory_estimates_cover_what_the_tables_hold():
-    """The web's table budget counts these estimates before anything is built (web/tables.py)."""
+def test_the_tables_memory_is_what_their_files_map_once_saved_and_an_estimate_before():
+    """The web's table budget counts these before anything is built (web/tables.py), then the files."""
+    states = state_count(sheet_tables(GENERALA_SEED))
     solved = sheet_cache.solution(GENERALA_SEED)
-    laws = every_law(solved).windows.nbytes()  # computed by the duel bots' games above, or now
+    laws = complete_table(solved)  # computed by the duel bots' games above, or now
     assert table_memory("beginner", GENERALA_SEED) == {}
-    assert table_memory("optimal", GENERALA_SEED) == {("sheet solution", GENERALA_SEED): solved.values.nbytes}
-    duel = table_memory("duel", GENERALA_SEED)
-    assert duel["sheet solution", GENERALA_SEED] == solved.values.nbytes
-    assert laws <= duel["duel laws", GENERALA_SEED] < 2 * laws
+    solution_file = sheet_cache.cache_path(GENERALA_SEED).stat().st_size
+    assert table_memory("optimal", GENERALA_SEED) == {("sheet solution", GENERALA_SEED): solution_file}
+    assert table_memory("duel", GENERALA_SEED) == {
+        ("sheet solution", GENERALA_SEED): solution_file,
+        ("duel laws", GENERALA_SEED): laws_path(GENERALA_SEED).stat().st_size,
+    }
+    assert solved.values.nbytes < solution_file < solved.values.nbytes + 4096  # the header is small
+    mapped = laws.windows.nbytes()
+    assert mapped < laws_path(GENERALA_SEED).stat().st_size < mapped + 4096
+    assert mapped <= DUEL_BYTES_PER_STATE * states < 1.5 * mapped  # the estimate before it is saved

@@ -151,36 +151,42 @@ def test_fifty_requests_wait_for_a_build_without_holding_worker_threads(held_bui
 
 def test_tables_past_the_budget_are_refused_at_once_with_retry_after_in_the_game_s_language(database):
     """The attack: five duel games, one per Penta rule set, and the live bar of each. With the players'
-    estimates, the default budget holds one rule set's duel; the other four are refused, unbuilt."""
+    estimates of the files they would map, the default budget holds two rule sets' duels (the seed's and
+    a second); the other three are refused, unbuilt."""
     builder = StandInBuilder()
     gate = TableGate(prepare=builder.prepare)
     with gate_client(database, gate) as client:
         games = [new_game(client, rules, lang="es") for rules in PENTA_RULE_SETS]
         answers = [chances_ahead(client, game) for game in games]
-        assert answers[0].json()["code"] == "chances_ahead"
-        for refused in answers[1:]:
+        assert [answer.json()["code"] for answer in answers[:2]] == ["chances_ahead"] * 2
+        for refused in answers[2:]:
             assert refused.status_code == 503
             assert refused.headers["retry-after"] == str(RETRY_AFTER)
             assert refused.headers["x-content-type-options"] == "nosniff"
             body = refused.json()
             assert body["code"] == "tables_over_budget"
             assert body["message"].startswith("el servidor no tiene lugar")
-        move = {"seat": 0, "token": games[1]["seats"][0]["token"], "action": {"type": "roll"}}
-        refused_move = client.post(f"/api/games/{games[1]['id']}/actions", json=move)
+        move = {"seat": 0, "token": games[2]["seats"][0]["token"], "action": {"type": "roll"}}
+        refused_move = client.post(f"/api/games/{games[2]['id']}/actions", json=move)
         assert refused_move.status_code == 503 and refused_move.json()["code"] == "tables_over_budget"
-        assert client.get(f"/api/games/{games[1]['id']}").json()["events"] == 0  # the move changed nothing
-    assert [build for build in builder.builds if build[2] == "duel"] == [("penta", "seed", "duel")]
-    seed_duel = sum(table_memory("duel", rules_for("penta", "seed")).values())
-    assert seed_duel <= gate.held <= TABLE_MEMORY_MB * 2**20
+        assert client.get(f"/api/games/{games[2]['id']}").json()["events"] == 0  # the move changed nothing
+    second = PENTA_RULE_SETS[1]
+    assert [build for build in builder.builds if build[2] == "duel"] == [
+        ("penta", "seed", "duel"), ("penta", second, "duel")
+    ]
+    two_duels = sum(sum(table_memory("duel", rules_for("penta", name)).values()) for name in ("seed", second))
+    assert two_duels <= gate.held <= TABLE_MEMORY_MB * 2**20
 
 
 def test_a_request_for_another_rule_set_cannot_take_the_budget_from_the_default_rule_set(database):
     """The audit's attack (issue 32, item 5): one anonymous live bar of a `no-bonus` duel game took the
-    budget, and every `seed` duel game was refused until a restart. The budget keeps the seed's room."""
+    budget, and every `seed` duel game was refused until a restart. The budget keeps the seed's room:
+    another rule set's duel fits beside it (`no-bonus`), a third does not, and the seed's still does."""
     builder = StandInBuilder()
     gate = TableGate(prepare=builder.prepare)
     with gate_client(database, gate) as client:
-        refused = chances_ahead(client, new_game(client, "no-bonus"))
+        assert chances_ahead(client, new_game(client, "no-bonus")).json()["code"] == "chances_ahead"
+        refused = chances_ahead(client, new_game(client, "forced"))
         assert (refused.status_code, refused.json()["code"]) == (503, "tables_over_budget")
         assert chances_ahead(client, new_game(client, "seed")).json()["code"] == "chances_ahead"
         optimal = {"name": "Bot", "kind": "bot", "level": "optimal"}
@@ -188,7 +194,7 @@ def test_a_request_for_another_rule_set_cannot_take_the_budget_from_the_default_
         game = client.post("/api/games", json=body).json()
         move = {"seat": 0, "token": game["seats"][0]["token"], "action": {"type": "roll"}}
         assert client.post(f"/api/games/{game['id']}/actions", json=move).status_code == 200  # its solution fits
-    assert ("penta", "seed", "duel") in builder.builds and ("penta", "no-bonus", "duel") not in builder.builds
+    assert ("penta", "seed", "duel") in builder.builds and ("penta", "forced", "duel") not in builder.builds
 
 
 def test_a_hint_whose_tables_load_quickly_never_waits_behind_a_long_build(database):

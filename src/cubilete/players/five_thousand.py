@@ -29,6 +29,7 @@ from ..solvers.five_thousand.cache import cache_path, two_player_solution
 from ..solvers.five_thousand.exact import solution_bytes
 from ..solvers.five_thousand.optimal import OptimalValues, estimated_win
 from ..solvers.five_thousand.plan import EndValue, TurnPlans
+from ..solvers.mapped_tables import file_bytes
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "strong", "optimal")
@@ -84,11 +85,11 @@ def prepare(level: str, rules: FiveThousandRules, progress: Progress | None = No
 
 
 def table_memory(level: str, rules: FiveThousandRules) -> dict[Hashable, int]:
-    """The tables a level plays by, each with the bytes it holds in memory once prepared (the seed rules':
-    14.3 MB)."""
+    """The tables a level plays by, each with the bytes it maps once prepared: its file's size once saved,
+    else an estimate (the seed rules': 14.3 MB)."""
     if level not in TABLE_LEVELS:
         return {}
-    return {("two-player table", rules): solution_bytes(rules)}
+    return {("two-player table", rules): file_bytes(cache_path(rules)) or solution_bytes(rules)}
 
 
 def quick_to_prepare(level: str, rules: FiveThousandRules) -> bool:

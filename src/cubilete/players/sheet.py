@@ -27,18 +27,21 @@ from ..engine.actions import Action, Keep, Score
 from ..engine.runner import Player
 from ..engine.sheet import SheetState
 from ..engine.sheet_rules import SheetRules
+from ..solvers.mapped_tables import file_bytes
 from ..solvers.sheet.advice import advise, best_action
 from ..solvers.sheet.cache import cache_path, solution
+from ..solvers.sheet.distributions import laws_path
 from ..solvers.sheet.duel import prepare_duel, rank_for_duel
 from ..solvers.sheet.tables import sheet_tables, state_count
 from ..solvers.table_cache import Progress
 
 LEVELS = ("beginner", "casual", "optimal", "duel")
-DEFAULT_LEVEL = "optimal"  # a new bot seat's: the duel's tables cost Penta about 20 s and 1.7 GB to build
+DEFAULT_LEVEL = "optimal"  # a new bot seat's: the duel's tables cost Penta about 20 s to build, once per install
 TABLE_LEVELS = ("casual", "optimal", "duel")  # the levels that play by the solver's tables
-# The duel's laws of every class hold about this many bytes per solver state: measured 1606 for Penta
-# (1,048,576 states, 1.68 GB) and 1323 for Generala (8,192 states, 10.8 MB); the solution, 8 per state.
-DUEL_BYTES_PER_STATE = 1700
+# Before a table is saved, its file's size is estimated by bytes per solver state: the duel's laws of
+# every class, uint32, measured 807 for Penta (1,048,576 states, 847 MB) and 674 for Generala (8,192
+# states, 5.5 MB); the solution, 8 per state. Once saved, the file's size is counted: what mapping adds.
+DUEL_BYTES_PER_STATE = 850
 SOLUTION_BYTES_PER_STATE = 8
 QUICK_STATES = 65_536  # a rule set's tables of at most this many states build in well under a second
 CASUAL_TEMPERATURE = 1.5  # points of expected final total
@@ -100,20 +103,20 @@ def prepare(level: str, rules: SheetRules, progress: Progress | None = None) -> 
 
 
 def table_memory(level: str, rules: SheetRules) -> dict[Hashable, int]:
-    """The tables a level plays by, each with the bytes it holds in memory once prepared (an estimate
-    from the rule set's number of states: nothing is solved)."""
+    """The tables a level plays by, each with the bytes it maps once prepared: its file's size once saved,
+    else an estimate from the rule set's number of states (nothing is solved)."""
     states = state_count(sheet_tables(rules))
     tables: dict[Hashable, int] = {}
     if level in TABLE_LEVELS:
-        tables["sheet solution", rules] = SOLUTION_BYTES_PER_STATE * states
+        tables["sheet solution", rules] = file_bytes(cache_path(rules)) or SOLUTION_BYTES_PER_STATE * states
     if level == "duel":
-        tables["duel laws", rules] = DUEL_BYTES_PER_STATE * states
+        tables["duel laws", rules] = file_bytes(laws_path(rules)) or DUEL_BYTES_PER_STATE * states
     return tables
 
 
 def quick_to_prepare(level: str, rules: SheetRules) -> bool:
-    """Whether the level's tables load from disk or build within a fraction of a second (Generala's, of
-    8,192 states, all do; Penta's duel laws are never saved, and take about 20 s)."""
+    """Whether the level's tables are saved on disk already (mapped in milliseconds) or build within a
+    fraction of a second (Generala's, of 8,192 states, all do; Penta's duel laws take about 20 s)."""
     if level not in TABLE_LEVELS or state_count(sheet_tables(rules)) <= QUICK_STATES:
         return True
-    return level != "duel" and cache_path(rules).exists()
+    return cache_path(rules).exists() and (level != "duel" or laws_path(rules).exists())

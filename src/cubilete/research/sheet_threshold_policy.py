@@ -98,7 +98,7 @@ def _mixed(table: ThresholdTable, target: np.ndarray, points: np.ndarray, weight
         mine = np.flatnonzero(layer_of == layer)
         mix_group(
             0, mine.size, target[mine], points[mine], weight[mine], -low, w.low, w.width, w.offset,
-            w.layers[layer], mixed,
+            w.layers[layer], w.scale, mixed,
         )
     return ScoreDistribution(low, mixed)
 

@@ -4,7 +4,9 @@ A table is built once per key (its rules and solver version), saved in the cache
 directory and loaded by later processes; a process keeps each table it has in memory.
 Threads build or load each table one at a time (others' tables do not wait). Processes sharing the
 cache directory build a table one at a time: the first takes a
-lock file beside the table's, and the others wait for it, then load what it saved.
+lock file beside the table's, and the others wait for it, then load what it saved. A table that
+processes map from its file (solvers/mapped_tables.py) is loaded back from the file once built, so that
+its builder too holds the operating system's shared copy rather than its own.
 Work in progress is reported through a `Progress` callback, never drawn here: the CLI
 adapts it to a progress bar, the web app's table gate (web/tables.py) passes none.
 """
@@ -54,9 +56,28 @@ def load_or_build(
     build: Callable[[Progress | None], T],
     save: Callable[[T, BinaryIO], None],
     progress: Progress | None = None,
+    mapped: bool = False,
 ) -> T:
     """The table of these key parts: from memory, else loaded from its file (`load` answers
-    None for a missing, damaged or foreign file), else built (reporting to `progress`) and saved."""
+    None for a missing, damaged or foreign file), else built (reporting to `progress`) and saved;
+    a `mapped` table is loaded back from the file it was saved to (the built one when it could not be)."""
+    table = _find(parts, path, load, lambda file: _build_once(file, load, build, save, progress, mapped))
+    assert table is not None  # built when found nowhere
+    return table
+
+
+def load_saved(parts: tuple[Hashable, ...], path: Callable[[], Path], load: Callable[[Path], T | None]) -> T | None:
+    """The table of these key parts from memory or from its file, as `load_or_build` finds it, or None
+    when it is in neither: nothing is built."""
+    return _find(parts, path, load, lambda file: None)
+
+
+def _find(
+    parts: tuple[Hashable, ...],
+    path: Callable[[], Path],
+    load: Callable[[Path], T | None],
+    otherwise: Callable[[Path], T | None],
+) -> T | None:
     directory = cache_dir()
     known = _by_identity.get((*map(id, parts), directory))
     if known is not None:
@@ -71,7 +92,9 @@ def load_or_build(
             file = path()
             table = load(file)
             if table is None:
-                table = _build_once(file, load, build, save, progress)
+                table = otherwise(file)
+                if table is None:
+                    return None
         with _guard:
             table = _tables.setdefault(key, table)
             _by_identity[(*map(id, parts), directory)] = (parts, table)
@@ -84,6 +107,7 @@ def _build_once(
     build: Callable[[Progress | None], T],
     save: Callable[[T, BinaryIO], None],
     progress: Progress | None,
+    mapped: bool,
 ) -> T:
     """Build and save the table, unless another process of the install saved it while this one
     waited for its lock; a cache directory without room for the lock only costs building unlocked."""
@@ -96,10 +120,11 @@ def _build_once(
         lock = None
     try:
         table = load(file) if lock is not None else None
-        if table is None:
-            table = build(progress)
-            _write(file, lambda stream: save(table, stream))
-        return table
+        if table is not None:
+            return table
+        built = build(progress)
+        saved = load(file) if _write(file, lambda stream: save(built, stream)) and mapped else None
+        return built if saved is None else saved
     finally:
         if lock is not None:
             lock.release()
@@ -112,14 +137,18 @@ def forget_loaded() -> None:
         _by_identity.clear()
 
 
-def _write(path: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write atomically, so that a concurrent reader never sees half a file; a read-only
-    cache directory only costs building again next time."""
+def _write(path: Path, write: Callable[[BinaryIO], None]) -> bool:
+    """Write atomically (a temporary name, synced to the disk, then renamed), so that a concurrent
+    reader never sees half a file, nor a crash leaves one; a read-only cache directory only costs
+    building again next time. Whether the file was written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
         with open(partial, "wb") as stream:
             write(stream)
+            stream.flush()
+            os.fsync(stream.fileno())
         os.replace(partial, path)
+        return True
     except OSError:
-        pass
+        return False

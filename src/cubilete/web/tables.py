@@ -8,20 +8,22 @@ preparation to one of the gate's two threads, and every request that needs it aw
 the event loop, holding no worker thread, so the other routes answer while a build runs. Creating or
 loading a game prepares nothing: only a request that needs the tables does.
 
-A job that only loads tables saved on disk, or builds small ones (`players.quick_to_prepare`: Generala's
-all, Penta's solution once saved), goes to the loads thread; the others (Penta's duel laws, about 20 s;
-any solution not yet saved) to the builds thread, one after another. So a hint whose table loads in
+A job that only maps tables saved on disk, or builds small ones (`players.quick_to_prepare`: Generala's
+all, Penta's once saved), goes to the loads thread; the others (Penta's duel laws not yet saved, about
+20 s; any solution not yet saved) to the builds thread, one after another. So a hint whose table loads in
 milliseconds never waits behind a stranger's build of the Penta duel (it waited 70.7 s).
 
-The solvers keep every table they load or build for the life of the process (the duel's laws of a
-Penta rule set hold about 1.7 GB). So before a job starts, the gate adds up what the tables will hold
-(`players.table_memory`, an estimate made without solving anything) and refuses a request whose
-tables would take the process past its budget (`cubilete serve --table-memory-mb`): 503
-tables_over_budget with Retry-After, at once, rather than late. Anyone may ask for any rule set's
-tables (a game's live bar is public), so the budget keeps room for the default rule sets' (each game's
-`seed`) tables at every level: a request for another rule set's may use only what that room leaves
-(with the default budget: every rule set's solution and Generala's duels, not another Penta duel). One
-request for `no-bonus` cannot take the budget from every `seed` player.
+Every table is built once per install and rule set, saved, and mapped read-only by every process
+(solvers/mapped_tables.py): the operating system keeps one copy for them all, and a process keeps each
+table it maps for its life (the duel's laws of a Penta rule set: an 847 MB file). So before a job
+starts, the gate adds up what the tables will map (`players.table_memory`: the files' sizes, or an
+estimate made without solving anything before they are saved) and refuses a request whose tables would
+take the process past its budget (`cubilete serve --table-memory-mb`): 503 tables_over_budget with
+Retry-After, at once, rather than late. Anyone may ask for any rule set's tables (a game's live bar is
+public), so the budget keeps room for the default rule sets' (each game's `seed`) tables at every level:
+a request for another rule set's may use only what that room leaves (with the default budget: every
+rule set's solution and Generala's duels, and one more Penta rule set's duel). One request for
+`no-bonus` cannot take the budget from every `seed` player.
 
 When the process stops (`close`, from the app's lifespan), every job not yet prepared fails its
 requests (503 server_stopping) and is logged as abandoned. A build under way cannot be interrupted
@@ -46,7 +48,7 @@ from ..players.table import ADVICE_LEVEL
 
 log = logging.getLogger(__name__)
 
-TABLE_MEMORY_MB = 2048  # one Penta rule set's duel (about 1.7 GB) beside every rule set's solutions
+TABLE_MEMORY_MB = 2048  # two Penta rule sets' duels (847 MB each, mapped) beside every rule set's solutions
 # A refused request may try again this much later: tables already held stay for the life of the
 # process, so what frees the budget is a build that fails, or a restart with a larger one.
 RETRY_AFTER = 300  # seconds

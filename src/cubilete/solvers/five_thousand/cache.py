@@ -1,29 +1,28 @@
-"""The two-player 5000 tables through the table cache: solved once per rule set and solver version.
-
-A file also stores the rules' JSON, which is checked on load.
+"""The two-player 5000 tables through the table cache: solved once per rule set and solver version, and
+mapped read-only by every process (solvers/mapped_tables.py, whose header holds the rules, checked on load).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from ...engine.five_thousand import FiveThousandRules
+from .. import mapped_tables
 from ..table_cache import Progress, load_or_build, table_path
 from .exact import SOLVER_VERSION, TwoPlayerSolution, solve
 
 PHASES = {"rules": "5000: reading the rules from the engine", "solve": "5000: solving score pairs"}
 
 
-def rules_json(rules: FiveThousandRules) -> str:
-    return json.dumps(rules.to_json(), sort_keys=True)
+def table_key(rules: FiveThousandRules) -> dict[str, Any]:
+    return {"rules": rules.to_json(), "solver": SOLVER_VERSION}
 
 
 def cache_path(rules: FiveThousandRules) -> Path:
-    return table_path("5000-two-players", {"rules": rules.to_json(), "solver": SOLVER_VERSION}, ".npz")
+    return table_path("5000-two-players", table_key(rules), ".table")
 
 
 def two_player_solution(rules: FiveThousandRules, progress: Progress | None = None) -> TwoPlayerSolution:
@@ -35,6 +34,7 @@ def two_player_solution(rules: FiveThousandRules, progress: Progress | None = No
         lambda report: build(rules, report),
         save,
         progress,
+        mapped=True,
     )
 
 
@@ -45,24 +45,19 @@ def build(rules: FiveThousandRules, progress: Progress | None = None) -> TwoPlay
 
 
 def load(rules: FiveThousandRules, path: Path) -> TwoPlayerSolution | None:
-    """The saved solution, or None when there is none for exactly these rules (or it is damaged)."""
+    """The saved solution, mapped, or None when there is none for exactly these rules (or it is damaged)."""
+    data = mapped_tables.read(path, table_key(rules))
     try:
-        with np.load(path) as data:
-            if str(data["rules"]) != rules_json(rules):
-                return None
-            return TwoPlayerSolution(
-                rules, data["start"], data["roll"], data["bank"], float(data["residual"])
-            )
-    except (OSError, KeyError, ValueError):
+        return None if data is None else TwoPlayerSolution(
+            rules, data["start"], data["roll"], data["bank"], float(data["residual"])
+        )
+    except (KeyError, TypeError):
         return None
 
 
 def save(solution: TwoPlayerSolution, stream: BinaryIO) -> None:
-    np.savez(
+    mapped_tables.write(
         stream,
-        rules=rules_json(solution.rules),
-        start=solution.start,
-        roll=solution.roll,
-        bank=solution.bank,
-        residual=solution.residual,
+        table_key(solution.rules),
+        {"start": solution.start, "roll": solution.roll, "bank": solution.bank, "residual": np.array(solution.residual)},
     )

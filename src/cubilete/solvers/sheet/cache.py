@@ -1,22 +1,27 @@
-"""The score-sheet solver's tables through the table cache: one file per rule set and solver version."""
+"""The score-sheet solver's tables through the table cache: one file per rule set and solver version,
+mapped read-only by every process (solvers/mapped_tables.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any
 
 import numpy as np
 
 from ...engine.sheet_rules import SheetRules
+from .. import mapped_tables
 from ..dice_lattice import dice_lattice
 from ..table_cache import Progress, load_or_build, table_path
 from .solver import SOLVER_VERSION, SheetSolution, solve
 from .tables import computed_states, sheet_tables, state_count
 
 
+def table_key(rules: SheetRules) -> dict[str, Any]:
+    return {"rules": rules.to_json(), "solver": SOLVER_VERSION}
+
+
 def cache_path(rules: SheetRules) -> Path:
-    key = {"rules": rules.to_json(), "solver": SOLVER_VERSION}
-    return table_path(f"sheet-{rules.game}-{rules.name}", key, ".npy")
+    return table_path(f"sheet-{rules.game}-{rules.name}", table_key(rules), ".table")
 
 
 def solution(rules: SheetRules, progress: Progress | None = None) -> SheetSolution:
@@ -26,18 +31,19 @@ def solution(rules: SheetRules, progress: Progress | None = None) -> SheetSoluti
         lambda: cache_path(rules),
         lambda path: load(rules, path),
         lambda report: build(rules, report),
-        save,
+        lambda solved, stream: mapped_tables.write(stream, table_key(solved.rules), {"values": solved.values}),
         progress,
+        mapped=True,
     )
 
 
 def load(rules: SheetRules, path: Path) -> SheetSolution | None:
-    """The saved tables, or None when there are none (or they are unreadable or stale)."""
+    """The saved tables, mapped, or None when there are none (or they are damaged or stale)."""
     tables = sheet_tables(rules)
-    try:
-        values = np.load(path, allow_pickle=False)
-    except (OSError, ValueError):
+    arrays = mapped_tables.read(path, table_key(rules))
+    if arrays is None or "values" not in arrays:
         return None
+    values = arrays["values"]
     if values.shape != (state_count(tables),) or values.dtype != np.float64:
         return None
     return SheetSolution(rules, tables, dice_lattice(), values)
@@ -58,6 +64,3 @@ def build(rules: SheetRules, progress: Progress | None = None) -> SheetSolution:
 
     return solve(rules, advance)
 
-
-def save(solved: SheetSolution, stream: BinaryIO) -> None:
-    np.save(stream, solved.values)

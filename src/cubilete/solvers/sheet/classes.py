@@ -48,7 +48,8 @@ class StateClasses:
         self.joker = np.append(pair_joker[pair], 0)
         self.upper = np.append(upper, shape.threshold)
         self.count = self.mask.size
-        self.filled = np.array([bin(m).count("1") for m in self.mask])
+        boxes_filled = np.array([bin(m).count("1") for m in range(1 << shape.box_count)])  # by mask
+        self.filled = boxes_filled[self.mask]  # (a class at a time took Penta 0.4 s of a first duel's decision)
         self.ends = [int(end) for end in np.flatnonzero(np.diff(self.filled)) + 1] + [self.count]
         grid = np.full(
             (1 << shape.box_count, shape.joker_states, shape.threshold + 1), -1, dtype=np.int64

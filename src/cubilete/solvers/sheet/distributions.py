@@ -11,15 +11,24 @@ so D is computed backward, most filled classes first, each class as a window of 
 totals it reaches (low .. high). A request computes only the classes the optimal player's
 turns can lead its state to that no earlier request computed: supersets of its mask, the
 same joker state once the joker box is filled, upper totals not below its own (from the
-empty sheet, every class in Generala, not all of them in Penta: `duel.every_law`). A
+empty sheet, every class in Generala, not all of them in Penta: `complete_table`). A
 situation inside a turn carries its chance through the keeps and the box the optimal
 player picks (the tie rules of `stats`) and mixes the windows of the turn's outcomes.
+
+The duel and the live bar read every class's law (`complete_table`): that table is computed
+once per install and rule set, saved, and mapped read-only by every process, its entries
+stored as whole multiples of 2**-31 (uint32, half the bytes of float64): each within 2**-32
+of the computed probability, and each law's entries still summing to exactly what they did
+(1), so that a game won, or lost, whatever happens still has a chance of exactly 1, or 0.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import Any, BinaryIO
 
 import numpy as np
 from numba import prange
@@ -29,10 +38,12 @@ from ...engine.errors import IllegalAction
 from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import Sheet, sheet_total
+from .. import mapped_tables
 from ..dice_lattice import keep_indices
 from ..kernel_cache import njit
+from ..table_cache import Progress, load_or_build, load_saved, table_path
 from .advice import position, turn_arrays
-from .cache import solution
+from .cache import solution, table_key
 from .classes import TurnOutcomes, turn_outcomes, write_outcomes
 from .solver import SheetSolution
 from .turn import carry_to_scoring, roll_free_dice
@@ -118,10 +129,89 @@ def _check(state: SheetState) -> None:
         raise IllegalAction("game_over")
 
 
-@cache
+LAWS_VERSION = "1"  # bump when a change alters the saved laws or their layout
+QUANTUM = 2.0**-31  # a saved law's unit: its entries are uint32 multiples of it
+
+
 def distribution_table(solved: SheetSolution) -> DistributionTable:
-    """The one table of a solution in this process (a solution is hashed by identity)."""
+    """The table of a solution: every law, mapped, once saved (`complete_table`); else this process's
+    own, computed on demand."""
+    return _saved_table(solved) or _table_on_demand(solved)
+
+
+@cache
+def _table_on_demand(solved: SheetSolution) -> DistributionTable:
+    """The one table of a solution computed in this process (a solution is hashed by identity)."""
     return DistributionTable(solved)
+
+
+def complete_table(solved: SheetSolution, progress: Progress | None = None) -> DistributionTable:
+    """The law of every class: mapped from the install's saved file, else computed (by one process
+    of the install at a time), saved and mapped. A duel turn weighs every box and points it can score,
+    so it reads the laws of classes the optimal player never leads to (not computed by a request from
+    the empty sheet): a law missing would count as no chance at all, and which laws some earlier
+    request happened to compute would change the play."""
+    parts, path, load = _saved_table_parts(solved)
+    return load_or_build(
+        parts,
+        path,
+        load,
+        lambda report: _computed_complete(solved),
+        _save_table,
+        progress,
+        mapped=True,
+    )
+
+
+def laws_path(rules: SheetRules) -> Path:
+    """The file of a rule set's saved laws."""
+    return table_path(f"sheet-laws-{rules.game}-{rules.name}", _laws_key(rules), ".table")
+
+
+def _laws_key(rules: SheetRules) -> dict[str, Any]:
+    return {**table_key(rules), "laws": LAWS_VERSION}
+
+
+def _saved_table(solved: SheetSolution) -> DistributionTable | None:
+    return load_saved(*_saved_table_parts(solved))
+
+
+def _saved_table_parts(
+    solved: SheetSolution,
+) -> tuple[tuple[Hashable, ...], Callable[[], Path], Callable[[Path], DistributionTable | None]]:
+    """The table cache's key parts, path and load of a solution's saved laws."""
+    rules = solved.rules
+    return ("sheet laws", solved), lambda: laws_path(rules), lambda path: _load_table(solved, path)
+
+
+def _load_table(solved: SheetSolution, path: Path) -> DistributionTable | None:
+    arrays = mapped_tables.read(path, _laws_key(solved.rules))
+    if arrays is None:
+        return None
+    table = DistributionTable(solved)
+    saved = table.windows.restore(arrays) and not (table.windows.width == MISSING).any()
+    return table if saved else None
+
+
+def _save_table(table: DistributionTable, stream: BinaryIO) -> None:
+    mapped_tables.write(stream, _laws_key(table.solved.rules), table.windows.arrays())
+
+
+def _computed_complete(solved: SheetSolution) -> DistributionTable:
+    """Every class's law computed here (float64), then rounded to the saved type, layer by layer (each
+    float64 layer let go once rounded: Penta's hold 1.7 GB)."""
+    computed = DistributionTable(solved)
+    computed.ensure(*np.flatnonzero(computed.windows.width == MISSING).tolist())
+    w = computed.windows
+    arrays = {"low": w.low, "width": w.width, "offset": w.offset, "scale": np.array(QUANTUM)}
+    for filled, layer in enumerate(w.layers):
+        span = computed.classes.layer(filled)
+        arrays[f"layer{filled}"] = np.empty(layer.size, dtype=np.uint32)
+        _quantize(layer, w.offset[span], w.width[span], 1.0 / QUANTUM, arrays[f"layer{filled}"])
+        w.layers[filled] = np.zeros(0)
+    rounded = DistributionTable(solved)
+    rounded.windows.restore(arrays)
+    return rounded
 
 
 class DistributionTable(ClassTable):
@@ -137,7 +227,7 @@ class DistributionTable(ClassTable):
     def distribution(self, c: int) -> ScoreDistribution:
         """D(c); the class must have been computed (ensure)."""
         window = self.windows.window(c, int(self.classes.filled[c]))
-        return ScoreDistribution(int(self.windows.low[c]), window.copy())
+        return ScoreDistribution(int(self.windows.low[c]), np.array(window, dtype=np.float64))
 
     def ensure(self, *wanted: int) -> None:
         """Compute D for these classes and every class the optimal player's turns lead them to,
@@ -168,7 +258,7 @@ class DistributionTable(ClassTable):
         w = self.windows
         _mix(
             np.append(starts, steps.target.size), steps.target, steps.gained, steps.probability,
-            w.offset[sources] - low, w.low, w.width, w.offset, w.layers[layer + 1], data,
+            w.offset[sources] - low, w.low, w.width, w.offset, w.layers[layer + 1], w.scale, data,
         )
 
     def _windows_of(self, outcomes: _Steps | TurnOutcomes, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,7 +305,7 @@ class DistributionTable(ClassTable):
         w = self.windows
         mix_group(
             0, count, outcomes.target, outcomes.gained, outcomes.probability, -low[0],
-            w.low, w.width, w.offset, w.layers[int(classes.filled[c]) + 1], mixed,
+            w.low, w.width, w.offset, w.layers[int(classes.filled[c]) + 1], w.scale, mixed,
         )
         return ScoreDistribution(int(low[0]), mixed)
 
@@ -229,18 +319,39 @@ class _Steps:
 
 
 @njit(parallel=True, cache=True)
-def _mix(starts, target, gained, probability, base, low, width, offset, following, out):
+def _mix(starts, target, gained, probability, base, low, width, offset, following, scale, out):
     """Group g (outcomes starts[g] .. starts[g + 1]) gets, from out[base[g] + total] on, the
-    windows of its outcomes' targets (in `following`) shifted by the total gained, weighted."""
+    windows of its outcomes' targets (in `following`, each entry worth `scale` times its value)
+    shifted by the total gained, weighted."""
     for g in prange(starts.size - 1):
-        mix_group(starts[g], starts[g + 1], target, gained, probability, base[g], low, width, offset, following, out)
+        mix_group(
+            starts[g], starts[g + 1], target, gained, probability, base[g], low, width, offset, following, scale, out
+        )
 
 
 @njit(cache=True)
-def mix_group(first, stop, target, gained, probability, base, low, width, offset, following, out):
+def mix_group(first, stop, target, gained, probability, base, low, width, offset, following, scale, out):
     """_mix for one group, on the calling thread (a parallel launch costs more for one)."""
     for s in range(first, stop):
         to = target[s]
         destination = base + low[to] + gained[s]
+        weight = probability[s] * scale
         for j in range(width[to]):
-            out[destination + j] += probability[s] * following[offset[to] + j]
+            out[destination + j] += weight * following[offset[to] + j]
+
+
+@njit(cache=True)
+def _quantize(layer, offset, width, units, out):
+    """out: each window's entries in whole `1 / units`, rounded to the nearest, its largest entry
+    taking what the rounding lost or gained, so that the window's sum stays what it was."""
+    for c in range(offset.size):
+        start = offset[c]
+        total, kept, largest = 0.0, np.int64(0), start
+        for i in range(start, start + width[c]):
+            total += layer[i]
+            rounded = np.int64(np.rint(layer[i] * units))
+            out[i] = rounded
+            kept += rounded
+            if layer[i] > layer[largest]:
+                largest = i
+        out[largest] = np.int64(out[largest]) + np.int64(np.rint(total * units)) - kept

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -33,11 +33,9 @@ from ..dice_lattice import keep_indices
 from ..kernel_cache import njit
 from ..table_cache import Progress
 from .cache import solution
-from .distributions import DistributionTable, ScoreDistribution, distribution_table, remaining_distribution
-from .solver import SheetSolution
+from .distributions import ScoreDistribution, complete_table, distribution_table, remaining_distribution
 from .threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
 from .turn import next_class
-from .windows import MISSING
 
 TURNS_REMEMBERED = 256  # duel turns kept in memory: a few concurrent games
 
@@ -139,29 +137,15 @@ def duel_chance(state: SheetState) -> float:
 
 
 def prepare_duel(rules: SheetRules, progress: Progress | None = None) -> None:
-    """Compute the laws a duel needs (every class), the solution reporting to `progress`."""
-    every_law(solution(rules, progress))
-
-
-@cache  # once every law is computed it stays: no scan of the classes at every duel turn
-def every_law(solved: SheetSolution) -> DistributionTable:
-    """The solution's distribution table with the law of every class computed. A duel turn
-    weighs every box and points it can score, so it reads the laws of classes the optimal
-    player never leads to (not computed by a request from the empty sheet): a law missing
-    would count as no chance at all, and which laws some earlier request happened to compute
-    would change the play."""
-    table = distribution_table(solved)
-    missing = np.flatnonzero(table.windows.width == MISSING)
-    if missing.size:
-        table.ensure(*missing.tolist())
-    return table
+    """Map (or compute and save) the laws a duel needs (every class), the solution reporting to `progress`."""
+    complete_table(solution(rules, progress))
 
 
 @lru_cache(maxsize=TURNS_REMEMBERED)
 def duel_turn(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> DuelTurn:
     """The duel turn of `seat` on these sheets, at the start of its turn."""
     solved = solution(rules)
-    table = every_law(solved)
+    table = complete_table(solved)
     sheet = sheets[seat]
     c = table.class_of(sheet)
     now = sheet_total(rules, sheet)
@@ -175,8 +159,8 @@ def duel_turn(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> DuelTu
     scored, expect, best = chance_scratch(shape, lat, bonus_values.size, 1)
     scored_worths(
         shape, t, mask, joker, upper, classes.index, windows.low, windows.width, windows.offset,
-        windows.layers[int(classes.filled[c]) + 1], bonus_values, now - others.low, beat_values(others),
-        scored[..., 0],
+        windows.layers[int(classes.filled[c]) + 1], windows.scale, bonus_values, now - others.low,
+        beat_values(others), scored[..., 0],
     )
     best_turn(shape, t, bonus_level, lat, mask, joker, scored, expect, best)
     start = float(lat.roll_probability @ best[: lat.roll_probability.size, 0])
@@ -191,12 +175,12 @@ def beat_values(others: ScoreDistribution) -> np.ndarray:
 
 @njit(cache=True)
 def scored_worths(
-    shape, t, mask, joker, upper, cindex, low, width, offset, following, bonus_values, shift, beat, scored
+    shape, t, mask, joker, upper, cindex, low, width, offset, following, scale, bonus_values, shift, beat, scored
 ):
     """scored[box, points, bonus level]: the chance to finish first after scoring those, the
     mean of beat[shift + gained + R] over R, the points still to come from the class they lead
-    to (its law in `following`, the next layer's windows); beat is 0 before its start and 1
-    past its end."""
+    to (its law in `following`, the next layer's windows, each entry worth `scale` times its
+    value); beat is 0 before its start and 1 past its end."""
     for b in range(shape.box_count):
         if (mask >> b) & 1:
             continue
@@ -210,4 +194,4 @@ def scored_worths(
                     i = first + j
                     g = 0.0 if i < 0 else (1.0 if i >= beat.shape[0] else beat[i])
                     worth += following[offset[to] + j] * g
-                scored[b, p, level] = worth
+                scored[b, p, level] = worth * scale

@@ -29,7 +29,8 @@ from ...engine.sheet_rules import SheetRules
 from ..dice_lattice import keep_indices, keeps
 from ..kernel_cache import njit
 from .cache import solution
-from .duel import every_law, scored_worths
+from .distributions import complete_table
+from .duel import scored_worths
 from .simulation import _roll
 from .threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_scratch
 from .turn import roll_context, state_index, successor, turn_expectations, turn_scratch
@@ -42,10 +43,10 @@ def simulate_duel(rules: SheetRules, seeds: np.ndarray, common: bool = True) -> 
     """totals[pair, order, player] of the game pairs of these game seeds: order 0 seats the
     duel player first, order 1 second; player DUEL or OPTIMAL."""
     solved = solution(rules)
-    table = every_law(solved)
+    table = complete_table(solved)
     classes, windows = table.classes, table.windows
     layer_start = np.cumsum([0] + [layer.size for layer in windows.layers])
-    flat = np.concatenate(windows.layers)  # one array, so that the kernel can index any class
+    flat = np.concatenate(windows.layers) * windows.scale  # one array, so that the kernel can index any class
     offset = windows.offset + layer_start[classes.filled]
     bonus_values, bonus_level = bonus_levels(solved)
     return _play_pairs(
@@ -107,7 +108,7 @@ def _play_game(
             to = cindex[state_index(shape, mask[other], joker[other], upper[other])]
             beat = _beat_values(flat[offset[to] : offset[to] + width[to]])
             scored_worths(
-                shape, t, m, j, u, cindex, low, width, offset, flat, bonus_values,
+                shape, t, m, j, u, cindex, low, width, offset, flat, 1.0, bonus_values,
                 total[seat] - (low[to] + total[other]), beat, scored[..., 0],
             )
             best_turn(shape, t, bonus_level, lat, m, j, scored, chances, chance_best)

@@ -22,11 +22,15 @@ MISSING = -1  # the width of a class not computed yet
 
 
 class LayeredWindows:
+    """The windows of every class: float64 entries as computed (`scale` 1), or entries read from a
+    saved table in another type, each standing for `scale` times its stored value."""
+
     def __init__(self, classes: StateClasses) -> None:
         self.low = np.zeros(classes.count, dtype=np.int64)
         self.width = np.full(classes.count, MISSING, dtype=np.int64)
         self.offset = np.zeros(classes.count, dtype=np.int64)
         self.layers = [np.zeros(0) for _ in range(int(classes.filled.max()) + 1)]
+        self.scale = 1.0
 
     def extend(self, layer: int, which: np.ndarray, low: np.ndarray, width: np.ndarray) -> np.ndarray:
         """Give these classes of the layer new windows, zeroed, at the end of its array;
@@ -38,11 +42,29 @@ class LayeredWindows:
         return self.layers[layer]
 
     def window(self, c: int, layer: int) -> np.ndarray:
-        """The entries of class c (in `layer`), a view."""
-        return self.layers[layer][self.offset[c] : self.offset[c] + self.width[c]]
+        """The values of class c (in `layer`), float64: a view when computed here, else a copy."""
+        entries = self.layers[layer][self.offset[c] : self.offset[c] + self.width[c]]
+        return entries if self.scale == 1.0 else entries * self.scale
 
     def nbytes(self) -> int:
         return sum(layer.nbytes for layer in self.layers) + 3 * self.low.nbytes
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """What a saved table holds of these windows (`restore` reads it back)."""
+        return {
+            "low": self.low, "width": self.width, "offset": self.offset, "scale": np.array(self.scale),
+            **{f"layer{i}": layer for i, layer in enumerate(self.layers)},
+        }
+
+    def restore(self, arrays: dict[str, np.ndarray]) -> bool:
+        """Take the windows of a saved table (`arrays`), if it fits these classes: whether it did."""
+        layers = [arrays.get(f"layer{i}") for i in range(len(self.layers))]
+        shapes = [arrays.get(name, np.zeros(0)).shape for name in ("low", "width", "offset")]
+        if any(layer is None for layer in layers) or shapes != [self.low.shape] * 3 or "scale" not in arrays:
+            return False
+        self.low, self.width, self.offset = arrays["low"], arrays["width"], arrays["offset"]
+        self.layers, self.scale = [layer for layer in layers if layer is not None], float(arrays["scale"])
+        return True
 
 
 class ClassTable:
