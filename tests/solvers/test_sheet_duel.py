@@ -141,7 +141,9 @@ def test_final_laws_follow_the_seat_to_move_within_its_turn_and_the_others_from_
     rules = GENERALA_SEED
     state = SheetState.new(rules, 2).apply_roll((6, 6, 6, 1, 2))
     mover, other = final_laws(state)
-    assert mover.mean == pytest.approx(advise(state)[0].value, abs=1e-9)
+    # the laws, once saved, are whole multiples of 2**-31 (solvers/sheet/distributions.py): a mean over a
+    # few hundred totals moves by 1e-7 at most, where the law computed in the process agrees to 1e-9
+    assert mover.mean == pytest.approx(advise(state)[0].value, abs=1e-6)
     assert other.mean == pytest.approx(final_law(rules, state.sheets[1]).mean, abs=1e-12)
 
 

@@ -77,7 +77,9 @@ def compile_advice(rules: SheetRules) -> None:
     """Compile (or load from Numba's cache) the kernels of option_values, on a table of zeros:
     nothing is loaded or solved, and nothing is remembered."""
     tables, lattice = sheet_tables(rules), dice_lattice()
-    turn = turn_tables(*plain_tables(tables, lattice), np.zeros(state_count(tables)), 0, 0, 0)
+    values = np.zeros(state_count(tables))
+    values.setflags(write=False)  # as a solution mapped from its file: Numba types read-only arrays apart
+    turn = turn_tables(*plain_tables(tables, lattice), values, 0, 0, 0)
     _fill(tables.arrays, turn, 0, np.empty((0, 4), dtype=np.int64), 0, 0, _empty_options(0, tables.shape.box_count))
 
 
