@@ -169,3 +169,18 @@ def test_5000_speaks_to_the_default_seat(monkeypatch, capsys, lang, words):
         monkeypatch, capsys, ["roll", "quit"], "5000", "--players", "you,bot:beginner", "--seed", "0", "--lang", lang
     )
     assert code == 0 and all(line in out.splitlines() for line in words)
+
+
+@pytest.mark.parametrize("typed", ["forced", "FORCED", "Forced joker", "comodín FORZADO", "joker wajib"])
+def test_10_rules_are_taken_by_id_or_by_name_in_any_case_and_language(monkeypatch, capsys, typed):
+    code, out = play(monkeypatch, capsys, ["quit"], "penta", "--rules", typed, "--players", "Ana", "--seed", "3")
+    assert code == 0 and out.startswith("Penta (Forced joker), seed 3.")
+
+
+def test_10_unknown_rules_are_refused_with_what_is_accepted(monkeypatch, capsys):
+    code = main(["play", "5000", "--rules", "bogus", "--lang", "es"])
+    assert code != 0
+    assert capsys.readouterr().err.strip() == (
+        "cubilete: error: 5000 no tiene las reglas «bogus»; escribe uno de estos: seed, three-ones-1000, free-set-aside,"
+        " o el nombre de unas reglas en cualquier idioma: Estándar, Tres ases valen 1000 y Elegir los dados que se apartan"
+    )

@@ -6,10 +6,10 @@ import argparse
 import secrets
 from typing import TYPE_CHECKING
 
-from ...engine.games import GAMES, rules_for
+from ...engine.games import GAMES
 from ..families import cli_family
 from ..language import add_language_option, default_language
-from ..levels import typed_level
+from ..levels import typed_level, typed_rules
 from ..output import CommandError, Parser, Report, emit
 from ..texts import Texts
 
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from ...analysis.matches import simulate
     from ..progress import ProgressBar
 
-    rules = rules_for(args.game, args.rules)
+    rules = typed_rules(args.game, args.rules)
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
     levels = [typed_level(rules, word) for word in args.players.split(",")]

@@ -14,9 +14,9 @@ from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
 from ...engine.events import Event, RollEvent
 from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase, score_roll
-from ...engine.games import rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
+from ..levels import typed_rules
 from ..output import CommandError, Report
 from .hints import Hint, HintOption
 from .seating import Seating
@@ -35,7 +35,7 @@ def solve(args: argparse.Namespace) -> Report:
     from ...solvers.five_thousand.cache import two_player_solution
     from ..progress import ProgressBar
 
-    rules = rules_for(args.game, args.rules)
+    rules = typed_rules(args.game, args.rules)
     players = args.players or 2
     if players != 2:
         raise CommandError(
@@ -71,7 +71,7 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     if keys != set(SITUATION_KEYS):
         raise CommandError(f"a {situation['game']} situation has exactly the keys {', '.join(SITUATION_KEYS)}"
                            " (and optionally rules)")
-    rules = cast(FiveThousandRules, rules_for(situation["game"], situation.get("rules")))
+    rules = cast(FiveThousandRules, typed_rules(situation["game"], situation.get("rules")))
     state = five_thousand_situation(
         rules, situation["scores"], situation["to_move"], situation["turn_points"], situation["dice_left"]
     )

@@ -14,12 +14,13 @@ from ...engine.actions import Action, Keep, Score
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
 from ...engine.events import Event, RollEvent
-from ...engine.games import GAMES, rules_for
+from ...engine.games import GAMES
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
+from ..levels import typed_rules
 from ..output import CommandError, Report, parse_json
 from .hints import HINT_OPTIONS, Hint, HintOption
 from .seating import Seating
@@ -306,7 +307,7 @@ def _rules(game: Any, variant: Any) -> SheetRules:
         raise CommandError(f'say which game: "game" is one of {", ".join(GAMES)}')
     if variant is not None and not isinstance(variant, str):
         raise CommandError(f'"rules" is the name of a rule set, not {variant!r}')
-    return cast(SheetRules, rules_for(str(game), variant))  # the commands send sheet games only
+    return cast(SheetRules, typed_rules(str(game), variant))  # the commands send sheet games only
 
 
 def _option_json(option: RankedOption) -> dict[str, Any]:
