@@ -20,7 +20,7 @@ from ..levels import typed_rules
 from ..output import CommandError, Report
 from .hints import Hint, HintOption
 from .seating import Seating
-from .win_rates import win_rate_lines, win_rates
+from .win_rates import games_per_second, simulation_head, win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -95,28 +95,28 @@ def stats(args: argparse.Namespace) -> Report:
     raise CommandError(f"stats is for the score-sheet games, not {args.game}")
 
 
-def simulation_report(simulation: Simulation) -> Report:
-    """Each listed player's win rate (a tie counts half) with its 95% Wilson interval."""
+def simulation_report(simulation: Simulation, texts: Texts) -> Report:
+    """Each listed player's win rate (a tie counts half) with its 95% interval."""
     from ...analysis.matches import MAX_STEPS
 
-    games = simulation.games
     results = win_rates(simulation)
     data = {
         "game": simulation.rules.game,
         "rules": simulation.rules.name,
         "players": [p.level for p in simulation.players],
-        "games": games,
+        "games": simulation.games,
         "seed": simulation.seed,
+        "common_dice": simulation.common_dice,
         "results": results,
         "unfinished": simulation.unfinished,
         "seconds": simulation.seconds,
-        "games_per_second": games / simulation.seconds,
+        "games_per_second": simulation.games / simulation.seconds,
     }
-    lines = [f"{data['game']} ({data['rules']}), {games} games, seed {data['seed']}, seats rotating:"]
-    lines += win_rate_lines(results)
+    lines = [simulation_head(simulation, texts), *win_rate_lines(results, simulation, texts)]
     if simulation.unfinished:
-        lines.append(f"  {simulation.unfinished} games unfinished after {MAX_STEPS} steps")
-    lines.append(f"  {data['games_per_second']:.1f} games per second")
+        lines.append("  " + texts.tn("{n} game unfinished after {steps} steps", "{n} games unfinished after {steps} steps",
+                                     simulation.unfinished, steps=MAX_STEPS))
+    lines.append(games_per_second(simulation, texts))
     return Report(data, "\n".join(lines))
 
 

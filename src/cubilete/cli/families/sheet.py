@@ -25,7 +25,7 @@ from ..output import CommandError, Report, parse_json
 from .hints import HINT_OPTIONS, Hint, HintOption
 from .seating import Seating
 from .sheet_words import sheet_words
-from .win_rates import win_rate_lines, win_rates
+from .win_rates import games_per_second, simulation_head, win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -160,7 +160,7 @@ def stats(args: argparse.Namespace) -> Report:
     return Report(data, _stats_text(rules, result, totals, seconds))
 
 
-def simulation_report(simulation: Simulation) -> Report:
+def simulation_report(simulation: Simulation, texts: Texts) -> Report:
     """Each listed player's mean and SD; with two players or more, each one's win rate; games per second."""
     rules = simulation.rules
     seats = [
@@ -174,20 +174,22 @@ def simulation_report(simulation: Simulation) -> Report:
         "players": [player.level for player in simulation.players],
         "games": simulation.games,
         "seed": simulation.seed,
+        "common_dice": simulation.common_dice,
         "seats": seats,
         "results": rates,
         "seconds": simulation.seconds,
         "games_per_second": simulation.games / simulation.seconds,
     }
-    lines = [f"{rules.game} ({rules.name}), {simulation.games} games, seed {simulation.seed}, seats rotating:"]
+    lines = [simulation_head(simulation, texts)]
     width = max(len(p.level) for p in simulation.players)
     for number, seat in enumerate(seats, start=1):
-        lines.append(
-            f"  seat {number} {seat['player']:<{width}}  mean {seat['mean']:.2f}"
-            f" ± {seat['standard_error']:.2f} (SE), SD {seat['sd']:.2f}"
-        )
-    lines += win_rate_lines(rates)
-    lines.append(f"  {simulation.games / simulation.seconds:.1f} games per second")
+        lines.append("  " + texts.t(
+            "seat {number} {player}  mean {mean} ± {error} (SE), SD {sd}", number=number,
+            player=f"{seat['player']:<{width}}", mean=f"{seat['mean']:.2f}", error=f"{seat['standard_error']:.2f}",
+            sd=f"{seat['sd']:.2f}",
+        ))
+    lines += win_rate_lines(rates, simulation, texts)
+    lines.append(games_per_second(simulation, texts))
     return Report(data, "\n".join(lines))
 
 
