@@ -16,7 +16,7 @@ def typed_level(rules: Rules, word: str) -> str:
     level = word.strip().casefold()
     if players.make_player(level, rules) is None:  # the family's own test: 5000 also plays bankN
         raise UnknownVariant(
-            "unknown_level_typed", game=rules.game, level=word.strip(), words=", ".join(players.LEVELS)
+            "unknown_level_typed", game=rules.game, typed=word.strip(), words=", ".join(players.LEVELS)
         )
     return level
 

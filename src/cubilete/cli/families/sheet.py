@@ -339,8 +339,9 @@ def _stats_text(rules: SheetRules, result: SheetStats, totals: list[int], second
         f"  mean {result.mean:.4f}, SD {result.standard_deviation:.4f},"
         f" totals {totals[0]} to {totals[-1]}",
         f"  percentiles {percentiles}",
-        f"  upper bonus {result.upper_bonus_probability:.4f}",
     ]
+    if rules.upper_bonus_threshold is not None:  # a game without one has no line for it
+        lines.append(f"  upper bonus {result.upper_bonus_probability:.4f}")
     if result.five_equal_box is not None:
         lines.append(f"  {result.five_equal_box} scored {result.five_equal_probability:.4f}")
     if result.five_equal_bonus_mean:
