@@ -62,3 +62,10 @@ def test_11_the_report_is_in_the_chosen_language(capsys, lang, words):
 def test_one_player_has_no_win_rate(capsys):
     data = json.loads(simulate(capsys, "penta", "--players", "beginner", "--games", "2", "--seed", "1", "--json"))
     assert data["results"] == []
+
+
+def test_13_the_help_shows_95_percent(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    assert "95% Wilson interval" in out and "%%" not in out
