@@ -182,3 +182,30 @@ def test_generalas_line_mode_names_its_combinations_not_pentas_boxes(monkeypatch
     assert code == 0
     assert command in out.splitlines()[1]  # the commands, under the game's title
     assert any(line.startswith(boxes) for line in out.splitlines())
+
+
+@pytest.mark.parametrize("typed", ["forced", "FORCED", "Forced joker", "comodín FORZADO", "joker wajib"])
+def test_10_rules_are_taken_by_id_or_by_name_in_any_case_and_language(monkeypatch, capsys, typed):
+    code, out = play(monkeypatch, capsys, ["quit"], "penta", "--rules", typed, "--players", "Ana", "--seed", "3")
+    assert code == 0 and out.startswith("Penta (Forced joker), seed 3.")
+
+
+def test_10_unknown_rules_are_refused_with_what_is_accepted(monkeypatch, capsys):
+    code = main(["play", "5000", "--rules", "bogus", "--lang", "es"])
+    assert code != 0
+    assert capsys.readouterr().err.strip() == (
+        "cubilete: error: 5000 no tiene las reglas «bogus»; escribe uno de estos: seed, three-ones-1000, free-set-aside,"
+        " o el nombre de unas reglas en cualquier idioma: Estándar, Tres ases valen 1000 y Elegir los dados que se apartan"
+    )
+
+
+def test_13_a_stray_option_is_refused_with_plays_usage(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "penta", "--bogus"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.startswith("usage: cubilete play ") and "unrecognized arguments: --bogus" in err
+
+
+def test_13_an_unknown_bot_level_is_echoed_as_typed(capsys):
+    assert main(["play", "5000", "--players", "Ana,bot:duel", "--lang", "es"]) != 0
+    assert "no hay nivel «duel» para 5000" in capsys.readouterr().err

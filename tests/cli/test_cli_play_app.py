@@ -1,13 +1,17 @@
 """`cubilete play` in a terminal: the Textual app driven by Textual's own test pilot, with keys
 and clicks as a player would (each test runs the app in its own event loop)."""
 
+from functools import partial
+from itertools import takewhile
+
 import pytest
 from harness import run_async
-from textual.widgets import Log, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from cubilete.cli.play_session import PlaySession, parse_seats
 from cubilete.cli.texts import Texts
 from cubilete.cli.tui.app import PlayApp
+from cubilete.cli.tui.widgets import MoveLog
 from cubilete.engine.actions import Keep, Roll
 from cubilete.engine.events import ActionEvent
 from cubilete.engine.games import rules_for
@@ -28,9 +32,9 @@ def session(game="penta", players="Ana", lang="en", seed=3, rules=None):
     return played
 
 
-def play(app, scenario):
+def play(app, scenario, size=SIZE):
     async def run():
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await scenario(pilot, app)
 
@@ -42,7 +46,21 @@ def text(app, selector):
 
 
 def log_lines(app):
-    return list(app.query_one("#log", Log).lines)
+    return list(app.query_one("#log", MoveLog).lines)
+
+
+def screen_lines(app):
+    """The terminal's rows as the player sees them."""
+    update = app.screen._compositor.render_full_update()
+    return ["".join(segment.text for segment in strip).rstrip() for strip in update.strips]
+
+
+def in_sight(app, line):
+    """Whether a line of the log is on screen, whole: its words in the log's column, in order, on the
+    rows it wraps to."""
+    log = app.query_one("#log").region
+    rows = " ".join(row[log.x : log.right].strip() for row in screen_lines(app)[log.y : log.bottom])
+    return line in rows
 
 
 async def until(pilot, condition):
@@ -285,3 +303,79 @@ def test_the_default_seat_is_spoken_to_and_l_says_the_whole_log_again():
         assert any(line.startswith("Bot (Pemula) mencatat") for line in log_lines(app))
 
     play(PlayApp(game, bot_pace_seconds=0), scenario)
+
+
+TERMINALS = [(80, 24), (90, 30), (110, 42)]
+
+
+@pytest.mark.parametrize("size", TERMINALS)
+def test_9_the_log_keeps_the_newest_line_in_sight_through_the_hint_and_the_bots_turns(size):
+    game = session(players="Ana,bot:beginner")
+
+    async def scenario(pilot, app):
+        while len(log_lines(app)) < 30:  # more lines than any of these terminals shows
+            await pilot.press("r", "h")  # the hint list opens above the log, which shrinks
+            assert in_sight(app, log_lines(app)[-1]), "\n".join(screen_lines(app))
+            await pilot.press("escape", "down", "enter")
+            await until(pilot, lambda: game.human_to_move)
+            assert in_sight(app, log_lines(app)[-1]) and in_sight(app, log_lines(app)[-2])
+
+    play(PlayApp(game, bot_pace_seconds=0), scenario, size)
+
+
+@pytest.mark.parametrize("size", TERMINALS)
+def test_9_the_end_of_a_5000_game_is_in_sight_and_its_long_lines_wrap(size):
+    game = session(game="5000", players="bot:beginner,bot:beginner", lang="es", seed=1)
+
+    async def scenario(pilot, app):
+        await until(pilot, lambda: game.seat_to_move is None)
+        lines, width = log_lines(app), app.query_one("#log").region.width
+        assert lines[-1].startswith("2. ") and text(app, "#status") == "Fin de la partida"
+        shown = list(takewhile(partial(in_sight, app), reversed(lines)))  # the newest lines, each whole
+        assert len(shown) >= 3 and any(len(line) > width for line in shown), (shown, screen_lines(app))
+
+    play(PlayApp(game, bot_pace_seconds=0), scenario, size)
+
+
+def test_9_the_hints_help_line_goes_when_the_list_closes():
+    game = session()
+
+    async def scenario(pilot, app):
+        await pilot.press("r")
+        before = text(app, "#prompt")
+        assert before.startswith("Hold dice")
+        await pilot.press("h")
+        assert text(app, "#prompt").endswith("Escape closes")
+        await pilot.press("escape")
+        assert text(app, "#prompt") == before
+        await pilot.press("h", "h")  # h closes the list too
+        assert text(app, "#prompt") == before
+        await pilot.press("h", "enter")  # the best choice is taken: its words replace the help line
+        assert "Escape closes" not in text(app, "#prompt")
+
+    play(PlayApp(game), scenario)
+
+
+@pytest.mark.parametrize("size", TERMINALS)
+def test_9_a_bots_column_is_headed_by_its_level_in_full_or_a_short_form(size):
+    game = session(players="Ana,bot:beginner,bot:beginner")
+
+    async def scenario(pilot, app):
+        assert text(app, "#sheet-head").split() == ["▸Ana", "Beginner", "Begin.", "2"]
+        await pilot.press("l")
+        assert text(app, "#sheet-head").split() == ["▸Ana", "Princip.", "Princ.", "2"]
+        await pilot.press("l")
+        assert text(app, "#sheet-head").split() == ["▸Ana", "Pemula", "Pemula", "2"]
+        assert "…" not in text(app, "#sheet-head")
+
+    play(PlayApp(game), scenario, size)
+
+
+def test_9_a_bots_row_in_5000_names_its_level_in_full():
+    game = session(game="5000", players="Ana,bot:beginner", lang="es")
+
+    async def scenario(pilot, app):
+        assert text(app, "#seat-1").split()[0] == "Principiante"
+        assert not app.query_one("#main").has_class("-stacked")  # the scores and the dice side by side in 80 columns
+
+    play(PlayApp(game), scenario, (80, 24))

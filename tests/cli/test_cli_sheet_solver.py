@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -97,14 +98,19 @@ def test_simulate_reports_each_seat_reproducibly(capsys):
 def test_simulate_with_common_dice_pairs_the_games_on_the_same_dice(capsys):
     argv = ("simulate", "generala", "--players", "optimal,optimal", "--games", "4", "--seed", "2", "--common-dice")
     code, out, _ = run(capsys, *argv, "--json")
-    common = json.loads(out)["common_dice"]
-    assert code == 0 and common["pairs"] == 2
+    data = json.loads(out)
+    assert code == 0 and data["common_dice"] is True
     # the same player on the same dice plays the same game: every game a tie, half a win each
-    assert [(p["win_rate"], p["ci95"], p["ties"]) for p in common["players"]] == [(0.5, [0.5, 0.5], 4)] * 2
+    assert [(p["win_rate"], p["ci95"], p["ties"]) for p in data["results"]] == [(0.5, [0.5, 0.5], 4)] * 2
+
+
+def test_11_simulate_with_common_dice_says_one_report_with_one_interval_in_the_chosen_language(capsys):
     code, out, _ = run(capsys, "simulate", "generala", "--players", "duel,optimal", "--games", "2", "--seed", "2",
                        "--common-dice", "--lang", "es")
-    assert code == 0 and "2 partidas con los mismos dados, semilla 2" in out and "duel: gana el " in out
-    assert "optimal: gana el " in out and "aproximación normal" in out
+    assert code == 0 and out.startswith("Generala (Estándar), 2 partidas con los mismos dados, semilla 2")
+    assert out.count("duel ") == 2 and out.count("optimal ") == 2  # its seat's line and its win rate, once each
+    assert "gana el" in out and "aproximación normal" in out and "Wilson" not in out
+    assert not re.search(r"\b(seat|mean|wins|games)\b", out), out
 
 
 BAD = [

@@ -43,10 +43,29 @@ def test_every_game_reports_each_players_win_rate_with_a_tie_counting_half(capsy
 
 def test_the_text_report_names_the_interval(capsys):
     out = simulate(capsys, "generala", "--players", "beginner,casual", "--games", "4", "--seed", "1")
-    assert re.search(r"beginner +wins +\d+\.\d% +\(95% CI \d+\.\d% - \d+\.\d%\)", out)
+    assert re.search(r"beginner +wins +\d+\.\d% +\(95% CI \d+\.\d% - \d+\.\d%\) +\d+ wins?, \d+ ties?", out)
     assert "(a tie counts half; 95% intervals: Wilson)" in out
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("es", ["5000 (Estándar), 4 partidas, semilla 1, con los puestos rotando:", "gana el", "intervalos del 95 %: Wilson",
+            "partidas por segundo"]),
+    ("id", ["5000 (Standar), 4 permainan, benih 1, kursi bergiliran:", "menang", "interval 95%: Wilson",
+            "permainan per detik"]),
+])
+def test_11_the_report_is_in_the_chosen_language(capsys, lang, words):
+    out = simulate(capsys, "5000", "--players", "beginner,beginner", "--games", "4", "--seed", "1", "--lang", lang)
+    assert all(word in out for word in words), out
+    assert not re.search(r"\b(wins|games|seed|seats)\b", out), out
 
 
 def test_one_player_has_no_win_rate(capsys):
     data = json.loads(simulate(capsys, "penta", "--players", "beginner", "--games", "2", "--seed", "1", "--json"))
     assert data["results"] == []
+
+
+def test_13_the_help_shows_95_percent(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    assert "95% Wilson interval" in out and "%%" not in out

@@ -59,3 +59,9 @@ def test_without_the_plots_extra_the_error_says_which_extra_to_install(capsys, t
     assert captured.out == ""  # refused before computing anything
     assert "--plot needs matplotlib" in captured.err and "pip install 'cubilete[plots]'" in captured.err
     assert not path.exists()
+
+
+@pytest.mark.parametrize(("game", "has_bonus"), [("generala", False), ("penta", True)])
+def test_13_stats_names_the_upper_bonus_only_in_a_game_with_one(capsys, game, has_bonus):
+    assert main(["stats", game]) == 0
+    assert ("upper bonus" in capsys.readouterr().out) is has_bonus

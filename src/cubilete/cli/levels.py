@@ -1,10 +1,11 @@
-"""Bot levels as typed on a command line (`bot:optimal`, `--players duel,optimal`): any case, and a
-refusal that lists the words the command line accepts, not their translated names."""
+"""Bot levels and rule sets as typed on a command line (`bot:optimal`, `--players duel,optimal`,
+`--rules forced`): any case, and a refusal that lists the words the command line accepts."""
 
 from __future__ import annotations
 
 from ..engine.errors import UnknownVariant
-from ..engine.games import Rules
+from ..engine.games import Rules, game_info
+from ..translations import LANGUAGES, gettext
 
 
 def typed_level(rules: Rules, word: str) -> str:
@@ -15,6 +16,22 @@ def typed_level(rules: Rules, word: str) -> str:
     level = word.strip().casefold()
     if players.make_player(level, rules) is None:  # the family's own test: 5000 also plays bankN
         raise UnknownVariant(
-            "unknown_level_typed", game=rules.game, level=word.strip(), words=", ".join(players.LEVELS)
+            "unknown_level_typed", game=rules.game, typed=word.strip(), words=", ".join(players.LEVELS)
         )
     return level
+
+
+def typed_rules(game: str, word: str | None) -> Rules:
+    """The rule set a command-line word names: its id or its name in any language, in any case (None:
+    the game's seed rules); else refused with the ids and the names."""
+    info = game_info(game)
+    if word is None:
+        return info.default
+    wanted = word.strip().casefold()
+    for variant, rules in info.variants.items():
+        names = {variant, *(gettext(lang, variant, f"rules:{game}") for lang in LANGUAGES)}
+        if wanted in {name.casefold() for name in names}:
+            return rules
+    raise UnknownVariant(
+        "unknown_rules_typed", game=game, rules=word.strip(), words=", ".join(info.variants), rule_sets=list(info.variants)
+    )

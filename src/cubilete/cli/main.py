@@ -36,12 +36,16 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS:
         command.register(subparsers)
+    for command_parser in subparsers.choices.values():  # main() refuses a stray argument with its usage
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, stray = parser.parse_known_args(argv)
+    if stray:  # argparse would print the top-level usage; the command's own says what it takes
+        args.command_parser.error(f"unrecognized arguments: {' '.join(stray)}")
     if getattr(args, "reads_environment", False):
         for line in unknown_variables(parser):
             print(f"cubilete: {line}", file=sys.stderr)

@@ -91,6 +91,20 @@ class PlaySession:
             return bot_name(self.texts, info.level, info.twin)
         return self.texts.t("You") if self.is_you(seat) else info.name
 
+    def short_name(self, seat: int, width: int) -> str:
+        """A seat's name in at most `width` characters, for a narrow column: a bot's in full, else its
+        level alone (as the column of a bot reads), abbreviated with a period if even that is too long;
+        a human's cut with an ellipsis."""
+        name, info = self.name(seat), self.seats[seat]
+        if len(name) <= width:
+            return name
+        if info.level is None:
+            return name[: width - 1] + "…"
+        level, number = self.texts.level(info.level), f" {info.twin + 1}" if info.twin else ""
+        if len(level) + len(number) <= width:
+            return level + number
+        return level[: width - 1 - len(number)] + "." + number
+
     def is_you(self, seat: int) -> bool:
         """Whether the seat is the player at this keyboard, spoken to in the second person ("You roll...")."""
         info = self.seats[seat]

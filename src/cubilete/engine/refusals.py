@@ -27,7 +27,8 @@ REFUSALS: dict[str, str] = {
     "unknown_game": "unknown game '{game}'; cubilete plays {games}",
     "unknown_rules": "{game} has no rule set '{rules}'; choose one of {rule_sets}",
     "unknown_level": "no {game} player level '{level}'; choose one of {levels}",
-    "unknown_level_typed": "no {game} player level '{level}'; write one of {words}",
+    "unknown_level_typed": "no {game} player level '{typed}'; write one of {words}",  # as typed, not a level's name
+    "unknown_rules_typed": "{game} has no rule set '{rules}'; write one of {words}, or a rule set's name in any language: {rule_sets}",
     "unknown_language": "no rules in '{lang}'; choose one of {languages}",
     "player_count": "{game} is played by {low} to {high} players: the number of players cannot be {count}",
     # -- dice --------------------------------------------------------------------------

@@ -11,8 +11,9 @@ import secrets
 import sys
 
 from ...engine.errors import CubileteError
-from ...engine.games import GAMES, rules_for
+from ...engine.games import GAMES
 from ..language import add_language_option, default_language
+from ..levels import typed_rules
 from ..output import Parser, fail
 
 AUTO_SCORE_SECONDS = 3.0  # as the web app's default
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     # every seat is at this terminal, so a seed anyone can replay is fine (and is shown)
     seed = secrets.randbits(63) if args.seed is None else args.seed
     try:
-        rules = rules_for(args.game, args.rules)
+        rules = typed_rules(args.game, args.rules)
         session = PlaySession(rules, parse_seats(args.players, rules, texts), seed, texts)
     except CubileteError as error:  # in the player's language (main() would say it in English)
         return fail(texts.refusal(error))

@@ -6,8 +6,9 @@ import argparse
 
 from ...engine.dice import validate_dice
 from ...engine.errors import InvalidDice
-from ...engine.games import GAMES, rules_for
+from ...engine.games import GAMES
 from ..families import cli_family
+from ..levels import typed_rules
 from ..output import Parser, emit
 
 
@@ -37,6 +38,6 @@ def parse_dice(text: str) -> tuple[int, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = rules_for(args.game, args.rules)
+    rules = typed_rules(args.game, args.rules)
     emit(cli_family(args.game).score(rules, parse_dice(args.dice), args), args.json)
     return 0

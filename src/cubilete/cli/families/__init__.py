@@ -38,7 +38,7 @@ class CliFamily(Protocol):
 
     def stats(self, args: argparse.Namespace) -> Report: ...
 
-    def simulation_report(self, simulation: Any) -> Report:
+    def simulation_report(self, simulation: Any, texts: Texts) -> Report:
         """The report of an analysis.matches.Simulation."""
 
     def score(self, rules: Any, dice: Dice, args: argparse.Namespace) -> Report:

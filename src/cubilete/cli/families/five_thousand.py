@@ -14,13 +14,13 @@ from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
 from ...engine.events import Event, RollEvent
 from ...engine.five_thousand import FiveThousandRules, FiveThousandState, Phase, score_roll
-from ...engine.games import rules_for
 from ...engine.protocol import GameState
 from ...engine.runner import Match
+from ..levels import typed_rules
 from ..output import CommandError, Report
 from .hints import Hint, HintOption
 from .seating import Seating
-from .win_rates import win_rate_lines, win_rates
+from .win_rates import games_per_second, simulation_head, win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -35,7 +35,7 @@ def solve(args: argparse.Namespace) -> Report:
     from ...solvers.five_thousand.cache import two_player_solution
     from ..progress import ProgressBar
 
-    rules = rules_for(args.game, args.rules)
+    rules = typed_rules(args.game, args.rules)
     players = args.players or 2
     if players != 2:
         raise CommandError(
@@ -71,7 +71,7 @@ def advise(situation: dict[str, Any], target: int | None = None) -> Report:
     if keys != set(SITUATION_KEYS):
         raise CommandError(f"a {situation['game']} situation has exactly the keys {', '.join(SITUATION_KEYS)}"
                            " (and optionally rules)")
-    rules = cast(FiveThousandRules, rules_for(situation["game"], situation.get("rules")))
+    rules = cast(FiveThousandRules, typed_rules(situation["game"], situation.get("rules")))
     state = five_thousand_situation(
         rules, situation["scores"], situation["to_move"], situation["turn_points"], situation["dice_left"]
     )
@@ -95,28 +95,28 @@ def stats(args: argparse.Namespace) -> Report:
     raise CommandError(f"stats is for the score-sheet games, not {args.game}")
 
 
-def simulation_report(simulation: Simulation) -> Report:
-    """Each listed player's win rate (a tie counts half) with its 95% Wilson interval."""
+def simulation_report(simulation: Simulation, texts: Texts) -> Report:
+    """Each listed player's win rate (a tie counts half) with its 95% interval."""
     from ...analysis.matches import MAX_STEPS
 
-    games = simulation.games
     results = win_rates(simulation)
     data = {
         "game": simulation.rules.game,
         "rules": simulation.rules.name,
         "players": [p.level for p in simulation.players],
-        "games": games,
+        "games": simulation.games,
         "seed": simulation.seed,
+        "common_dice": simulation.common_dice,
         "results": results,
         "unfinished": simulation.unfinished,
         "seconds": simulation.seconds,
-        "games_per_second": games / simulation.seconds,
+        "games_per_second": simulation.games / simulation.seconds,
     }
-    lines = [f"{data['game']} ({data['rules']}), {games} games, seed {data['seed']}, seats rotating:"]
-    lines += win_rate_lines(results)
+    lines = [simulation_head(simulation, texts), *win_rate_lines(results, simulation, texts)]
     if simulation.unfinished:
-        lines.append(f"  {simulation.unfinished} games unfinished after {MAX_STEPS} steps")
-    lines.append(f"  {data['games_per_second']:.1f} games per second")
+        lines.append("  " + texts.tn("{n} game unfinished after {steps} steps", "{n} games unfinished after {steps} steps",
+                                     simulation.unfinished, steps=MAX_STEPS))
+    lines.append(games_per_second(simulation, texts))
     return Report(data, "\n".join(lines))
 
 

@@ -14,18 +14,19 @@ from ...engine.actions import Action, Keep, Score
 from ...engine.dice import DICE_COUNT, Dice
 from ...engine.errors import IllegalAction, InvalidDice
 from ...engine.events import Event, RollEvent
-from ...engine.games import GAMES, rules_for
+from ...engine.games import GAMES
 from ...engine.protocol import GameState
 from ...engine.runner import Match
 from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import no_open_box_scores, score_options, sheet_from_json
+from ..levels import typed_rules
 from ..output import CommandError, Report, parse_json
 from .hints import HINT_OPTIONS, Hint, HintOption
 from .seating import Seating
 from .sheet_words import boxes_line, sheet_words
 from .sheet_words import play_help as play_help
-from .win_rates import win_rate_lines, win_rates
+from .win_rates import games_per_second, simulation_head, win_rate_lines, win_rates
 
 if TYPE_CHECKING:
     from ...analysis.matches import Simulation
@@ -160,7 +161,7 @@ def stats(args: argparse.Namespace) -> Report:
     return Report(data, _stats_text(rules, result, totals, seconds))
 
 
-def simulation_report(simulation: Simulation) -> Report:
+def simulation_report(simulation: Simulation, texts: Texts) -> Report:
     """Each listed player's mean and SD; with two players or more, each one's win rate; games per second."""
     rules = simulation.rules
     seats = [
@@ -174,20 +175,22 @@ def simulation_report(simulation: Simulation) -> Report:
         "players": [player.level for player in simulation.players],
         "games": simulation.games,
         "seed": simulation.seed,
+        "common_dice": simulation.common_dice,
         "seats": seats,
         "results": rates,
         "seconds": simulation.seconds,
         "games_per_second": simulation.games / simulation.seconds,
     }
-    lines = [f"{rules.game} ({rules.name}), {simulation.games} games, seed {simulation.seed}, seats rotating:"]
+    lines = [simulation_head(simulation, texts)]
     width = max(len(p.level) for p in simulation.players)
     for number, seat in enumerate(seats, start=1):
-        lines.append(
-            f"  seat {number} {seat['player']:<{width}}  mean {seat['mean']:.2f}"
-            f" ± {seat['standard_error']:.2f} (SE), SD {seat['sd']:.2f}"
-        )
-    lines += win_rate_lines(rates)
-    lines.append(f"  {simulation.games / simulation.seconds:.1f} games per second")
+        lines.append("  " + texts.t(
+            "seat {number} {player}  mean {mean} ± {error} (SE), SD {sd}", number=number,
+            player=f"{seat['player']:<{width}}", mean=f"{seat['mean']:.2f}", error=f"{seat['standard_error']:.2f}",
+            sd=f"{seat['sd']:.2f}",
+        ))
+    lines += win_rate_lines(rates, simulation, texts)
+    lines.append(games_per_second(simulation, texts))
     return Report(data, "\n".join(lines))
 
 
@@ -301,7 +304,7 @@ def _rules(game: Any, variant: Any) -> SheetRules:
         raise CommandError(f'say which game: "game" is one of {", ".join(GAMES)}')
     if variant is not None and not isinstance(variant, str):
         raise CommandError(f'"rules" is the name of a rule set, not {variant!r}')
-    return cast(SheetRules, rules_for(str(game), variant))  # the commands send sheet games only
+    return cast(SheetRules, typed_rules(str(game), variant))  # the commands send sheet games only
 
 
 def _option_json(option: RankedOption) -> dict[str, Any]:
@@ -331,8 +334,9 @@ def _stats_text(rules: SheetRules, result: SheetStats, totals: list[int], second
         f"  mean {result.mean:.4f}, SD {result.standard_deviation:.4f},"
         f" totals {totals[0]} to {totals[-1]}",
         f"  percentiles {percentiles}",
-        f"  upper bonus {result.upper_bonus_probability:.4f}",
     ]
+    if rules.upper_bonus_threshold is not None:  # a game without one has no line for it
+        lines.append(f"  upper bonus {result.upper_bonus_probability:.4f}")
     if result.five_equal_box is not None:
         lines.append(f"  {result.five_equal_box} scored {result.five_equal_probability:.4f}")
     if result.five_equal_bonus_mean:

@@ -12,7 +12,7 @@ from functools import partial
 
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Log, OptionList, Static
+from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.errors import CubileteError
@@ -20,10 +20,11 @@ from ...rules_texts import LANGUAGES
 from ..families.hints import HintOption
 from ..play_session import PlaySession, Told
 from . import make_table
+from .widgets import MoveLog
 
 LOG_LINES = 200
 BOT_PACE_SECONDS = 0.7  # between a bot's steps, as the web app's default pace
-SIDE_WIDTH = 38  # the dice and the buttons; a narrower terminal shows them under the board
+SIDE_WIDTH = 37  # the five dice and the padding; a narrower terminal shows them under the board
 
 
 class PlayApp(App[None]):
@@ -42,7 +43,7 @@ class PlayApp(App[None]):
     #buttons { height: auto; margin: 0 0 1 0; }
     #buttons > Button { margin-right: 1; min-width: 0; }
     #buttons > Button.-unavailable { text-style: dim; }
-    #hints { height: auto; max-height: 8; display: none; }
+    #hints, #hints:focus { height: auto; max-height: 8; display: none; border: none; }  /* no border: room for the log at 80x24 */
     #hints.-shown { display: block; }
     #log { height: 1fr; min-height: 4; border-top: solid $foreground 30%; }
     """
@@ -56,6 +57,8 @@ class PlayApp(App[None]):
         self.auto_score_seconds = auto_score_seconds
         self.bot_pace_seconds = bot_pace_seconds
         self.hint_options: list[HintOption] = []
+        self.said = ("", False)  # the prompt's message and whether it warns
+        self.said_before_hint = self.said  # said again when the hint list closes
         self.told: list[Told] = []  # the log's steps, said again when the language changes
         self.standings_told = False
         self.table = make_table(session, self)
@@ -85,11 +88,10 @@ class PlayApp(App[None]):
                 yield self.table.controls
                 yield Static("", markup=False, id="prompt")
                 yield OptionList(markup=False, id="hints")
-                yield Log(id="log", max_lines=LOG_LINES)
+                yield MoveLog(LOG_LINES, id="log")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#log", Log).can_focus = False  # it scrolls with the mouse wheel; the arrows choose boxes
         self.name_game()
         self.advance()
         self.call_after_refresh(self.fit)
@@ -109,9 +111,7 @@ class PlayApp(App[None]):
         await old.controls.remove()
         await self.query_one("#main").mount(self.table.board, before="#side")
         await self.query_one("#side").mount(self.table.controls, after="#status")
-        log = self.query_one("#log", Log)
-        log.clear()
-        log.write_lines([told() for told in self.told])
+        self.query_one("#log", MoveLog).show([told() for told in self.told])
         self.bind_keys()
         self.name_game()
         self.advance()
@@ -180,6 +180,7 @@ class PlayApp(App[None]):
 
     def say(self, message: str, warning: bool = False) -> None:
         """The prompt: what the player can do, or why not (a warning)."""
+        self.said = (message, warning)
         line = self.query_one("#prompt", Static)
         line.update(message)
         line.set_class(warning, "-warning")
@@ -187,7 +188,7 @@ class PlayApp(App[None]):
     def tell(self, step: Told) -> None:
         """A step of the game, into the log (its last lines stay in sight under the prompt)."""
         self.told = [*self.told[1 - LOG_LINES :], step]
-        self.query_one("#log", Log).write_line(step())
+        self.query_one("#log", MoveLog).write_line(step())
 
     # -- the keys -------------------------------------------------------------------------
 
@@ -223,6 +224,7 @@ class PlayApp(App[None]):
         hints.highlighted = 0
         hints.add_class("-shown")
         hints.focus()
+        self.said_before_hint = self.said
         self.say(hint.title + " · " + self.texts.t("Enter or a click takes a choice, Escape closes"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -236,6 +238,7 @@ class PlayApp(App[None]):
         if hints.has_class("-shown"):
             hints.remove_class("-shown")
             self.set_focus(None)
+            self.say(*self.said_before_hint)  # the list's help line goes with it
 
     def action_cancel(self) -> None:
         hints = self.query_one("#hints", OptionList)

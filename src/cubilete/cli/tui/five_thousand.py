@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..play_session import PlaySession
     from .app import PlayApp
 
-BAR_WIDTH = 10
+BAR_WIDTH = 8  # with the longest name and word, the scores and the dice fit in 80 columns
 NAME_WIDTH = 12
 
 
@@ -40,9 +40,9 @@ class ScoresBoard(Vertical):
     def __init__(self, session: PlaySession) -> None:
         super().__init__(id="board")
         self.texts = session.texts
-        self.names = session.names
+        self.session = session
         self.head = Static("", markup=False, id="target")
-        self.rows = [Static("", markup=False, classes="seat", id=f"seat-{seat}") for seat in range(len(self.names))]
+        self.rows = [Static("", markup=False, classes="seat", id=f"seat-{seat}") for seat in range(len(session.seats))]
 
     def compose(self) -> ComposeResult:
         yield self.head
@@ -53,11 +53,10 @@ class ScoresBoard(Vertical):
         self.head.update(t("Target: {target}", target=target))
         words = {True: t("In"), False: t("Out")}
         word_width = max(map(len, words.values()))
-        for seat, (row, name, score) in enumerate(zip(self.rows, self.names, state.scores())):
+        for seat, (row, score) in enumerate(zip(self.rows, state.scores())):
             filled = min(BAR_WIDTH, round(BAR_WIDTH * score / target))
             marker = "▸" if seat == state.current_player else " "
-            shown = name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
-            row.update(f"{marker}{shown:<{NAME_WIDTH}} {words[score > 0]:<{word_width}} {score:>5} "
+            row.update(f"{marker}{self.session.short_name(seat, NAME_WIDTH):<{NAME_WIDTH}} {words[score > 0]:<{word_width}} {score:>5} "
                        + "█" * filled + "░" * (BAR_WIDTH - filled))
             row.set_class(seat == state.current_player, "-current")
 

@@ -66,7 +66,7 @@ class SheetBoard(Vertical):
     def __init__(self, session: PlaySession, on_press: Callable[[str], None]) -> None:
         super().__init__(id="board")
         self.rules: SheetRules = session.state.rules
-        self.names = session.names
+        self.session = session
         texts = session.texts
         self.labels = {box.id: texts.box(self.rules.game, box.id) for box in self.rules.boxes}
         self.upper_label = texts.t("Upper part")
@@ -75,9 +75,11 @@ class SheetBoard(Vertical):
         joker = self.rules.joker_box
         self.five_equal_label = texts.t("{box} bonus", box=texts.box(self.rules.game, joker)) if joker else ""
         self.total_label = texts.t("TOTAL")
-        self.label_width = 2 + max(map(len, [*self.labels.values(), self.upper_label, self.bonus_label,
-                                             self.five_equal_label, self.total_label]))
-        self.cell_width = max(CELL_WIDTH[0], min(CELL_WIDTH[1], max(map(len, self.names)) + 2))
+        shown = [*self.labels.values(), self.total_label, self.five_equal_label]
+        if self.rules.upper_bonus_threshold is not None:
+            shown += [self.upper_label, self.bonus_label]
+        self.label_width = 2 + max(map(len, shown))
+        self.cell_width = max(CELL_WIDTH[0], min(CELL_WIDTH[1], max(map(len, session.names)) + 2))
         self.head = Static("", markup=False, id="sheet-head")
         self.rows = {box: BoxRow(box, on_press) for box in self.labels}
         self.upper = Static("", markup=False, classes="sum", id="sheet-upper")
@@ -101,7 +103,8 @@ class SheetBoard(Vertical):
     def show(self, state: SheetState, selected: str | None) -> None:
         rules, current = self.rules, state.current_player
         options = {} if state.is_chance or current is None else {o.box: o for o in state.score_options()}
-        heads = [("▸" if seat == current else " ") + self._cut(name) for seat, name in enumerate(self.names)]
+        heads = [("▸" if seat == current else " ") + self.session.short_name(seat, self.cell_width - 2)
+                 for seat in range(len(state.sheets))]
         self.head.update(self._line("", heads))
         for index, (box, row) in enumerate(self.rows.items()):
             cells = []
@@ -126,10 +129,6 @@ class SheetBoard(Vertical):
 
     def _line(self, label: str, cells: list[str], marker: str = "  ") -> str:
         return f"{marker}{label:<{self.label_width - 2}}" + "".join(f"{cell:>{self.cell_width}}" for cell in cells)
-
-    def _cut(self, name: str) -> str:
-        width = self.cell_width - 2
-        return name if len(name) <= width else name[: width - 1] + "…"
 
 
 class FamilyTable:

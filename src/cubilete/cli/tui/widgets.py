@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Click
 from textual.widgets import Button, Static
 
@@ -96,3 +96,32 @@ def relabel(button: Button, label: str) -> None:
     if str(button.label) != label:
         button.label = label
         button.refresh(layout=True)
+
+
+class MoveLog(VerticalScroll):
+    """The game's steps, the newest at the bottom and kept in sight: anchored, it follows every new
+    line and every change of its height (the hint list opening above it, a resize) until the player
+    scrolls up, and again once they scroll back down. A long line wraps rather than being cut."""
+
+    DEFAULT_CSS = """
+    MoveLog > Static { width: 1fr; min-height: 100%; }  /* never shorter than the log: anchored, a few lines stay on top */
+    """
+
+    def __init__(self, max_lines: int, id: str) -> None:
+        super().__init__(id=id, can_focus=False)  # the mouse wheel scrolls it; the arrows are the game's
+        self.max_lines = max_lines
+        self.lines: list[str] = []
+        self.text = Static("", markup=False)
+
+    def compose(self) -> ComposeResult:
+        yield self.text
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    def write_line(self, line: str) -> None:
+        self.show([*self.lines, line])
+
+    def show(self, lines: list[str]) -> None:
+        self.lines = lines[-self.max_lines :]
+        self.text.update("\n".join(self.lines))
