@@ -233,10 +233,10 @@ def test_item_7_push_and_passkey_failures_are_said_in_our_words_and_the_browsers
         laptop.click("[data-action='create-profile']")
         laptop.click("[data-action='recovery-code-kept']")
         laptop.click("[data-action='add-passkey']")
-        expect(laptop.locator("[data-profile-note]")).to_contain_text("Passkey ditambahkan", timeout=PASSKEY_STEP_MS)
+        expect(laptop.locator("[data-profile-note]")).to_contain_text("Kunci sandi ditambahkan", timeout=PASSKEY_STEP_MS)
         laptop.click("[data-action='add-passkey']")  # this authenticator holds one of the profile's already
         expect(laptop.locator("[data-profile-error]")).to_have_text(
-            "Perangkat ini sudah menyimpan passkey profil ini.", timeout=PASSKEY_STEP_MS
+            "Perangkat ini sudah menyimpan kunci sandi profil ini.", timeout=PASSKEY_STEP_MS
         )
     finally:
         session.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator})

@@ -62,7 +62,7 @@ def test_score_is_turn_flow_not_chance():
 
 
 ILLEGAL = [
-    (Score("chance"), 1, NotYourTurn, "seat 0's turn"),
+    (Score("chance"), 1, NotYourTurn, "seat 1's turn"),
     (Keep((0, 5)), None, InvalidDice, "positions are 0 to 4"),
     (Keep((0, 1, 2, 3, 4)), None, IllegalAction, "rolls nothing"),
     (Score("yahtzee"), None, IllegalAction, "no box 'yahtzee'"),

@@ -79,8 +79,8 @@ class TurnClock {
     if (controller.playsAlone(clock.seat)) {
       // her own clock is said to her: nobody else plays on this screen
       this.element.textContent = days
-        ? t("Your time left: {time}", { time: timeLeftText(seconds) })
-        : t("Your time left: {seconds} s", { seconds });
+        ? t("Your time: {time}", { time: timeLeftText(seconds) })
+        : t("Your time: {seconds} s", { seconds });
     } else {
       this.element.textContent = days
         ? t("Time left for {name}: {time}", { name, time: timeLeftText(seconds) })
