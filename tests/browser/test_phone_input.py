@@ -82,11 +82,17 @@ def test_a_tap_while_the_dice_still_roll_is_not_a_second_roll(server, new_page):
     assert server.api("GET", f"/api/games/{game_id}")["table"]["rolls_left"] == 2
     expect(page.locator(ROLL)).to_contain_text("Volver a lanzar")
 
-    # two taps 150 ms apart: one roll
+    # a second tap while the first one's roll is on its way (its answer held back until then): one roll
+    held = []
+    actions = re.compile(rf"/api/games/{game_id}/actions\?")
+    page.route(actions, lambda route: held.append(route))
+    with page.expect_request(actions):
+        tap(page, ROLL)
     tap(page, ROLL)
-    page.wait_for_timeout(150)
-    tap(page, ROLL)
+    assert page.evaluate("document.querySelector('#table').hasAttribute('data-ready')") is False and len(held) == 1
+    held[0].continue_()
     ready(page)
+    page.unroute(actions)
     page.wait_for_function("() => document.querySelector('[data-die]').getAnimations().length === 0")
     assert server.api("GET", f"/api/games/{game_id}")["table"]["rolls_left"] == 1
     expect(page.locator(ROLL)).to_contain_text("1")

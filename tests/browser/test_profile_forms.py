@@ -217,7 +217,9 @@ def test_item_7_push_and_passkey_failures_are_said_in_our_words_and_the_browsers
     laptop.context.grant_permissions(["notifications"], origin=localhost)
     start_with_a_friend(laptop, localhost)
     laptop.click("[data-action='settings']")
-    laptop.check("#settings [data-push-opt-in] input[name='push']")  # headless Chromium has no push service
+    # headless Chromium has no push service: the page turns the switch off again as it says why, maybe before
+    # Playwright's check() could see it on, so a click
+    laptop.click("#settings [data-push-opt-in] input[name='push']")
     expect(laptop.locator("#settings [data-push-note]")).to_have_text(
         "Notifikasi tidak dapat diaktifkan: layanan push peramban ini tidak menerima langganan (dimatikan, jendela "
         "pribadi, atau tidak terjangkau): coba lagi nanti, atau di peramban lain"
