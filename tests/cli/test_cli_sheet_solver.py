@@ -80,6 +80,7 @@ def test_stats_reports_the_exact_statistics(capsys):
     assert list(data["percentiles"]) == ["1", "5", "10", "25", "50", "75", "90", "95", "99"]
     code, out, _ = run(capsys, "stats", "generala")
     assert code == 0 and "mean 215.2221" in out and "percentiles" in out
+    assert "upper bonus" not in out  # issue 34, item 13: a game without one has no line for it
 
 
 def test_simulate_reports_each_seat_reproducibly(capsys):
