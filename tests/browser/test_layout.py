@@ -62,7 +62,8 @@ def nothing_scrolls(page) -> None:
     matrix(["penta", "generala"], [1, 2, 4], SIZES, ["es"], quick={("penta", 4, "phone", "es"), ("generala", 4, "desktop", "es")})
     # Indonesian's and English's words on a phone too (issue 34 item 18): the fullest sheet of each game
     + [pytest.param("penta", 4, "phone", "id"), pytest.param("generala", 4, "phone", "id"),
-       pytest.param("penta", 4, "phone", "en"), pytest.param("generala", 4, "phone", "en", marks=pytest.mark.slow)],
+       pytest.param("penta", 4, "phone", "en", marks=pytest.mark.slow),
+       pytest.param("generala", 4, "phone", "en", marks=pytest.mark.slow)],
 )
 def test_every_row_of_the_sheet_the_dice_and_the_buttons_are_on_screen(server, new_page, game, players, size, lang):
     page = new_page(viewport=SIZES[size], locale=LOCALES[lang])

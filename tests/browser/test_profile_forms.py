@@ -117,17 +117,19 @@ def test_item_2_the_recovery_code_fits_a_phone_and_is_copied_downloaded_and_type
             "¿Ya tienes un perfil? Entra",
             "Este código de recuperación no es válido: revísalo e inténtalo de nuevo.",
         ),
-        (
+        pytest.param(  # the other languages' words are the catalogs' (tests/i18n): their pages in the slow step
             "id-ID",
             "Profil baru",
             "Sudah punya profil? Masuk",
             "Kode pemulihan ini tidak valid: periksa lalu coba lagi.",
+            marks=pytest.mark.slow,
         ),
-        (
+        pytest.param(
             "en-US",
             "New profile",
             "Already have a profile? Sign in",
             "This recovery code is not valid: check it and try again.",
+            marks=pytest.mark.slow,
         ),
     ],
     ids=["es", "id", "en"],
