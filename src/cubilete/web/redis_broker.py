@@ -129,7 +129,9 @@ class RedisBroker:
         missed: dict[tuple[str, str], News] = {}  # each game's latest news of each kind Redis missed
         last = False
         while not last:
-            messages = self._queued(RETRY_SECONDS if missed else None)
+            self._processes.refresh_when_due()  # here, not where the watch ticks: a Redis that hangs holds it
+            refresh = self._processes.seconds_to_refresh()
+            messages = self._queued(min(RETRY_SECONDS, refresh) if missed else refresh)
             last = None in messages
             changes = [message for message in messages if message is not None]
             pipeline = self._redis.pipeline(transaction=False)
@@ -148,8 +150,8 @@ class RedisBroker:
                 log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
             missed.clear()
 
-    def _queued(self, wait: float | None) -> list[Message | None]:
-        """What is queued to publish, once there is something or after `wait` seconds (None: until then)."""
+    def _queued(self, wait: float) -> list[Message | None]:
+        """What is queued to publish, once there is something or after `wait` seconds."""
         try:
             messages = [self._outbox.get(timeout=wait)]
         except queue.Empty:
@@ -164,7 +166,6 @@ class RedisBroker:
         pinged = time.monotonic()
         while not self._closed.is_set():
             self._watch.tick()
-            self._processes.refresh_when_due()
             try:
                 if time.monotonic() - pinged >= PING_SECONDS:  # its answer tells the watch Redis is there
                     pinged = time.monotonic()

@@ -1,7 +1,7 @@
 """The message version (web/wire.py) each running process of an install speaks, where all of them see it:
 a Redis key per process beside the install's channels, `cubilete:INSTALL:process:NAME`, holding
 {"v": 2, "release": "0.4.0", "host": "web-1", "pid": 4242} for RECORD_SECONDS. The process sets it again
-every REFRESH_SECONDS while it runs (web/redis_broker.py's listening thread) and deletes it as it stops.
+every REFRESH_SECONDS while it runs (web/redis_broker.py's publishing thread) and deletes it as it stops.
 
 Why in Redis rather than a table: only processes that share a broker exchange messages, so only they need
 to agree, and the record lives where the messages travel; and Redis forgets the key of a process that died
@@ -82,6 +82,9 @@ class RunningProcesses:
             log.warning("this process's message version is recorded in Redis again")
         self._failing = False
 
+    def seconds_to_refresh(self) -> float:
+        return max(0.0, self._refreshed + REFRESH_SECONDS - time.monotonic())
+
     def leave(self) -> None:
         """(Stopping.) Delete this process's record; if Redis does not answer, it lapses by itself."""
         try:
@@ -101,7 +104,7 @@ class RunningProcesses:
         return [record for record in records if record is not None]
 
 
-def _readable(data: bytes | None) -> dict[str, Any] | None:
+def _readable(data: bytes | str | None) -> dict[str, Any] | None:
     """A record as join() reads it (None: gone since the scan, or not a record)."""
     if data is None:
         return None
