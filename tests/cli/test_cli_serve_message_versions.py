@@ -94,13 +94,14 @@ def test_the_refusal_speaks_the_cli_language(database, redis_url, redis_client):
 )
 def test_a_process_joins_those_one_message_version_apart_at_most(version, joins, redis_url, redis_client):
     install = secrets.token_hex(8)
-    record_a_process(redis_client, install, version)
+    elsewhere = record_a_process(redis_client, install, version)
     if joins:  # a rolling upgrade: one of the two reads the other's messages
         open_broker(redis_url, install).close()
     else:
         with pytest.raises(ForeignMessageVersion) as refused:
             open_broker(redis_url, install)
         assert refused.value.params["theirs"] == version
+    assert list(records_of(redis_client, install)) == [elsewhere]  # stopped or refused, it left no record
 
 
 def test_a_record_past_its_expiry_does_not_block(redis_url, redis_client):

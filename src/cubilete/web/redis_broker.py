@@ -111,13 +111,14 @@ class RedisBroker:
         self._listeners.tell(game_id, news)
 
     def close(self) -> None:
-        self._outbox.put(None)  # what was published before is still sent
-        if self._publisher.is_alive() and self._publisher is not threading.current_thread():
-            self._publisher.join(CLOSE_WAIT)
+        self._outbox.put(None)  # what was published before is still sent, then the process's record deleted
+        if self._publisher.ident is None:  # never started (the app never served): no thread deletes it
+            self._processes.leave()
+        elif self._publisher.is_alive() and self._publisher is not threading.current_thread():
+            self._publisher.join(CLOSE_WAIT)  # a frozen Redis does not hold the stop: the record lapses
         self._closed.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(CLOSE_WAIT)
-        self._processes.leave()
         self._close_connections()
         self._listeners.clear()
 
@@ -149,6 +150,7 @@ class RedisBroker:
             if missed:
                 log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
             missed.clear()
+        self._processes.leave()
 
     def _queued(self, wait: float) -> list[Message | None]:
         """What is queued to publish, once there is something or after `wait` seconds."""
