@@ -6,6 +6,7 @@ The PostgreSQL and Redis tests skip, saying why, when those services are unreach
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 import urllib.error
@@ -17,6 +18,7 @@ from harness import Server
 from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match
 from cubilete.storage import EventConflict, Storage
+from cubilete.web.wire import MESSAGE_VERSION
 
 ANA, LUIS = {"name": "Ana", "kind": "human"}, {"name": "Luis", "kind": "human"}
 
@@ -32,6 +34,17 @@ def call(server: Server, method: str, path: str, body: dict | None = None) -> tu
 def act(server: Server, created: dict, action: dict, at: int, seat: int = 0) -> tuple[int, dict]:
     body = {"seat": seat, "token": created["seats"][seat]["token"], "action": action, "at": at}
     return call(server, "POST", f"/api/games/{created['id']}/actions", body)
+
+
+def recorded_processes(redis_url: str, install: str) -> set[tuple[int, int]]:
+    """The message version and process id each live process of the install recorded (web/running_processes.py)."""
+    import redis
+
+    from cubilete.web.running_processes import record_prefix
+
+    with redis.Redis.from_url(redis_url) as client:
+        records = [json.loads(client.get(key)) for key in client.scan_iter(match=f"{record_prefix(install)}*")]
+    return {(record["v"], record["pid"]) for record in records}
 
 
 def send_at_once(requests: list[tuple[Server, dict, dict, int]]) -> list[tuple[int, dict]]:
@@ -141,13 +154,16 @@ def test_the_database_lets_one_of_two_processes_store_an_event_index(postgres_ur
 def test_a_follower_of_another_process_is_told_of_each_move(postgres_url, redis_url, start_server):
     from cubilete.storage import Storage
     from cubilete.web.broker import EventsStored
-    from cubilete.web.redis_broker import RedisBroker, channel_prefix
+    from cubilete.web.redis_broker import RedisBroker
 
     server = start_server(postgres_url, redis_url)
     created = server.api("POST", "/api/games", {"game": "penta", "players": [ANA], "seed": 3})
     storage = Storage(postgres_url)
-    follower = RedisBroker(redis_url, channel_prefix(storage.install.name()))  # as in a second process of the install
+    install = storage.install.name()
+    follower = RedisBroker(redis_url, install)  # as in a second process of the install, of the same messages
     storage.close()
+    # both processes recorded the message version they speak, where the next to start reads it
+    assert recorded_processes(redis_url, install) == {(MESSAGE_VERSION, server.process.pid), (MESSAGE_VERSION, os.getpid())}
     follower.start()
     told: list[int] = []
     heard = threading.Event()

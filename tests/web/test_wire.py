@@ -112,14 +112,15 @@ def test_a_flood_of_distinct_foreign_types_logs_a_bounded_number_of_lines(caplog
 def test_a_process_hears_the_previous_versions_messages_and_writes_its_own(redis_url, caplog):
     import redis
 
-    from cubilete.web.redis_broker import RedisBroker
+    from cubilete.web.redis_broker import RedisBroker, channel_prefix
 
-    prefix = f"test-wire-{uuid.uuid4().hex}:"  # other tests' processes share this Redis
+    install = uuid.uuid4().hex  # other tests' processes share this Redis
+    prefix = channel_prefix(install)
     raw = redis.Redis.from_url(redis_url)
     listening = raw.pubsub()
     listening.subscribe(f"{prefix}g2")
     assert listening.get_message(timeout=5)["type"] == "subscribe"
-    broker = RedisBroker(redis_url, prefix)
+    broker = RedisBroker(redis_url, install)
     broker.start()  # its threads are the lifespan's to start
     heard: list[News] = []
     last = threading.Event()
@@ -152,7 +153,7 @@ def test_installs_sharing_a_redis_server_never_hear_each_other(redis_url, tmp_pa
     database 13 (publish/subscribe ignores the number). Channels now carry the install's name, kept in its
     database: a second process of the same install hears it, the other install's does not."""
     from cubilete.storage import Storage
-    from cubilete.web.redis_broker import RedisBroker, channel_prefix
+    from cubilete.web.redis_broker import RedisBroker
 
     names = {}
     for install, process in (("a", 1), ("a", 2), ("b", 1)):
@@ -162,10 +163,10 @@ def test_installs_sharing_a_redis_server_never_hear_each_other(redis_url, tmp_pa
     assert names["a", 1] == names["a", 2] != names["b", 1]
     base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
     brokers = {
-        "publisher a": RedisBroker(f"{base}/0", channel_prefix(names["a", 1])),
-        "same install": RedisBroker(f"{base}/0", channel_prefix(names["a", 2])),
-        "other install": RedisBroker(f"{base}/13", channel_prefix(names["b", 1])),
-        "publisher b": RedisBroker(f"{base}/13", channel_prefix(names["b", 1])),
+        "publisher a": RedisBroker(f"{base}/0", names["a", 1]),
+        "same install": RedisBroker(f"{base}/0", names["a", 2]),
+        "other install": RedisBroker(f"{base}/13", names["b", 1]),
+        "publisher b": RedisBroker(f"{base}/13", names["b", 1]),
     }
     heard: dict[str, list[News]] = {"same install": [], "other install": []}
     done = {name: threading.Event() for name in heard}

@@ -137,6 +137,12 @@ REFUSALS: dict[str, str] = {
     ),
     "broker_unreachable": "cannot reach the broker {url}: {reason}",
     "broker_unavailable": "the broker (Redis) does not answer",
+    "foreign_message_version": (
+        "another cubilete process of this install speaks messages v{theirs} (cubilete {release}, process {pid} on"
+        " {host}), which this one (messages v{ours}, cubilete {version}) neither reads nor is read by: stop it"
+        " first (a process that died is forgotten within {seconds} s), or upgrade through a release whose"
+        " messages are one version apart (docs/hosting.md, Upgrades)"
+    ),
     # -- backups -------------------------------------------------------------------------
     "backup_needs_sqlite": "cubilete backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/hosting.md)",
     "backup_exists": "{path} already exists: give the backup a new file name",

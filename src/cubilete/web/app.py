@@ -28,7 +28,7 @@ from ..storage import Storage
 from ..storage.connections import DATABASE_TIMEOUT
 from .access import Access
 from .addresses import LinkBase
-from .broker import Broker, BrokerUnreachable
+from .broker import Broker, BrokerUnreachable, ForeignMessageVersion
 from .chances import chances_router
 from .compression import Compression
 from .correspondence import sweeping_correspondence
@@ -102,7 +102,7 @@ def create_app(
     storage = Storage(database_url, database_timeout)
     try:
         broker = open_broker(broker_url, storage.install.name())
-    except BrokerUnreachable:
+    except (BrokerUnreachable, ForeignMessageVersion):
         storage.close()
         raise
     clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1")) if clock_scale is None else clock_scale

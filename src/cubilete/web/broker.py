@@ -88,6 +88,11 @@ class BrokerUnreachable(CubileteError):
     """The broker does not answer at start: the server does not start."""
 
 
+class ForeignMessageVersion(CubileteError):
+    """A live process of this install speaks messages this one neither reads nor is read by (web/wire.py,
+    web/running_processes.py): the server does not start."""
+
+
 class LocalBroker:
     """Publishes to the listeners of this process, in the publisher's thread."""
 

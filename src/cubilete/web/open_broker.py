@@ -7,9 +7,10 @@ from .broker import Broker, LocalBroker
 
 def open_broker(url: str | None, install: str) -> Broker:
     """The broker at `url` (redis://...), its channels the install's (`install`: storage/install.py), or the
-    in-process one when there is none."""
+    in-process one when there is none. ForeignMessageVersion (web/running_processes.py) if a live process
+    of the install speaks messages this one neither reads nor is read by."""
     if url is None:
         return LocalBroker()
-    from .redis_broker import RedisBroker, channel_prefix  # Redis is an optional dependency (cubilete[servers])
+    from .redis_broker import RedisBroker  # Redis is an optional dependency (cubilete[servers])
 
-    return RedisBroker(url, channel_prefix(install))
+    return RedisBroker(url, install)

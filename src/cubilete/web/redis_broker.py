@@ -9,7 +9,8 @@ where moves are stored (web/group_commit.py), never waits for Redis. A publish t
 Redis misses (it is down) is logged, not raised: the move is already stored; the latest news
 of each game Redis missed is sent again every RETRY_SECONDS until it takes it. Meanwhile,
 and whenever this process cannot hear Redis, the games it holds are compared with the
-database instead (broker_watch.py).
+database instead (broker_watch.py). Each process keeps a record of the message version it speaks beside
+the channels, and does not start beside a process whose messages neither reads (running_processes.py).
 """
 
 from __future__ import annotations
@@ -24,8 +25,19 @@ import redis
 from redis.client import PubSub
 
 from ..storage.connections import shown_url
-from .broker import BrokerUnreachable, EventsStored, Listener, Listeners, News, Reacted, SeatsPresent, StoredNews
+from .broker import (
+    BrokerUnreachable,
+    EventsStored,
+    ForeignMessageVersion,
+    Listener,
+    Listeners,
+    News,
+    Reacted,
+    SeatsPresent,
+    StoredNews,
+)
 from .broker_watch import BrokerWatch
+from .running_processes import RunningProcesses
 from .wire import WireReader, encoded
 
 log = logging.getLogger(__name__)
@@ -44,20 +56,26 @@ def channel_prefix(install: str) -> str:
 
 
 class RedisBroker:
-    def __init__(self, url: str, prefix: str) -> None:
-        self._prefix = prefix
+    def __init__(self, url: str, install: str) -> None:
+        """The broker of the install's processes (`install`: its name, storage/install.py); this process
+        joins their records (running_processes.py) and raises ForeignMessageVersion where it may not."""
+        self._prefix = channel_prefix(install)
         self._redis = redis.Redis.from_url(url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=CONNECT_TIMEOUT)
         self._listeners = Listeners()
         self._reader = WireReader()
         self._watch = BrokerWatch(self._listeners.tell)
         open_pubsub: Callable[[], PubSub] = self._redis.pubsub  # redis leaves pubsub() unannotated
         self._pubsub = open_pubsub()
+        self._processes = RunningProcesses(self._redis, install)
         try:
-            self._pubsub.psubscribe(f"{prefix}*")
+            self._pubsub.psubscribe(f"{self._prefix}*")
+            self._processes.join()
         except redis.RedisError as error:
-            self._pubsub.close()
-            self._redis.close()
+            self._close_connections()
             raise BrokerUnreachable("broker_unreachable", url=shown_url(url), reason=str(error)) from error
+        except ForeignMessageVersion:
+            self._close_connections()
+            raise
         self._subscribed = threading.Event()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="redis-broker", daemon=True)
@@ -93,21 +111,28 @@ class RedisBroker:
         self._listeners.tell(game_id, news)
 
     def close(self) -> None:
-        self._outbox.put(None)  # what was published before is still sent
-        if self._publisher.is_alive() and self._publisher is not threading.current_thread():
-            self._publisher.join(CLOSE_WAIT)
+        self._outbox.put(None)  # what was published before is still sent, then the process's record deleted
+        if self._publisher.ident is None:  # never started (the app never served): no thread deletes it
+            self._processes.leave()
+        elif self._publisher.is_alive() and self._publisher is not threading.current_thread():
+            self._publisher.join(CLOSE_WAIT)  # a frozen Redis does not hold the stop: the record lapses
         self._closed.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(CLOSE_WAIT)
+        self._close_connections()
+        self._listeners.clear()
+
+    def _close_connections(self) -> None:
         self._pubsub.close()
         self._redis.close()
-        self._listeners.clear()
 
     def _publish_queued(self) -> None:
         missed: dict[tuple[str, str], News] = {}  # each game's latest news of each kind Redis missed
         last = False
         while not last:
-            messages = self._queued(RETRY_SECONDS if missed else None)
+            self._processes.refresh_when_due()  # here, not where the watch ticks: a Redis that hangs holds it
+            refresh = self._processes.seconds_to_refresh()
+            messages = self._queued(min(RETRY_SECONDS, refresh) if missed else refresh)
             last = None in messages
             changes = [message for message in messages if message is not None]
             pipeline = self._redis.pipeline(transaction=False)
@@ -125,9 +150,10 @@ class RedisBroker:
             if missed:
                 log.warning("told other processes of the changes of %d games Redis had missed", len(missed))
             missed.clear()
+        self._processes.leave()
 
-    def _queued(self, wait: float | None) -> list[Message | None]:
-        """What is queued to publish, once there is something or after `wait` seconds (None: until then)."""
+    def _queued(self, wait: float) -> list[Message | None]:
+        """What is queued to publish, once there is something or after `wait` seconds."""
         try:
             messages = [self._outbox.get(timeout=wait)]
         except queue.Empty:

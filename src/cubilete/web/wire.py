@@ -12,7 +12,8 @@ until 0.3.0) is untyped text: "12", "seats", "present ORIGIN 0,2/2" (after "/": 
 0.2.0 does not send), "reacted 1 wow". Fields a message of a known type has beyond its own are ignored, so
 a release may add one without a new version. Any other message (another version or type, or malformed)
 is ignored and logged once per (version, type) by the process's `WireReader`: a process of the next
-release would otherwise log each of its messages here.
+release would otherwise log each of its messages here. A process does not start beside a live process of
+the install whose messages neither reads (web/running_processes.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ MOST_LOGGED_KINDS = 32  # unreadable (version, type) pairs logged by one process
 MOST_SHOWN = 40  # characters of a foreign version or type shown in the log
 SEAT_LIMIT = 100  # a seat number is below it (a game has six seats at most)
 ORIGIN_LIMIT = 64  # characters of a process's name in its presence (web/presence.py makes 12)
+
+
+def talks_with(version: int) -> bool:
+    """Whether a process of this message version may run beside one of `version` (web/running_processes.py
+    asks at start): one of them reads the other's messages, as in a rolling upgrade."""
+    return abs(version - MESSAGE_VERSION) <= 1
 
 
 class UnreadableMessage(ValueError):

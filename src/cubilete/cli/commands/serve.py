@@ -17,10 +17,11 @@ import webbrowser
 from datetime import timedelta
 from typing import Any
 
+from ...engine.errors import CubileteError
 from .. import url_options
 from ..connection_limits import CONNECTIONS_PER_CLIENT, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, ConnectionLimits
 from ..language import default_language
-from ..output import Parser
+from ..output import Parser, fail
 from ..proxies import believed_proxies, proxy_settings, trusted_proxies
 from ..push_options import add_push_options, push_settings
 from ..serve_logging import add_logging_options, configure_logging, startup_summary, uvicorn_logging
@@ -299,12 +300,15 @@ def run(args: argparse.Namespace) -> int:
     timeout = {} if args.database_timeout is None else {"database_timeout": args.database_timeout}
     if args.body_timeout is not None:
         timeout["body_timeout"] = args.body_timeout
-    app = create_app(
-        args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
-        rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
-        access=Access(args.creation_password, args.open_tables, **per_client_shares(args)),
-        push=push_settings(args), metrics_token=args.metrics_token,
-    )
+    try:
+        app = create_app(
+            args.database, args.broker, public_url=args.public_url, listen_host=args.host, socket_limits=sockets,
+            rate_limits=rates, unplayed_max_age=unplayed_max_age, **timeout, tables=tables,
+            access=Access(args.creation_password, args.open_tables, **per_client_shares(args)),
+            push=push_settings(args), metrics_token=args.metrics_token,
+        )
+    except CubileteError as refusal:  # no database, no broker, another process's messages: one line, status 2
+        return fail(Texts(default_language()).refusal(refusal))
     urls = listening_addresses(args.host, args.port)
     proxies = believed_proxies(args.forwarded_allow_ips, args.public_url)
     log = logging.getLogger(__name__)
