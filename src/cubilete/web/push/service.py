@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 from ...storage import Storage
 from ..presence import Presence
 from .keys import VapidKeys, signable_contact
-from .notifier import Notifier, SeatOwner
+from .notifier import Notifier
+from .reachable import SeatOwner
 from .outbox import RETRY_DELAYS, Outbox
 from .subscriptions import KNOWN_PUSH_SERVICES, PushServices
 
