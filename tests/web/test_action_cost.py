@@ -7,6 +7,7 @@ correspondence sweep reads none of the games. Work is counted, never timed."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -17,12 +18,16 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 
 from cubilete.storage import Storage
+from cubilete.storage.push import Owner, Subscription
 from cubilete.web import create_app
+from cubilete.web.broker import LocalBroker
 from cubilete.web.correspondence import CorrespondenceSweeper
+from cubilete.web.games import Games
 from cubilete.web.presence import Presence
-from cubilete.web.push.reachable import Reachable
+from cubilete.web.push.reachable import REFRESH_SECONDS, Reachable
 from cubilete.web.seats import HUMAN, SeatRequest
 from cubilete.web.services import Services
+from cubilete.web.tables import TableGate
 
 HELD = (10, 1000)
 NOTIFIER_WAIT = 10.0  # seconds, at most, for the notifier's worker to take the turn's note
@@ -107,8 +112,6 @@ def turn_work(database: str, held: int, monkeypatch: pytest.MonkeyPatch) -> tupl
 
 
 def test_a_turn_costs_the_same_with_a_thousand_games_held_as_with_ten(tmp_path, migrated_database, monkeypatch):
-    import shutil
-
     measured = {}
     for held in HELD:
         database = tmp_path / f"held-{held}.sqlite3"
@@ -121,3 +124,46 @@ def test_a_turn_costs_the_same_with_a_thousand_games_held_as_with_ten(tmp_path, 
     assert many_turn["owner"] == 1  # one note looked at: the seat given the turn
     assert many_sweep == few_sweep
     assert many_sweep["load"] == 0  # no game is due: none is read
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_notifier_knows_the_subscribed_seats_of_any_process_within_its_refresh(database):
+    """A subscription stored by this process is known at once; one stored by another process (its own
+    store on the same database) once REFRESH_SECONDS passed; a seat's profile is asked for only while some
+    profile has a subscription."""
+    here, elsewhere = Storage(database), Storage(database)
+    games = Games(here, TableGate(), LocalBroker())
+    try:
+        game_id = games.create("penta", None, [SeatRequest("Ana", HUMAN), SeatRequest("Beto", HUMAN)], None, "en")[0].id
+        clock, owners_asked = Clock(), []
+        reachable = Reachable(here.push, clock)
+
+        def seat_owner(game: str, seat: int) -> str | None:
+            owners_asked.append((game, seat))
+            return None
+
+        def subscribe(storage: Storage, seat: int) -> None:
+            subscription = Subscription(f"https://fcm.googleapis.com/fcm/send/{seat}", "p" * 87, "a" * 22, "en")
+            storage.push.add(Owner(game_id, seat), subscription, 5, 5)
+
+        assert reachable.owner(game_id, 0, seat_owner) == (False, None)
+        subscribe(here, 0)
+        assert reachable.owner(game_id, 0, seat_owner) == (True, None)  # stored here: known at once
+        subscribe(elsewhere, 1)
+        assert reachable.owner(game_id, 1, seat_owner) == (False, None)  # read a moment ago
+        clock.now += REFRESH_SECONDS
+        assert reachable.owner(game_id, 1, seat_owner) == (True, None)
+        assert owners_asked == []  # no profile has a subscription: no seat's profile is read
+        reachable.forget(game_id)
+        assert reachable.owner(game_id, 0, seat_owner) == (False, None)  # the game is over
+    finally:
+        games.close()
+        here.close()
+        elsewhere.close()
