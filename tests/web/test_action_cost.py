@@ -30,6 +30,9 @@ from cubilete.web.services import Services
 from cubilete.web.tables import TableGate
 
 HELD = (10, 1000)
+# the statements of the app's own timers, whose rounds may fall in a measured turn: the correspondence
+# sweep (measured on its own below), the daily challenges' sweep, the rating job's catch-up at start
+TIMERS = ("games.clock_due <=", "FROM daily_tries", "games.finished IS 1")
 NOTIFIER_WAIT = 10.0  # seconds, at most, for the notifier's worker to take the turn's note
 
 
@@ -43,8 +46,9 @@ def counted(services: Services, monkeypatch: pytest.MonkeyPatch) -> Iterator[Wor
     work = Work()
     engine = services.games.storage.engine
 
-    def statement(_connection, _cursor, _statement, _parameters, _context, _executemany) -> None:
-        work["statements"] += 1
+    def statement(_connection, _cursor, statement: str, _parameters, _context, _executemany) -> None:
+        if not any(mark in statement for mark in TIMERS):
+            work["statements"] += 1
 
     def spied(owner: type, name: str) -> None:
         original = getattr(owner, name)
@@ -122,8 +126,8 @@ def test_a_turn_costs_the_same_with_a_thousand_games_held_as_with_ten(tmp_path, 
     assert many_turn["load"] == 0  # the game is held: never read again
     assert many_turn["follow"] == 0  # a seat nobody can be told about costs presence nothing
     assert many_turn["owner"] == 1  # one note looked at: the seat given the turn
-    assert many_sweep == few_sweep
-    assert many_sweep["load"] == 0  # no game is due: none is read
+    assert many_sweep["load"] == few_sweep["load"] == 0  # no game is due: none is read
+    assert many_sweep["statements"] == few_sweep["statements"] == 0  # beside the one indexed query: no write
 
 
 class Clock:
