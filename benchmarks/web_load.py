@@ -176,21 +176,23 @@ def wait_idle(servers: list[Server], timeout: float = 120.0, busy: float = 0.03)
     print(f"  (servers still busy after {timeout:.0f} s; measuring anyway)")
 
 
-def serve_args(database: str, broker: str | None = None, follow: bool = False) -> list[str]:
+def serve_args(database: str, broker: str | None = None, src: Path | None = None) -> list[str]:
+    """`cubilete serve`'s options; `src`: the tree it runs (an older one may lack the bounds' options)."""
     args = ["-m", "cubilete.cli.main", "serve", "--host", "127.0.0.1", "--database", database]
-    if "--no-rate-limits" in serve_help():  # one client makes every game here: load is the point
+    if "--no-rate-limits" in serve_help(src):  # one client makes every game here: load is the point
         args.append("--no-rate-limits")
-    if follow:  # every page comes from this one client address
-        args += ["--max-connections", "10000", "--max-connections-per-client", "10000",
-                 "--max-sockets-per-client", "10000"]
+    if "--max-connections-per-client" in serve_help(src):  # every connection and page comes from this client
+        args += ["--max-connections", "10000", "--max-connections-per-client", "10000"]
+    if "--max-sockets-per-client" in serve_help(src):
+        args += ["--max-sockets-per-client", "10000"]
     return args + (["--broker", broker] if broker else [])
 
 
 @functools.cache
-def serve_help() -> str:
+def serve_help(src: Path | None = None) -> str:
     return subprocess.run(
         [sys.executable, "-m", "cubilete.cli.main", "serve", "--help"],
-        env=python_env(), capture_output=True, text=True, timeout=60, check=True,
+        env=python_env(src), capture_output=True, text=True, timeout=60, check=True,
     ).stdout
 
 
@@ -580,7 +582,7 @@ def warm_up(servers: list[Server], game: str) -> None:
 def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
     database = f"sqlite:///{folder / 'games.sqlite3'}"
     rows: dict[int, Row] = {}
-    with running("sqlite", serve_args(database, follow=args.follow), folder) as server:
+    with running("sqlite", serve_args(database), folder) as server:
         print(f"one process, SQLite: server RSS at start {server.rss() / MB:.1f} MB", flush=True)
         warm_up([server], args.game)
         if "closed" not in args.skip:

@@ -57,6 +57,7 @@ class Owner:
 class PushStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.added = 0  # subscriptions this process stored: the notifier reads the owners again (web/push/reachable.py)
 
     def key_pair(self, make: Callable[[], tuple[str, str]]) -> tuple[str, str]:
         """The stored (private, public) key pair; `make()`'s is stored first if there is none yet (of two
@@ -107,6 +108,7 @@ class PushStore:
                 raise CapReached(most_owned)  # the transaction is rolled back
             if _count(connection, of_endpoint) > most_of_endpoint:
                 raise CapReached(most_of_endpoint)
+        self.added += 1
 
     def remove(self, owner: Owner, endpoint: str) -> None:
         columns = push_subscriptions_table.c
@@ -136,6 +138,18 @@ class PushStore:
         for endpoint, p256dh, auth, lang in rows:
             found.setdefault(endpoint, Subscription(endpoint, p256dh, auth, lang))
         return list(found.values())
+
+    def owners_from(self, first_id: int) -> list[tuple[int, str | None, int | None, str | None]]:
+        """The owners of the subscriptions whose id is `first_id` or more, by id: (id, game_id, seat,
+        profile_id), one of the two owners set."""
+        columns = push_subscriptions_table.c
+        query = (
+            select(columns.id, columns.game_id, columns.seat, columns.profile_id)
+            .where(columns.id >= first_id)
+            .order_by(columns.id)
+        )
+        with self.engine.connect() as connection:
+            return [(int(row_id), game, seat, profile) for row_id, game, seat, profile in connection.execute(query)]
 
     def first_time(self, game_id: str, turn: int, kind: str, seat: int) -> bool:
         """Whether this (game, turn, kind, seat) was not marked sent yet, marking it (once across processes)."""

@@ -55,7 +55,9 @@ from .turn_clock import TurnClock
 from .watchers import Watcher, tell_stored
 
 log = logging.getLogger(__name__)
-CACHED_GAMES = 500  # games kept in memory per process; the others are read again from the database
+# games kept in memory per process; the others are read again from the database. Beyond it, games played
+# in turn are each read again at every move (1,000 games in 500 places did: issue 36)
+CACHED_GAMES = 2000
 
 
 class Games:

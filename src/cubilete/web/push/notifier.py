@@ -1,7 +1,8 @@
 """The notifier: told by the game service of each change this process stored (the watcher interface of
 `Games.watchers`), and by the correspondence sweeper of each allowance a quarter left, it works out
 who is told what (notes.py) at once, holding the game's lock, and leaves the rest to its worker
-thread: whether the seat's page is in sight, the seat's and its profile's subscriptions, a push per
+thread: whether the seat has a subscription at all (reachable.py: most have none, and cost nothing
+more), whether its page is in sight, the seat's and its profile's subscriptions, a push per
 subscription in its reader's language, handed to the outbox. A change never waits for any of it.
 
 Whether a seat's page is in sight is presence's (web/presence.py), which every process hears for the
@@ -16,7 +17,6 @@ import logging
 import queue
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 
 from ...storage import DatabaseError
 from ...storage.push import PushStore
@@ -26,13 +26,13 @@ from ..seats import Seat
 from .messages import rendered
 from .notes import Tell, after_events, after_seats, quarter_left
 from .outbox import Delivery, Outbox
+from .reachable import Reachable, SeatOwner
 
 log = logging.getLogger(__name__)
 MOST_WAITING = 10_000  # notes waiting for the worker; beyond, new ones are dropped (logged)
 MOST_FOLLOWED = 1000  # games whose presence the notifier follows; the oldest is let go beyond
 PRESENCE_ANSWER_SECONDS = 0.25  # how long the other processes have to say which pages they hold
 CLOSE_WAIT = 1.0  # seconds `close` waits for the note in hand; the notes still waiting are dropped (logged)
-SeatOwner = Callable[[str, int], "str | None"]
 
 
 class Forget:
@@ -54,6 +54,7 @@ class Notifier:
         """`seat_owner(game_id, seat)`: the profile a seat belongs to (whose subscriptions are told too)."""
         self.store, self.presence, self.outbox, self.seat_owner = store, presence, outbox, seat_owner
         self.presence_answer_seconds = presence_answer_seconds
+        self.reachable = Reachable(store)  # who has a subscription at all
         self._notes: queue.Queue[Tell | Forget | None] = queue.Queue(MOST_WAITING)
         self._followed: OrderedDict[str, int] = OrderedDict()  # a game: the notifier's presence follower
         self._closed = threading.Event()
@@ -123,11 +124,13 @@ class Notifier:
 
     def _tell(self, tell: Tell) -> None:
         note = tell.note
+        reachable, owner = self.reachable.owner(note.game_id, tell.seat, self.seat_owner)
+        if not reachable:  # no subscription: nothing to read, no presence to follow
+            return
         if tell.unless_visible and tell.seat in self._visible(note.game_id):
             return
         if tell.once_turn is not None and not self.store.first_time(note.game_id, tell.once_turn, note.kind, tell.seat):
             return
-        owner = self.seat_owner(note.game_id, tell.seat)
         for subscription in self.store.recipients(note.game_id, tell.seat, owner):
             payload = json.dumps(rendered(note, subscription.lang), ensure_ascii=False).encode()
             self.outbox.put(Delivery(subscription, payload, urgent=tell.urgent))
@@ -144,6 +147,7 @@ class Notifier:
 
     def _forget(self, game_id: str) -> None:
         self.store.forget_game(game_id)
+        self.reachable.forget(game_id)
         self._let_go(game_id)
 
     def _let_go(self, game_id: str) -> None:

@@ -10,8 +10,9 @@ from urllib.parse import urlsplit
 from ...storage import Storage
 from ..presence import Presence
 from .keys import VapidKeys, signable_contact
-from .notifier import Notifier, SeatOwner
+from .notifier import Notifier
 from .outbox import RETRY_DELAYS, Outbox
+from .reachable import SeatOwner
 from .subscriptions import KNOWN_PUSH_SERVICES, PushServices
 
 FALLBACK_CONTACT = "mailto:cubilete@localhost"  # RFC 8292's contact when the host gave none
