@@ -27,6 +27,18 @@ def test_the_settings_auto_score_line_names_the_games_own_sheet_lines(server, ne
     expect(page.locator("#settings [data-auto-score-label]")).to_have_text(AUTO_SCORE[lang, game])
 
 
+def test_5000s_settings_have_no_auto_score_line_as_5000_has_no_box_to_score(server, new_page):
+    page = new_page(locale="es-ES")
+    start_game(page, server, "5000")
+    page.click("[data-action='settings']")
+    settings = page.locator("#settings")
+    expect(settings.locator("[name='feel']")).to_be_visible()
+    expect(settings.locator("[name='autoScore']")).to_be_hidden()
+    expect(settings.locator("[name='autoScoreSeconds']")).to_be_hidden()
+    shown = settings.inner_text()  # what the player reads (textContent would count the hidden lines)
+    assert "anotar por mí" not in shown and "Segundos antes de anotar" not in shown
+
+
 def finished_by_api(server) -> dict:
     """A two-player Penta game, Ana and Beto each on their seat's link, played to its end through the API
     (the ranking is what the test reads; 26 turns of clicks would cost most of a minute)."""

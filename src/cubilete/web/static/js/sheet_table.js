@@ -14,6 +14,7 @@ export class SheetTable {
     this.game = view.game;
     this.words = sheetWords(view.game);
     document.querySelector("[data-auto-score-label]").textContent = this.words.autoScore; // ⚙, in the game's words
+    for (const setting of document.querySelectorAll("[data-auto-score-setting]")) setting.hidden = false;
     this.view = view;
     this.interactive = false;
     this.holding = new Set();
