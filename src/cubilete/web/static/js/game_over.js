@@ -6,6 +6,7 @@
 import { seatTokens } from "./api.js";
 import { listText, numberText, page, placeText, t, tn } from "./i18n.js";
 import { myName, playerUrl } from "./my_player.js";
+import { seatName } from "./profile_link.js";
 
 // A solo game's end, its score (null with others: they have a winner and places); from any view of the
 // game, a step's included (it has the scores, not the seats).
@@ -16,10 +17,10 @@ export function showGameOver(view, controller) {
   const panel = document.querySelector("[data-game-over]");
   const list = panel.querySelector("[data-ranking]");
   const order = view.seats
-    .map((seat, index) => ({ name: seat.name, score: view.scores[index], place: view.ranking[index], index }))
+    .map((seat, index) => ({ seat, name: seat.name, score: view.scores[index], place: view.ranking[index], index }))
     .sort((a, b) => a.place - b.place || a.index - b.index);
   list.replaceChildren(
-    ...order.map(({ name, score, place, index }) => {
+    ...order.map(({ seat, score, place, index }) => {
       const item = document.createElement("li");
       item.dataset.place = String(place);
       item.dataset.player = String(index);
@@ -28,7 +29,7 @@ export function showGameOver(view, controller) {
       placeLabel.textContent = placeText(place);
       const nameLabel = document.createElement("span");
       nameLabel.className = "name";
-      nameLabel.textContent = name;
+      nameLabel.append(seatName(seat));
       const scoreLabel = document.createElement("span");
       scoreLabel.className = "score";
       scoreLabel.textContent = numberText(score);
