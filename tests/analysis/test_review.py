@@ -11,11 +11,11 @@ import pytest
 from cubilete.analysis.review import review, review_record
 from cubilete.analysis.walk import CLASS_LIMITS, loss_class
 from cubilete.cli.main import main
-from cubilete.engine.actions import Bank, Roll
+from cubilete.engine.actions import Bank, Keep, Roll
 from cubilete.engine.events import ActionEvent, replay
 from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED, Phase
 from cubilete.engine.games import rules_for
-from cubilete.engine.runner import play
+from cubilete.engine.runner import Match, play
 from cubilete.players import make_player
 from cubilete.solvers.five_thousand.advice import rank_five_thousand
 from cubilete.solvers.five_thousand.cache import two_player_solution
@@ -251,3 +251,15 @@ def test_steps_the_clock_played_are_not_the_seats_decisions():
     seat_zero = next(player for player in result.players if player.seat == 0)
     assert seat_zero.decisions == len([d for d in result.decisions if d.seat == 0])
     check_luck_and_skill(result, match)
+
+
+def test_cli_review_lists_kept_dice_in_ascending_order_as_the_options_do(capsys, tmp_path):
+    """Issue 34 item 13b: the dice a decision kept read as the advice lists them (ascending), not as they lay."""
+    match = Match(rules_for("penta"), ["Ana"], 4)
+    match.roll()
+    assert match.state.dice == (6, 6, 4, 3, 1)
+    match.act(Keep((0, 1, 3)))  # 6 6 3 as they lay: the best keeps 6 6
+    path = tmp_path / "penta.json"
+    path.write_text(json.dumps(match.to_json()))
+    assert main(["review", str(path)]) == 0
+    assert "dice 6 6 4 3 1: keep 3 6 6 instead of keep 6 6," in capsys.readouterr().out

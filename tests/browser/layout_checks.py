@@ -37,6 +37,24 @@ _OVERFLOWS = """(selector) => [...document.querySelectorAll(selector)]
   .map((element) => `${element.tagName}.${element.className}: ${element.scrollWidth} > ${element.clientWidth}`)"""
 
 
+# A select shows only its chosen option, cut where the select is narrower than the option's text: each
+# select matched is measured against a copy of it free to take the width of its widest option.
+_CUT_SELECTS = """(selector) => [...document.querySelectorAll(selector)].flatMap((select) => {
+  const free = select.cloneNode(true);
+  free.style.cssText = "position: absolute; visibility: hidden; width: auto; min-width: 0; max-width: none; flex: none";
+  select.parentElement.append(free);
+  const [width, needed] = [select.getBoundingClientRect().width, free.getBoundingClientRect().width];
+  free.remove();
+  return width + 0.5 < needed ? [`${select.name}: ${Math.round(width)} px < ${Math.round(needed)} px`] : [];
+})"""
+
+
+def cut_selects(page, selector: str) -> list[str]:
+    """The selects of `selector` too narrow to show their widest option whole."""
+    assert page.locator(selector).count() > 0, selector
+    return page.evaluate(_CUT_SELECTS, selector)
+
+
 def not_on_screen(page, selector: str) -> list[str]:
     """The elements of `selector` that are not entirely visible on the screen as it is (no scrolling)."""
     assert page.locator(selector).count() > 0, selector

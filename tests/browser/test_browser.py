@@ -99,8 +99,8 @@ def test_a_solo_penta_game_clicked(server, new_page, motion, turns):
     game_id = page.url.rsplit("/", 1)[1]
     assert server.api("GET", f"/api/games/{game_id}")["scores"] == [total]
     if whole:
-        expect(page.locator("[data-ranking] li")).to_have_count(1)
-        expect(page.locator("[data-ranking] li .score")).to_have_text(str(total))
+        expect(page.locator("#game-over-title")).to_have_text(f"Fin de la partida: {total} puntos")
+        expect(page.locator("[data-ranking]")).to_be_hidden()  # alone: no place
         expect(page.locator("[data-action='rematch']")).to_be_visible()
 
 

@@ -75,7 +75,8 @@ def test_the_feel_shakes_the_cup_sounds_and_celebrates_the_win(server, new_page,
         page.wait_for_function("() => window.feelProbe.celebrations.some((shown) => shown.kind === 'win')")
     celebrations = page.evaluate("window.feelProbe.celebrations")
     if turns == WHOLE_GAME:
-        assert celebrations.pop() == {"kind": "win", "label": "¡Gana Jugador 1!", "animation": "celebration-pop"}
+        win = celebrations.pop()  # alone: the end and its score, no winner (issue 34, item 13a)
+        assert win["kind"] == "win" and win["label"].startswith("Fin de la partida: ") and win["animation"] == "celebration-pop"
     # and any five of a kind rolled on the way
     assert all(shown == {"kind": "five", "label": "¡Penta!", "animation": "celebration-pop"} for shown in celebrations)
     assert page.evaluate("window.feelProbe.audioContexts") == 1
@@ -102,7 +103,7 @@ def test_the_feel_setting_is_remembered_and_silences_and_stills_everything(serve
     page.on("request", lambda request: "/static/sounds/" in request.url and sounds.append(request.url))
     play(page, turns)
     if turns == WHOLE_GAME:
-        expect(page.locator("[data-winner]")).to_have_text("¡Gana Jugador 1!")
+        expect(page.locator("#game-over-title")).to_contain_text("Fin de la partida: ")  # alone: no winner
     expect(page.locator("[data-dice]")).not_to_have_class("dice feel-shake")
     assert page.evaluate("window.feelProbe") == {"audioContexts": 0, "celebrations": []}
     assert sounds == []

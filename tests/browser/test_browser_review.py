@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from test_browser import ready, score_first_open_box, start_from_home
+from test_browser import create_by_api, open_seat, ready, score_first_open_box, start_from_home
 
 QUICK_AUTO_SCORE = json.dumps({"autoScore": True, "autoScoreSeconds": 1, "botPaceMs": 0})
 MARKED = "[data-chart] .point[data-class='mistake'], [data-chart] .point[data-class='blunder']"
@@ -112,3 +112,25 @@ def test_the_5000_hint_ranks_roll_and_bank_by_chance_to_win(server, new_page):
     assert all(text.endswith("%") and "→" in text for text in hints.locator(".hint").all_inner_texts())
     hint.click()
     expect(hints).to_be_hidden()
+
+
+def test_a_decisions_kept_dice_read_in_the_summary_as_in_its_ranked_options(server, new_page):
+    """Issue 34 item 13b: the dice kept are listed in ascending order in the costliest decisions, as the
+    position's options list them, whatever the order they lay in."""
+    created = create_by_api(server, seed=4)  # the first roll: 6 6 4 3 1
+    page = new_page()
+    open_seat(page, server, created)
+    page.click("[data-action='roll']")
+    ready(page)
+    assert [page.get_attribute(f"[data-die='{i}']", "data-value") for i in range(5)] == list("66431")
+    for die in (0, 1, 3):  # 6 6 3 as they lay: the best keeps 6 6
+        page.click(f"[data-die='{die}']")
+    page.click("[data-action='roll']")
+    ready(page)
+
+    page.goto(f"{server.url}{created['url']}/review")  # a game in progress is reviewed up to now
+    decision = page.locator("[data-seat-review='0'] .costliest [data-decision]")
+    expect(decision.locator(".what")).to_have_text("Turno 1: guardar 3 6 6 en vez de guardar 6 6")
+    decision.click()
+    chosen = page.locator("[data-position] .options li[data-chosen] .what")
+    expect(chosen).to_have_text("Guardar 3 6 6")

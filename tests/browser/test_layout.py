@@ -10,7 +10,7 @@ from itertools import product
 
 import pytest
 from harness import DESKTOP, PHONE
-from layout_checks import not_on_screen, overflowing, see_through_sticky_cells, start_game
+from layout_checks import cut_selects, not_on_screen, overflowing, see_through_sticky_cells, start_game
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from test_online import create_with_a_friend
@@ -196,3 +196,19 @@ def test_a_friends_game_with_a_clock_fits_a_phone_and_names_nobody_on_her_own_cl
     assert overflowing(ana, "[data-current-player], .turn-line") == []  # not "Turno de Jug…"
     nothing_scrolls(ana)
     assert not_on_screen(ana, ROWS) == [] and not_on_screen(ana, CONTROLS) == []
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_new_game_forms_seat_selects_show_their_options_whole_on_a_phone(server, new_page, lang):
+    """Issue 34 item 13c: «En este dispositivo», the widest kind of seat, was cut to «En este dis…» at 375 px."""
+    page = new_page(locale=LOCALES[lang])
+    page.goto(f"{server.url}/")
+    page.click("[data-game-choice='penta']")
+    while page.locator("[data-player-row]").count() < 3:
+        page.click("[data-action='add-player']")
+    rows = page.locator("[data-player-row]")
+    rows.nth(1).locator("[data-player-kind]").select_option("friend")
+    rows.nth(2).locator("[data-player-kind]").select_option("bot")
+    assert cut_selects(page, "[data-player-row] select") == []
+    assert overflowing(page, "html, [data-new-game]") == []
+    assert not_on_screen(page, "[data-player-row] :is(input, select, button)") == []

@@ -6,7 +6,7 @@ opened at http://localhost."""
 from __future__ import annotations
 
 import pytest
-from harness import Server, free_port
+from harness import Server, free_port, next_action
 from playwright.sync_api import expect
 
 from cubilete.web.i18n import messages
@@ -239,3 +239,49 @@ def test_the_home_page_lists_whom_she_played_with_and_plays_again_with_a_tap(loc
     assert (game_id, 1) in [(seat["game"], seat["seat"]) for seat in betos.json()]
     view = ana.request.get(f"{localhost}/api/games/{game_id}").json()
     assert view["game"] == "generala" and view["hints"] == "agreed"
+
+
+def test_a_signed_in_players_name_at_the_table_links_to_her_profiles_page(localhost, new_page):
+    """Issue 34, item 5b: Ana, signed in, starts a game with a friend; on Rudi's phone her column's name
+    links to her profile's page, his own (no profile) is a name alone, and a tap on hers opens her page."""
+    ana = new_page(locale="es-ES")
+    claim_profile(ana, localhost, "Ana")
+    ana.reload()
+    rows = ana.locator("[data-player-row]")
+    if rows.count() < 2:
+        ana.click("[data-action='add-player']")
+    rows.nth(1).locator("[data-player-kind]").select_option("friend")
+    ana.click("[data-action='start']")
+    invite = ana.locator("[data-invite-link][data-seat='1']").get_attribute("href")
+    ana.click("[data-action='go-to-game']")
+    expect(ana.locator("th.seat[data-seat='0'] a")).to_have_attribute("href", "/profile/Ana")
+
+    rudi = new_page(locale="id-ID")
+    rudi.goto(invite)
+    expect(rudi.locator("th.seat[data-seat='1']")).to_have_text("Pemain 2")
+    expect(rudi.locator("th.seat[data-seat='1'] a")).to_have_count(0)
+    rudi.locator("th.seat[data-seat='0']").get_by_role("link", name="Ana").click()
+    rudi.wait_for_url(f"{localhost}/profile/Ana")
+    expect(rudi.locator("[data-player-name]")).to_have_text("Ana")
+
+
+def test_the_end_of_a_game_links_a_profiles_seat_to_its_page(localhost, new_page):
+    """Issue 34, item 5b: Ana, signed in, played Penta with Beto on her phone (through the API: the ranking is
+    what the test reads); the end of the game links her name to her profile's page, not Beto's."""
+    ana = new_page(locale="es-ES")
+    claim_profile(ana, localhost, "Ana")
+    players = [{"name": "Ana", "kind": "human"}, {"name": "Beto", "kind": "human"}]
+    created = ana.request.post(
+        f"{localhost}/api/games", headers={"Authorization": f"Bearer {profile_secret(ana)}"},
+        data={"game": "penta", "players": players},
+    ).json()
+    view = ana.request.get(f"{localhost}/api/games/{created['id']}").json()
+    while not view["is_over"]:
+        seat = view["current_player"]
+        body = {"seat": seat, "token": created["seats"][seat]["token"], "action": next_action(view)}
+        view = ana.request.post(f"{localhost}/api/games/{created['id']}/actions", data=body).json()
+    ana.goto(f"{localhost}{created['url']}")
+    ranking = ana.locator("[data-game-over] [data-ranking]")
+    expect(ranking.locator("li[data-player='0'] .name a")).to_have_attribute("href", "/profile/Ana")
+    expect(ranking.locator("li[data-player='1'] .name")).to_have_text("Beto")
+    expect(ranking.locator("li[data-player='1'] .name a")).to_have_count(0)

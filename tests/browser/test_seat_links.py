@@ -1,5 +1,5 @@
-"""The links of a game as its players meet them: the form says when friends cannot reach this server,
-the creator finds the unused invites in ⚙ (gone once claimed), an old seat link of a seat the computer
+"""The links of a game as its players meet them: the form, the invite panel and ⚙'s invites say when
+friends cannot reach this server, the creator finds the unused invites in ⚙ (gone once claimed), an old seat link of a seat the computer
 now plays only watches, and the review says from which turn the computer played a handed seat."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def test_the_form_warns_that_only_this_device_reaches_the_server_and_unused_invi
     ana = new_page(locale="es-ES")
     ana.goto(f"{server.url}/")  # the test server listens on 127.0.0.1, as `cubilete serve` does by default
     ana.click("[data-game-choice='penta']")
-    hint = ana.locator("[data-this-device-only]")
+    hint = ana.locator("[data-new-game] [data-this-device-only]")
     expect(hint).to_be_hidden()
     if ana.locator("[data-player-row]").count() < 2:
         ana.click("[data-action='add-player']")
@@ -43,6 +43,32 @@ def test_the_form_warns_that_only_this_device_reaches_the_server_and_unused_invi
     ana.click("[data-action='settings']")  # Beto took his seat: nothing left to send
     expect(ana.locator(INVITES)).to_be_hidden()
     assert ana.evaluate(f"localStorage.getItem('cubilete.invites.{game_id_of(ana)}')") is None
+
+
+@pytest.mark.parametrize(("locale", "warning"), [("es-ES", "solo se puede abrir desde este dispositivo"),
+                                                  ("id-ID", "hanya dapat dibuka dari perangkat ini"),
+                                                  ("en-US", "can be reached from this device only")])
+def test_the_invites_of_a_started_game_warn_that_only_this_device_reaches_the_server(server, new_page, locale, warning):
+    """Issue 34 item 13d: the invite panel after the start and ⚙'s invites repeat the form's warning beside the links."""
+    ana = new_page(locale=locale)
+    ana.goto(f"{server.url}/")  # the test server listens on 127.0.0.1
+    ana.click("[data-game-choice='penta']")
+    if ana.locator("[data-player-row]").count() < 2:
+        ana.click("[data-action='add-player']")
+    ana.locator("[data-player-row]").nth(1).locator("[data-player-kind]").select_option("friend")
+    ana.click("[data-action='start']")
+    panel = ana.locator("[data-invite-panel]")
+    expect(panel.locator("[data-qr='1']")).to_be_visible()
+    expect(panel.locator("[data-this-device-only]")).to_be_visible()
+    expect(panel.locator("[data-this-device-only]")).to_contain_text(warning)
+    expect(panel.locator("[data-this-device-only]")).to_contain_text("cubilete serve --host 0.0.0.0")
+
+    ana.click("[data-action='go-to-game']")
+    ready(ana)
+    ana.click("[data-action='settings']")
+    expect(ana.locator(f"{INVITES} [data-qr='1']")).to_be_visible()
+    expect(ana.locator(f"{INVITES} [data-this-device-only]")).to_be_visible()
+    expect(ana.locator(f"{INVITES} [data-this-device-only]")).to_contain_text(warning)
 
 
 @pytest.mark.slow  # a game and its review with the computer's turns: the slow step runs it

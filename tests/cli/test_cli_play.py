@@ -3,6 +3,7 @@ Generala game against a duel bot and a 5000 turn typed at the prompt, hints and 
 player's language, and refusals."""
 
 import io
+import re
 
 import pytest
 
@@ -26,7 +27,15 @@ def test_a_solo_penta_game_typed_to_the_end(monkeypatch, capsys):
     assert code == 0
     assert "the dice are numbered 1 to 5" in out and "unknown command 'fly'" in out
     assert out.count("Ana scores") == 13
-    assert out.strip().splitlines()[-1].startswith("1. Ana: ")
+    assert re.fullmatch(r"Game over: \d+ points", out.strip().splitlines()[-1])  # alone: no place (issue 34, item 13a)
+    assert "1. Ana" not in out
+
+
+@pytest.mark.parametrize(("lang", "end"), [("es", r"Fin de la partida: \d+ puntos"), ("id", r"Permainan selesai: \d+ poin")])
+def test_a_solo_game_ends_with_its_score_and_no_place_in_the_players_language(monkeypatch, capsys, lang, end):
+    lines = [f"score {box}" for box in BOXES]
+    code, out = play(monkeypatch, capsys, lines, "penta", "--players", "Ana", "--seed", "3", "--lang", lang)
+    assert code == 0 and re.fullmatch(end, out.strip().splitlines()[-1])
 
 
 def test_5000_refuses_a_forced_bank_and_quits_cleanly(monkeypatch, capsys):

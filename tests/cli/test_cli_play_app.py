@@ -183,7 +183,7 @@ def test_a_whole_game_scored_by_the_computer_ends_with_the_total():
             await pilot.press("r", "r", "r")
             await until(pilot, lambda left=12 - turn: game.state.sheets[0].boxes.count(None) == left)
         assert game.state.is_over and text(app, "#status") == "Game over"
-        assert log_lines(app)[-1] == f"1. Ana: {game.state.scores()[0]}"
+        assert log_lines(app)[-1] == f"Game over: {game.state.scores()[0]} points"  # alone: no place
         await pilot.press("r")
         assert text(app, "#prompt") == "Game over"
 

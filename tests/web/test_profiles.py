@@ -133,6 +133,23 @@ def test_a_seat_claimed_or_joined_on_a_signed_in_device_belongs_to_its_profile(c
     assert roll(client, public["id"], 1, join.json()["token"]) == 409  # not Luis's turn: the token was accepted
 
 
+def test_the_view_names_the_profile_of_each_seat_held_by_one_as_stored_with_the_game(database):
+    """Issue 34, item 5b: the table links a profile's seat to its page; the view says whose it is, from the
+    seats kept with the game (no query per view), on create, claim, join and reservation, and after a restart."""
+    with TestClient(create_app(database)) as client:
+        ana, beto, luis = claim_name(client, "Ana"), claim_name(client, "Beto"), claim_name(client, "Luis")
+        invited = new_game(client, [ANA, FRIEND, LUIS], ana)  # Luis's hot seat on Ana's device is no profile's
+        client.post(f"/api/games/{invited['id']}/seats/1/claim", json={"invite": invited["seats"][1]["invite"]},
+                    headers=bearer(beto)).raise_for_status()
+        public = new_game(client, [ANA, FRIEND], public=True)
+        client.post(f"/api/games/{public['id']}/seats/1/join", json={"name": "L"}, headers=bearer(luis)).raise_for_status()
+        reserved = new_game(client, [ANA, {"name": "Beto", "kind": "human", "profile": "beto"}], ana)
+    expected = {invited["id"]: ["Ana", "Beto", None], public["id"]: [None, "Luis"], reserved["id"]: ["Ana", "Beto"]}
+    with TestClient(create_app(database)) as restarted:
+        for game_id, profiles in expected.items():
+            assert [seat["profile"] for seat in restarted.get(f"/api/games/{game_id}").json()["seats"]] == profiles
+
+
 def played_together(client, creator: dict, friend: dict) -> dict:
     """A game of the creator's whose invite the friend claimed on a signed-in device."""
     created = new_game(client, [ANA, FRIEND], creator)

@@ -182,7 +182,7 @@ def test_a_player_hands_their_seat_to_a_bot_that_then_plays_it(client):
     assert client.post(url, json={"token": created["seats"][0]["token"]}).status_code == 403
     view = client.post(url, json={"token": created["seats"][1]["token"]}).json()
     assert view["seats"][1] == {
-        "name": "Luis", "kind": "bot", "level": "optimal", "open": False, "left": False, "unclaimed": False,
+        "name": "Luis", "kind": "bot", "level": "optimal", "open": False, "left": False, "unclaimed": False, "profile": None,
     }
     assert view["seats_version"] == 2  # Luis claimed the seat, then handed it over
     after = play_a_turn(client, created, 0)

@@ -1,5 +1,5 @@
-"""The links to a game and its seats, as a player meets them: the home page knows whether friends can
-reach this server at all, every link of a game starts from the one address other devices reach, the
+"""The links to a game and its seats, as a player meets them: the home and game pages know whether friends
+can reach this server at all, every link of a game starts from the one address other devices reach, the
 game view says which friends' seats are still waiting for their friend, and a seat taken meanwhile
 answers its invite with `invite_claimed` (the page then says "you are watching")."""
 
@@ -35,9 +35,11 @@ def boot_page(client: TestClient, path: str) -> dict:
         ({"public_url": "https://dice.example"}, False),  # behind a proxy on this machine
     ],
 )
-def test_the_home_page_knows_whether_only_this_device_reaches_the_server(database, options, this_device_only):
+def test_the_home_and_game_pages_know_whether_only_this_device_reaches_the_server(database, options, this_device_only):
     with TestClient(create_app(database, **options)) as client:
         assert boot_page(client, "/")["this_device_only"] is this_device_only
+        created = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json()
+        assert boot_page(client, created["url"])["this_device_only"] is this_device_only  # ⚙'s invites warn too
 
 
 def test_the_watch_link_of_the_game_page_is_the_invite_pages_lan_address(database, monkeypatch):
@@ -51,6 +53,7 @@ def test_the_watch_link_of_the_game_page_is_the_invite_pages_lan_address(databas
         "id": created["id"],
         "link": created["watch"],
         "reactions": list(REACTIONS),
+        "this_device_only": False,
     }
 
 

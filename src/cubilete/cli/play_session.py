@@ -160,8 +160,11 @@ class PlaySession:
         return self.family.hint(self.state, self.texts)
 
     def standings(self) -> list[str]:
-        """Each seat's place, name and score, first place first."""
+        """Each seat's place, name and score, first place first; a solo game's end and score alone (no place)."""
         state = self.state
+        if len(self.seats) == 1:
+            score = state.scores()[0]
+            return [self.texts.tn("Game over: {n} point", "Game over: {n} points", score)]
         return [f"{place}. {name}: {score}" for place, name, score in sorted(zip(state.ranking(), self.names, state.scores()))]
 
     def _told(self, step: Callable[[], object]) -> Told:

@@ -39,7 +39,10 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
         games_of(request).get(game_id)
     except GameNotFound:
         return HTMLResponse(render_page("missing", lang, {}), status_code=404)
-    data = {"id": game_id, "link": services(request).game_url(request, game_id), "reactions": list(REACTIONS)}
+    data = {
+        "id": game_id, "link": services(request).game_url(request, game_id), "reactions": list(REACTIONS),
+        "this_device_only": services(request).links.this_device_only,  # ⚙'s invites warn that nobody else reaches them
+    }
     return HTMLResponse(render_page("game", lang, data))
 
 

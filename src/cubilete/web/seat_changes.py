@@ -74,11 +74,12 @@ class HandToBot(SeatChange):
 @dataclass(frozen=True)
 class Join(SeatChange):
     """Someone takes an open seat of a public game under their name, with a new `token` (web/seats.py
-    `seat_token`: a profile's, if they are signed in)."""
+    `seat_token`: a profile's, if they are signed in, and then the seat is that `profile`'s)."""
 
     seat: int
     name: str
     token: str
+    profile: str | None = None
 
     async def ready(self, games: Games, live: LiveGame) -> None:
         if not live.table.public:
@@ -90,14 +91,15 @@ class Join(SeatChange):
             raise IllegalAction("game_over")
         if not seats[self.seat].open:
             raise SeatTaken("seat_taken", seat=self.seat, number=self.seat + 1)  # players count seats from 1
-        return with_seat(seats, self.seat, replace(seats[self.seat].claimed_with(self.token), name=self.name))
+        joined = replace(seats[self.seat].claimed_with(self.token), name=self.name, profile=self.profile)
+        return with_seat(seats, self.seat, joined)
 
 
 @dataclass(frozen=True)
 class Claim(SeatChange):
     """The holder of a friend's invite code takes the seat, once, with a new `token` that nobody else ever
     gets. A second claim is refused (SeatTaken), in this process or another. A claim for a profile renames
-    the seat to the profile's `name`."""
+    the seat to the profile's `name`, and the seat says it is that profile's."""
 
     seat: int
     invite: str
@@ -110,4 +112,4 @@ class Claim(SeatChange):
     def seats(self, live: LiveGame, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
         check_invite(seats, self.seat, self.invite)
         claimed = seats[self.seat].claimed_with(self.token)
-        return with_seat(seats, self.seat, claimed if self.name is None else replace(claimed, name=self.name))
+        return with_seat(seats, self.seat, claimed if self.name is None else replace(claimed, name=self.name, profile=self.name))

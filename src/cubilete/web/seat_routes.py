@@ -51,7 +51,8 @@ async def join(request: Request, game_id: str, seat: int, body: JoinIn) -> dict[
     A device signed in to a profile joins for it, under the profile's name."""
     holder = await run_in_threadpool(profiles_of(request).device_holder, request)
     token = seat_token(holder, game_id, seat)
-    await games_of(request).change(game_id, Join(seat, body.name if holder is None else holder.name, token))
+    profile = None if holder is None else holder.name
+    await games_of(request).change(game_id, Join(seat, profile or body.name, token, profile))
     await run_in_threadpool(profiles_of(request).link_holders, game_id, [(seat, holder)])
     return {"id": game_id, "url": f"/game/{game_id}", "seat": seat, "token": token}
 

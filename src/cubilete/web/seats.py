@@ -43,32 +43,35 @@ class Seat:
     left: bool = False  # the player left: a bot plays the seat
     invite_sha256: str | None = None  # a friend's seat: the digest of its invite code, kept once claimed
     computer_from: int | None = None  # a player's seat handed to the computer: the events played before
+    # the name of the profile the seat belongs to (taken signed in, or reserved for it), as it was then: the
+    # table links the seat to the profile's page without asking the database at every view
+    profile: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name, "kind": self.kind, "level": self.level, "token_sha256": self.token_sha256,
             "open": self.open, "left": self.left, "invite_sha256": self.invite_sha256,
-            "computer_from": self.computer_from,
+            "computer_from": self.computer_from, "profile": self.profile,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Seat:
-        """A seat as `to_json` stored it (seats stored before `open`, `left` and `computer_from` lack
-        them); anything else is an InvalidRecord."""
+        """A seat as `to_json` stored it (seats stored before `open`, `left`, `computer_from` and `profile`
+        lack them); anything else is an InvalidRecord."""
         fields = STORED_SEAT.fields(
-            data, ("name", "kind"), ("level", "token_sha256", "open", "left", "invite_sha256", "computer_from")
+            data, ("name", "kind"), ("level", "token_sha256", "open", "left", "invite_sha256", "computer_from", "profile")
         )
         if fields["kind"] not in (HUMAN, BOT):
             raise STORED_SEAT.refuse(f"a seat is {HUMAN} or {BOT}, not {describe(fields['kind'])}")
-        level, token, invite = (
+        level, token, invite, profile = (
             None if fields.get(name) is None else STORED_SEAT.text(fields[name], name)
-            for name in ("level", "token_sha256", "invite_sha256")
+            for name in ("level", "token_sha256", "invite_sha256", "profile")
         )
         handed = fields.get("computer_from")
         return cls(
             STORED_SEAT.text(fields["name"], "name"), fields["kind"], level, token,
             STORED_SEAT.boolean(fields.get("open", False), "open"), STORED_SEAT.boolean(fields.get("left", False), "left"), invite,
-            None if handed is None else STORED_SEAT.integer(handed, "computer_from", 0),
+            None if handed is None else STORED_SEAT.integer(handed, "computer_from", 0), profile,
         )
 
     @property
@@ -150,6 +153,7 @@ class SeatSecret:
             self.reserved_sha256 if self.token is None else digest_token(self.token),
             open=public and self.invite is not None,
             invite_sha256=None if self.invite is None else digest_token(self.invite),
+            profile=None if request.holder is None else request.holder.name,
         )
 
 

@@ -39,7 +39,7 @@ def game_view(live: LiveGame, lang: str, now: datetime, since: int | None = None
         "seats": [
             {
                 "name": shown_name(seat.name, lang), "kind": seat.kind, "level": seat.level, "open": seat.open, "left": seat.left,
-                "unclaimed": seat.unclaimed,
+                "unclaimed": seat.unclaimed, "profile": seat.profile,
             }
             for seat in live.seats
         ],

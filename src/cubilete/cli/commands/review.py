@@ -106,7 +106,7 @@ def _decision_text(decision: ReviewedDecision, points: bool) -> str:
 
 def _action_text(action: Action, dice: tuple[int, ...]) -> str:
     if isinstance(action, (Keep, SetAside)):
-        held = " ".join(str(dice[i]) for i in action.held) or "nothing"
+        held = " ".join(str(value) for value in sorted(dice[i] for i in action.held)) or "nothing"  # as options list them
         return f"keep {held}" if isinstance(action, Keep) else f"set aside {held}"
     if isinstance(action, Score):
         return f"score {action.box}"

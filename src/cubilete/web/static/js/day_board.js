@@ -4,8 +4,7 @@
 import { element } from "./dom.js";
 import { numberText, t } from "./i18n.js";
 import { lossText } from "./losses.js";
-
-export const profileUrl = (name) => `/profile/${encodeURIComponent(name)}`;
+import { profileUrl } from "./profile_link.js";
 
 // A table of ranked rows: the header's labels and, per row, its cells (text, or a node such as a link).
 export function rankedTable(labels, rows, cells) {

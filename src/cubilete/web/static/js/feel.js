@@ -3,6 +3,7 @@
 // (a Penta, a Generala), a 5000 and a win. All of it off with one setting (⚙, "feel"); with
 // reduced motion nothing moves: feel.css animates only for those who have not asked for less.
 
+import { soloEnd } from "./game_over.js";
 import { gameName, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
 
@@ -99,11 +100,12 @@ export class Feel {
     if (moment) this.celebrate(moment);
   }
 
-  // The game just ended with a seat of this browser first.
+  // The game just ended with a seat of this browser first (alone: the game's end, with its score).
   won(before, view) {
     if (before.is_over || !view.is_over) return null;
     const winner = view.ranking.findIndex((place, seat) => place === 1 && this.controller.tokenFor(seat) !== null);
-    return winner < 0 ? null : { kind: "win", label: t("{name} wins!", { name: this.controller.seatName(winner) }) };
+    if (winner < 0) return null;
+    return { kind: "win", label: soloEnd(view) ?? t("{name} wins!", { name: this.controller.seatName(winner) }) };
   }
 
   celebrate({ kind, label }) {

@@ -9,6 +9,7 @@ import { forgetHeld, rememberHeld, recallHeld } from "./held_dice.js";
 import { listText, numberText, t, tn } from "./i18n.js";
 import { sentence } from "./messages.js";
 import { chanceText, optionText } from "./options.js";
+import { seatName } from "./profile_link.js";
 
 export class FiveThousandTable {
   constructor(root, controller, view) {
@@ -28,7 +29,7 @@ export class FiveThousandTable {
       item.dataset.player = String(index);
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = seat.name;
+      name.append(seatName(seat));
       const status = document.createElement("span");
       status.className = "status-badge";
       const score = document.createElement("span");
@@ -76,10 +77,10 @@ export class FiveThousandTable {
     buttons.after(this.reason);
   }
 
-  // The seats changed (a seat taken under a new name): the scoreboard says who plays each row.
+  // The seats changed (a seat taken under a new name, or by a profile): the scoreboard says who plays each row.
   seatsChanged(seats) {
     this.rows.forEach((row, index) => {
-      row.name.textContent = seats[index].name;
+      row.name.replaceChildren(seatName(seats[index]));
     });
   }
 

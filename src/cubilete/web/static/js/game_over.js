@@ -1,20 +1,26 @@
-// The end of a game: the ranking (equal scores share a place), a daily challenge's way back to /daily,
-// a rematch button, a link to the review, the game's record to download (for `cubilete review FILE`)
-// and, on a device that holds a seat, a link to that player's record. The dialog closes (× or Escape)
-// to show the finished table, which keeps the review link.
+// The end of a game: the ranking (equal scores share a place; a solo game says its score, with no winner
+// and no place), a daily challenge's way back to /daily, a rematch button, a link to the review, the game's
+// record to download (for `cubilete review FILE`) and, on a device that holds a seat, a link to that
+// player's record. The dialog closes (× or Escape) to show the finished table, which keeps the review link.
 
 import { seatTokens } from "./api.js";
-import { listText, numberText, page, placeText, t } from "./i18n.js";
+import { listText, numberText, page, placeText, t, tn } from "./i18n.js";
 import { myName, playerUrl } from "./my_player.js";
+import { seatName } from "./profile_link.js";
+
+// A solo game's end, its score (null with others: they have a winner and places); from any view of the
+// game, a step's included (it has the scores, not the seats).
+export const soloEnd = (view) =>
+  view.scores.length === 1 ? tn("Game over: {n} point", "Game over: {n} points", view.scores[0]) : null;
 
 export function showGameOver(view, controller) {
   const panel = document.querySelector("[data-game-over]");
   const list = panel.querySelector("[data-ranking]");
   const order = view.seats
-    .map((seat, index) => ({ name: seat.name, score: view.scores[index], place: view.ranking[index], index }))
+    .map((seat, index) => ({ seat, name: seat.name, score: view.scores[index], place: view.ranking[index], index }))
     .sort((a, b) => a.place - b.place || a.index - b.index);
   list.replaceChildren(
-    ...order.map(({ name, score, place, index }) => {
+    ...order.map(({ seat, score, place, index }) => {
       const item = document.createElement("li");
       item.dataset.place = String(place);
       item.dataset.player = String(index);
@@ -23,7 +29,7 @@ export function showGameOver(view, controller) {
       placeLabel.textContent = placeText(place);
       const nameLabel = document.createElement("span");
       nameLabel.className = "name";
-      nameLabel.textContent = name;
+      nameLabel.append(seatName(seat));
       const scoreLabel = document.createElement("span");
       scoreLabel.className = "score";
       scoreLabel.textContent = numberText(score);
@@ -36,6 +42,11 @@ export function showGameOver(view, controller) {
     winners.length > 1
       ? t("Shared first place: {names}", { names: listText(winners) })
       : t("{name} wins!", { name: winners[0] });
+  const alone = soloEnd(view);
+  const ending = alone ?? t("Game over");
+  panel.querySelector("#game-over-title").textContent = ending;
+  panel.querySelector("[data-winner]").hidden = alone !== null;
+  list.hidden = alone !== null;
   // a daily challenge's result (the share text, the others' choices) is on /daily
   panel.querySelector("[data-daily-back]").hidden = !view.daily;
   const rematch = panel.querySelector("[data-action='rematch']");
@@ -64,5 +75,5 @@ export function showGameOver(view, controller) {
   if (panel.hidden) document.addEventListener("keydown", onKey);
   panel.hidden = false;
   close.focus();
-  controller.say(t("Game over"));
+  controller.say(ending);
 }

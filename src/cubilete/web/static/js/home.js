@@ -177,7 +177,7 @@ function drawTableOptions() {
   turnClock.disabled = !withFriends;
   isPublic.disabled = !withFriends;
   hintsAllowed.closest("[data-hints-allowed-row]").hidden = !withFriends;
-  document.querySelector("[data-this-device-only]").hidden = !(withFriends && page.this_device_only);
+  form.querySelector("[data-this-device-only]").hidden = !(withFriends && page.this_device_only);
   if (!withFriends) {
     turnClock.value = "0";
     isPublic.checked = false;
@@ -245,10 +245,12 @@ async function start(event) {
   }
 }
 
-// After the start: each friend's link to send (copy, share, QR code), the watch link, then the game.
+// After the start: each friend's link to send (copy, share, QR code), the watch link, then the game; on a
+// server only this device reaches, the form's warning again beside them.
 function showInvites(created, friends) {
   const panel = document.querySelector("[data-invite-panel]");
   panel.querySelector("[data-invites]").replaceChildren(...friends.map((seat) => inviteItem(seat, game.id)));
+  panel.querySelector("[data-this-device-only]").hidden = !page.this_device_only;
   const watch = panel.querySelector("[data-watch-link]");
   watch.href = created.watch;
   watch.textContent = created.watch;

@@ -5,7 +5,8 @@ import { boxName, lang, t, tn } from "./i18n.js";
 
 const chance = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 export const chanceText = (value) => chance.format(value);
-const diceText = (values) => values.join(" ");
+// Dice in ascending order, as the server ranks an option's kept dice: a decision and its option read alike.
+const diceText = (values) => [...values].sort((a, b) => a - b).join(" ");
 
 // An action of a decision (engine JSON) in words, with the dice on the table then: lower case, for
 // the middle of a sentence.

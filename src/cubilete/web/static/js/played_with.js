@@ -4,8 +4,7 @@
 
 import { getJson, signedInProfile } from "./api.js";
 import { gameName, t } from "./i18n.js";
-
-export const profileUrl = (name) => `/profile/${encodeURIComponent(name)}`;
+import { profileUrl } from "./profile_link.js";
 
 export async function drawPlayedWith(playAgain) {
   const section = document.querySelector("[data-played-with-section]");

@@ -1,20 +1,23 @@
 // Five or six players on a phone leave the sheet no room for every column: the seat to move keeps
 // its column, and so does one seat the player opens; the others collapse to their totals. Each
-// seat's name is then a button that opens or closes its column. Wider screens show every column.
+// seat's name is then a button that opens or closes its column. Wider screens show every column. A
+// head that is no button shows the seat's name, a link to its profile's page if a profile holds it.
+
+import { seatName } from "./profile_link.js";
 
 const COLLAPSING_FROM = 5;
 const NARROW = matchMedia("(max-width: 899px)"); // as the desktop layout of app.css
 
 export class SeatColumns {
-  constructor(table, heads) {
+  constructor(table, heads, seats) {
     this.table = table;
     this.heads = heads;
-    this.names = heads.map((th) => th.textContent);
+    this.seats = seats;
     this.current = null;
     this.opened = null;
     this.active = heads.length >= COLLAPSING_FROM;
     if (!this.active) return;
-    this.toggles = this.names.map((name, seat) => {
+    this.toggles = seats.map(({ name }, seat) => {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "seat-toggle";
@@ -35,21 +38,21 @@ export class SeatColumns {
       const open = !narrow || seat === current || seat === this.opened;
       // the seat to move always shows its column: its name is no button
       if (narrow && seat !== current) th.replaceChildren(this.toggles[seat]);
-      else th.replaceChildren(this.names[seat]);
+      else th.replaceChildren(seatName(this.seats[seat]));
       this.toggles[seat].setAttribute("aria-expanded", String(open));
       th.classList.toggle("collapsed", !open);
       for (const cell of this.table.querySelectorAll(`td[data-player="${seat}"]`)) cell.classList.toggle("collapsed", !open);
     });
   }
 
-  // A seat taken under a new name (from the open tables): its head and its button say it.
-  rename(names) {
-    this.names = [...names];
+  // Every head drawn: `seats` as the view has them.
+  draw(seats) {
+    this.seats = seats;
     this.toggles?.forEach((button, seat) => {
-      button.textContent = names[seat];
+      button.textContent = seats[seat].name;
     });
     if (this.active) this.show(this.current);
-    else this.heads.forEach((th, seat) => th.replaceChildren(names[seat]));
+    else this.heads.forEach((th, seat) => th.replaceChildren(seatName(seats[seat])));
   }
 
   toggle(seat) {

@@ -14,6 +14,7 @@ export class SheetTable {
     this.game = view.game;
     this.words = sheetWords(view.game);
     document.querySelector("[data-auto-score-label]").textContent = this.words.autoScore; // ⚙, in the game's words
+    for (const setting of document.querySelectorAll("[data-auto-score-setting]")) setting.hidden = false;
     this.view = view;
     this.interactive = false;
     this.holding = new Set();
@@ -54,7 +55,6 @@ export class SheetTable {
       th.scope = "col";
       th.className = "seat";
       th.dataset.seat = String(index);
-      th.textContent = seat.name;
       th.title = seat.name;
       head.append(th);
       cells.heads.push(th);
@@ -114,13 +114,14 @@ export class SheetTable {
       cells.total.push(td);
     });
     board.replaceChildren(table);
-    this.columns = new SeatColumns(table, cells.heads);
+    this.columns = new SeatColumns(table, cells.heads, view.seats);
+    this.columns.draw(view.seats);
     return cells;
   }
 
-  // The seats changed (a seat taken under a new name): the sheet's heads say who plays each column.
+  // The seats changed (a seat taken under a new name, or by a profile): the sheet's heads say who plays each column.
   seatsChanged(seats) {
-    this.columns.rename(seats.map((seat) => seat.name));
+    this.columns.draw(seats);
     this.cells.heads.forEach((th, index) => {
       th.title = seats[index].name;
     });
