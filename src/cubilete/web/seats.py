@@ -48,11 +48,13 @@ class Seat:
     profile: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        stored = {
             "name": self.name, "kind": self.kind, "level": self.level, "token_sha256": self.token_sha256,
             "open": self.open, "left": self.left, "invite_sha256": self.invite_sha256,
-            "computer_from": self.computer_from, "profile": self.profile,
+            "computer_from": self.computer_from,
         }
+        # only where there is one: a game without profiles stays readable by 0.4.0 (a rollback)
+        return stored if self.profile is None else stored | {"profile": self.profile}
 
     @classmethod
     def from_json(cls, data: Any) -> Seat:
