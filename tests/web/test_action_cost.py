@@ -6,7 +6,6 @@ correspondence sweep reads none of the games. Work is counted, never timed."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import time
 from collections import Counter
@@ -111,7 +110,7 @@ def turn_work(database: str, held: int, monkeypatch: pytest.MonkeyPatch) -> tupl
             notifier_took(turn, 1)  # "your turn" for seat 1, who has no subscription and no page
         sweeper = CorrespondenceSweeper(services.games, services.push.notifier.quarter_left)
         with counted(services, monkeypatch) as sweep:
-            asyncio.run(sweeper.sweep())
+            client.portal.call(sweeper.sweep)  # on the app's loop (a browser test's may run in this thread)
     return turn, sweep
 
 
