@@ -21,8 +21,8 @@ Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-jok
   advised (cubilete remembers it), for new turns (200 sheets of beginners' games, every
   remembered turn forgotten first), and per situation of one batch of those 200
   (`option_values` of them all, the peer's `option_values_batch` on its arrays). Each
-  figure is the best of 5 rounds (the machine is shared: the best round is the least
-  disturbed one, for both solvers alike);
+  figure is the best of 5 rounds, 20 for new turns, those one at a time by slices of 10
+  (the machine is shared: the best round is the least disturbed one, for both solvers alike);
 - simulation: games per second of optimal solitaire play, cubilete's compiled
   simulator and the peer's `simulate`, both on all cores, plus cubilete's engine runner
   (what `cubilete simulate` uses, one Python decision at a time).
@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 import yatzy_solver
 
@@ -55,6 +56,8 @@ from cubilete.solvers.sheet.advice import advise, best_action, expected_value
 from cubilete.solvers.sheet.options import option_values
 from cubilete.solvers.sheet.simulation import simulate_optimal
 from cubilete.solvers.sheet.solver import solve
+
+T = TypeVar("T")
 
 PEER_VARIANT = "american+forced-joker"
 MID_TURN_SHEET = {"ones": 3, "threes": 9, "fours": 12, "sixes": 24, "full_house": 25}
@@ -159,7 +162,7 @@ def advice_microseconds() -> dict[str, float]:
     advise(mid_turn)  # its turn's keep values are now remembered
 
     def forget() -> None:
-        sheet_options.turn_options.cache_clear()
+        sheet_options.forget_turns()
         sheet_options.position.cache_clear()
 
     each = len(fresh)
@@ -168,15 +171,13 @@ def advice_microseconds() -> dict[str, float]:
         "mid_turn": _microseconds(lambda: advise(mid_turn)),
         "mid_turn_arrays": _microseconds(lambda: option_values(PENTA_FORCED, (mid_turn,))),
         "mid_turn_best": _microseconds(lambda: best_action(mid_turn)),
-        "fresh_turn": _microseconds(lambda: [advise(state) for state in fresh], 1, forget) / each,
-        "fresh_turn_arrays": _microseconds(
-            lambda: [option_values(PENTA_FORCED, (state,)) for state in fresh], 1, forget
-        ) / each,
+        "fresh_turn": _each_microseconds(advise, fresh, forget),
+        "fresh_turn_arrays": _each_microseconds(lambda state: option_values(PENTA_FORCED, (state,)), fresh, forget),
         "batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 20) / each,
-        "fresh_batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 1, forget) / each,
+        "fresh_batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 1, forget, rounds=20) / each,
         "peer_turn_start": _microseconds(lambda: peer.state_value("upper 0 | filled -")),
         "peer_mid_turn": _microseconds(lambda: peer.option_values(PEER_MID_TURN)),
-        "peer_fresh_turn": _microseconds(lambda: [peer.option_values(s) for s in peer_fresh], 1) / each,
+        "peer_fresh_turn": _each_microseconds(peer.option_values, peer_fresh),
         "peer_batch": _microseconds(lambda: peer.option_values_batch(**batch), 20) / each,
     }
 
@@ -216,18 +217,37 @@ def _check_against_peer(peer: yatzy_solver.Solver, states: list[SheetState], sit
 
 
 def _microseconds(
-    call: Callable[[], object], repeat: int = 2000, before: Callable[[], None] | None = None
+    call: Callable[[], object], repeat: int = 2000, before: Callable[[], None] | None = None, rounds: int = 5
 ) -> float:
-    """The best of 5 rounds of the mean time of one call (`before` runs, untimed, before each round)."""
-    rounds = []
-    for _ in range(5):
+    """The best of `rounds` rounds of the mean time of one call (`before` runs, untimed, before each round)."""
+    times = []
+    for _ in range(rounds):
         if before is not None:
             before()
         started = time.perf_counter()
         for _ in range(repeat):
             call()
-        rounds.append((time.perf_counter() - started) / repeat * 1e6)
-    return min(rounds)
+        times.append((time.perf_counter() - started) / repeat * 1e6)
+    return min(times)
+
+
+def _each_microseconds(
+    call: Callable[[T], object], items: list[T], before: Callable[[], None] | None = None, rounds: int = 20
+) -> float:
+    """The mean time of one call on each item: each slice of 10 items timed in every round (`before`
+    runs, untimed, before each round), its best round kept. On a shared machine a round of all 200
+    items is seldom left alone; a slice of 10 often is."""
+    slices = [items[start : start + 10] for start in range(0, len(items), 10)]
+    best = [float("inf")] * len(slices)
+    for _ in range(rounds):
+        if before is not None:
+            before()
+        for i, part in enumerate(slices):
+            started = time.perf_counter()
+            for item in part:
+                call(item)
+            best[i] = min(best[i], time.perf_counter() - started)
+    return sum(best) / len(items) * 1e6
 
 
 def games_per_second(games: int) -> dict[str, float]:

@@ -16,6 +16,8 @@ KEEP_SLOTS + b is box b. Values are expected final totals of the seat to move
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations
@@ -28,12 +30,12 @@ from ...engine.errors import IllegalAction
 from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import Sheet, sheet_total
-from ..dice_lattice import dice_lattice, keep_indices
+from ..dice_lattice import DiceLattice, dice_lattice, keep_indices
 from ..kernel_cache import njit
 from .cache import solution
 from .solver import SheetSolution
-from .tables import SheetArrays, sheet_tables, state_count, state_key
-from .turn import plain_tables, turn_tables
+from .tables import SheetArrays, SheetShape, sheet_tables, state_count, state_key
+from .turn import new_turn, plain_tables
 
 KEEP_SLOTS = 2**DICE_COUNT - 1  # five different values: every subset of the dice but all of them
 TURNS_REMEMBERED = 512  # turn tables kept in memory: enough for a few concurrent games
@@ -47,6 +49,10 @@ class OptionValues(NamedTuple):
     counts: np.ndarray  # int64[situation]: how many legal options each situation has
     points: np.ndarray  # int64[situation, box]: the points the box would get, -1 where not legal
     bonus: np.ndarray  # int64[situation, box]: the five-equal bonus paid with them
+
+
+Turn = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A turn's futures[box, points], expect[rolls left, keep] and contexts[roll] (see `turn`)."""
 
 
 def option_values(rules: SheetRules, states: Sequence[SheetState]) -> OptionValues:
@@ -66,11 +72,54 @@ def option_values(rules: SheetRules, states: Sequence[SheetState]) -> OptionValu
     situations = np.array([entry for entries in turns.values() for entry in entries], dtype=np.int64)
     options = _empty_options(len(states), solved.tables.shape.box_count)
     first = 0
-    for (mask, joker, upper), entries in turns.items():
+    for key, entries in turns.items():
         stop = first + len(entries)
-        _fill(solved.tables.arrays, turn_options(solved, mask, joker, upper), mask, situations, first, stop, options)
+        _fill_turn(solved, key, situations, first, stop, options)
         first = stop
     return options
+
+
+# The turns last advised, by solution and turn-start state, the most recent last.
+_turns: OrderedDict[tuple[SheetSolution, int, int, int], Turn] = OrderedDict()
+_turns_guard = threading.Lock()
+
+
+def turn_options(solved: SheetSolution, mask: int, joker: int, upper: int) -> Turn:
+    """A turn's tables, remembered among the last TURNS_REMEMBERED."""
+    return _fill_turn(solved, (mask, joker, upper), _NO_SITUATIONS, 0, 0, _NO_OPTIONS)
+
+
+def forget_turns() -> None:
+    """Forget every remembered turn (benchmarks time new turns)."""
+    with _turns_guard:
+        _turns.clear()
+
+
+def _fill_turn(
+    solved: SheetSolution,
+    key: tuple[int, int, int],
+    situations: np.ndarray,
+    first: int,
+    stop: int,
+    options: OptionValues,
+) -> Turn:
+    """Fill the options of situations[first:stop], all of the turn `key`: from the remembered
+    turn, else computing it and filling them in the same compiled call (a new turn then costs
+    one crossing into Numba, not two)."""
+    remembered = (solved, *key)
+    with _turns_guard:
+        turn = _turns.get(remembered)
+        if turn is not None:
+            _turns.move_to_end(remembered)
+    if turn is not None:
+        _fill(solved.tables.arrays, turn, key[0], situations, first, stop, options)
+        return turn
+    turn = fill_new_turn(*_plain_tables(solved), sub_keeps(), solved.values, *key, situations, first, stop, *options)
+    with _turns_guard:
+        _turns[remembered] = turn
+        if len(_turns) > TURNS_REMEMBERED:
+            _turns.popitem(last=False)
+    return turn
 
 
 def compile_advice(rules: SheetRules) -> None:
@@ -79,8 +128,9 @@ def compile_advice(rules: SheetRules) -> None:
     tables, lattice = sheet_tables(rules), dice_lattice()
     values = np.zeros(state_count(tables))
     values.setflags(write=False)  # as a solution mapped from its file: Numba types read-only arrays apart
-    turn = turn_tables(*plain_tables(tables, lattice), values, 0, 0, 0)
-    _fill(tables.arrays, turn, 0, np.empty((0, 4), dtype=np.int64), 0, 0, _empty_options(0, tables.shape.box_count))
+    plain = plain_tables(tables, lattice)
+    turn = fill_new_turn(*plain, sub_keeps(), values, 0, 0, 0, _NO_SITUATIONS, 0, 0, *_NO_OPTIONS)
+    _fill(tables.arrays, turn, 0, _NO_SITUATIONS, 0, 0, _NO_OPTIONS)
 
 
 def _empty_options(situations: int, boxes: int) -> OptionValues:
@@ -91,9 +141,13 @@ def _empty_options(situations: int, boxes: int) -> OptionValues:
     )
 
 
+_NO_SITUATIONS = np.empty((0, 4), dtype=np.int64)
+_NO_OPTIONS = _empty_options(0, 0)  # a turn's tables alone: no situation to fill
+
+
 def _fill(
     arrays: SheetArrays,
-    turn: tuple[np.ndarray, np.ndarray, np.ndarray],
+    turn: Turn,
     mask: int,
     situations: np.ndarray,
     first: int,
@@ -128,17 +182,25 @@ def position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int],
     return state_key(solved.tables, solved.rules, sheet), sheet_total(solved.rules, sheet)
 
 
-@lru_cache(maxsize=TURNS_REMEMBERED)
-def turn_options(
-    solved: SheetSolution, mask: int, joker: int, upper: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A turn's futures[box, points], expect[rolls left, keep] and contexts[roll] (see `turn`)."""
-    return turn_tables(*_plain_tables(solved), solved.values, mask, joker, upper)
-
-
 @lru_cache(maxsize=8)
 def _plain_tables(solved: SheetSolution) -> tuple[tuple[object, ...], ...]:
     return plain_tables(solved.tables, solved.lattice)
+
+
+@njit(cache=True)
+def fill_new_turn(
+    shape, t, lat, sub, values, mask, joker, upper, situations, first, stop,
+    out_values, ranking, counts, scored, paid,
+):
+    """The tables of a turn not remembered (turn.new_turn), then fill_options with them: shape, t and
+    lat come as plain tuples (turn.plain_tables), values is the solution's. Returns the turn."""
+    shape, t, lat = SheetShape(*shape), SheetArrays(*t), DiceLattice(*lat)
+    futures, expect, contexts = new_turn(shape, t, lat, values, mask, joker, upper)
+    fill_options(
+        t.points, t.bonus, t.gain, sub, futures, expect, contexts, mask, situations, first, stop,
+        out_values, ranking, counts, scored, paid,
+    )
+    return futures, expect, contexts
 
 
 @njit(cache=True)
