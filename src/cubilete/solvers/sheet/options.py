@@ -16,8 +16,6 @@ KEEP_SLOTS + b is box b. Values are expected final totals of the seat to move
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations
@@ -68,58 +66,63 @@ def option_values(rules: SheetRules, states: Sequence[SheetState]) -> OptionValu
             raise IllegalAction("advice_needs_dice")
         key, now = position(solved, state.sheet)
         turns.setdefault(key, []).append((i, roll_index(state.dice), state.rolls_left, now))
-    # one array of every situation, those of a turn together: one compiled call per turn
-    situations = np.array([entry for entries in turns.values() for entry in entries], dtype=np.int64)
+    new: list[tuple[tuple[int, int, int], list[Turn]]] = []
+    known: list[tuple[tuple[int, int, int], list[Turn]]] = []
+    for key in turns:
+        slot = _turn_slot(solved, *key)
+        (known if slot else new).append((key, slot))
+    # one array of every situation, those of a turn together, the new turns' first: one compiled
+    # call for all the new turns, then one per remembered turn
+    situations = np.array([entry for key, _ in (*new, *known) for entry in turns[key]], dtype=np.int64)
     options = _empty_options(len(states), solved.tables.shape.box_count)
     first = 0
-    for key, entries in turns.items():
-        stop = first + len(entries)
-        _fill_turn(solved, key, situations, first, stop, options)
+    if new:
+        runs = []
+        for key, _ in new:
+            first += len(turns[key])
+            runs.append((*key, first))
+        _new_turns(solved, new, runs, situations, options)
+    for key, slot in known:
+        stop = first + len(turns[key])
+        _fill(solved.tables.arrays, slot[0], key[0], situations, first, stop, options)
         first = stop
     return options
 
 
-# The turns last advised, by solution and turn-start state, the most recent last.
-_turns: OrderedDict[tuple[SheetSolution, int, int, int], Turn] = OrderedDict()
-_turns_guard = threading.Lock()
+@lru_cache(maxsize=TURNS_REMEMBERED)
+def _turn_slot(solved: SheetSolution, mask: int, joker: int, upper: int) -> list[Turn]:
+    """Where a turn's tables are remembered: empty until they are computed (functools' LRU in C is
+    faster than any kept by hand, and evicts a slot with its turn)."""
+    return []
 
 
 def turn_options(solved: SheetSolution, mask: int, joker: int, upper: int) -> Turn:
     """A turn's tables, remembered among the last TURNS_REMEMBERED."""
-    return _fill_turn(solved, (mask, joker, upper), _NO_SITUATIONS, 0, 0, _NO_OPTIONS)
+    slot = _turn_slot(solved, mask, joker, upper)
+    if not slot:
+        _new_turns(solved, [((mask, joker, upper), slot)], [(mask, joker, upper, 0)], _NO_SITUATIONS, _NO_OPTIONS)
+    return slot[0]
 
 
 def forget_turns() -> None:
     """Forget every remembered turn (benchmarks time new turns)."""
-    with _turns_guard:
-        _turns.clear()
+    _turn_slot.cache_clear()
 
 
-def _fill_turn(
+def _new_turns(
     solved: SheetSolution,
-    key: tuple[int, int, int],
+    slots: list[tuple[tuple[int, int, int], list[Turn]]],
+    runs: list[tuple[int, int, int, int]],
     situations: np.ndarray,
-    first: int,
-    stop: int,
     options: OptionValues,
-) -> Turn:
-    """Fill the options of situations[first:stop], all of the turn `key`: from the remembered
-    turn, else computing it and filling them in the same compiled call (a new turn then costs
-    one crossing into Numba, not two)."""
-    remembered = (solved, *key)
-    with _turns_guard:
-        turn = _turns.get(remembered)
-        if turn is not None:
-            _turns.move_to_end(remembered)
-    if turn is not None:
-        _fill(solved.tables.arrays, turn, key[0], situations, first, stop, options)
-        return turn
-    turn = fill_new_turn(*_plain_tables(solved), sub_keeps(), solved.values, *key, situations, first, stop, *options)
-    with _turns_guard:
-        _turns[remembered] = turn
-        if len(_turns) > TURNS_REMEMBERED:
-            _turns.popitem(last=False)
-    return turn
+) -> None:
+    """Compute the turns of these slots and fill the options of their situations in one compiled
+    call (runs: see fill_new_turns), and remember each turn in its slot."""
+    computed = fill_new_turns(
+        *_plain_tables(solved), sub_keeps(), solved.values, np.array(runs, dtype=np.int64), situations, *options
+    )
+    for (_, slot), turn in zip(slots, computed, strict=True):
+        slot[:] = [turn]  # in one step: another thread may read the slot as it is filled
 
 
 def compile_advice(rules: SheetRules) -> None:
@@ -128,8 +131,8 @@ def compile_advice(rules: SheetRules) -> None:
     tables, lattice = sheet_tables(rules), dice_lattice()
     values = np.zeros(state_count(tables))
     values.setflags(write=False)  # as a solution mapped from its file: Numba types read-only arrays apart
-    plain = plain_tables(tables, lattice)
-    turn = fill_new_turn(*plain, sub_keeps(), values, 0, 0, 0, _NO_SITUATIONS, 0, 0, *_NO_OPTIONS)
+    runs = np.zeros((1, 4), dtype=np.int64)
+    [turn] = fill_new_turns(*plain_tables(tables, lattice), sub_keeps(), values, runs, _NO_SITUATIONS, *_NO_OPTIONS)
     _fill(tables.arrays, turn, 0, _NO_SITUATIONS, 0, 0, _NO_OPTIONS)
 
 
@@ -188,19 +191,24 @@ def _plain_tables(solved: SheetSolution) -> tuple[tuple[object, ...], ...]:
 
 
 @njit(cache=True)
-def fill_new_turn(
-    shape, t, lat, sub, values, mask, joker, upper, situations, first, stop,
-    out_values, ranking, counts, scored, paid,
-):
-    """The tables of a turn not remembered (turn.new_turn), then fill_options with them: shape, t and
-    lat come as plain tuples (turn.plain_tables), values is the solution's. Returns the turn."""
+def fill_new_turns(shape, t, lat, sub, values, runs, situations, out_values, ranking, counts, scored, paid):
+    """The tables of turns not remembered (turn.new_turn), each followed by fill_options of its
+    situations: runs[j] is (mask, joker, upper, stop), turn j's situations ending at row stop, the
+    previous turn's stop (0 for the first) being its first. shape, t and lat come as plain tuples
+    (turn.plain_tables), values is the solution's. Returns the turns, in order."""
     shape, t, lat = SheetShape(*shape), SheetArrays(*t), DiceLattice(*lat)
-    futures, expect, contexts = new_turn(shape, t, lat, values, mask, joker, upper)
-    fill_options(
-        t.points, t.bonus, t.gain, sub, futures, expect, contexts, mask, situations, first, stop,
-        out_values, ranking, counts, scored, paid,
-    )
-    return futures, expect, contexts
+    turns = []
+    first = np.int64(0)  # typed as the rows Python passes fill_options, which then compiles once, not twice
+    for j in range(runs.shape[0]):
+        mask, joker, upper, stop = runs[j, 0], runs[j, 1], runs[j, 2], runs[j, 3]
+        futures, expect, contexts = new_turn(shape, t, lat, values, mask, joker, upper)
+        fill_options(
+            t.points, t.bonus, t.gain, sub, futures, expect, contexts, mask, situations, first, stop,
+            out_values, ranking, counts, scored, paid,
+        )
+        turns.append((futures, expect, contexts))
+        first = stop
+    return turns
 
 
 @njit(cache=True)

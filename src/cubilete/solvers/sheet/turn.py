@@ -260,7 +260,7 @@ def turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect
 def plain_tables(tables: SheetTables, lattice: DiceLattice) -> tuple[tuple[Any, ...], ...]:
     """The rule set's tables and the lattice as plain tuples, the way kernels called from Python
     for every new turn take them: (shape, t, lat). A plain tuple crosses into Numba in a third of
-    the time a named one takes; the kernel rebuilds the named ones (see options.fill_new_turn)."""
+    the time a named one takes; the kernel rebuilds the named ones (see options.fill_new_turns)."""
     return tuple(tables.shape), tuple(tables.arrays), tuple(lattice)
 
 
