@@ -28,7 +28,7 @@ def solution(rules: SheetRules, progress: Progress | None = None) -> SheetSoluti
     """The solved tables of a rule set: from memory, else from disk, else solved and saved."""
     held = in_memory(("sheet", rules))
     if held is not None:
-        return held  # type: ignore[no-any-return]
+        return held
     return load_or_build(
         ("sheet", rules),
         lambda: cache_path(rules),
