@@ -85,10 +85,10 @@ def _find(
     load: Callable[[Path], T | None],
     otherwise: Callable[[Path], T | None],
 ) -> T | None:
+    held = in_memory(parts)
+    if held is not None:
+        return held
     directory = cache_dir()
-    known = _by_identity.get((*map(id, parts), directory))
-    if known is not None:
-        return known[1]
     key = (*parts, directory)
     with _guard:
         building = _building.setdefault(key, threading.Lock())
