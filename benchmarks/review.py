@@ -42,7 +42,7 @@ def main() -> None:
         fresh, again, decisions = [], [], []
         for seed in range(1, args.games + 1):
             match = play(rules, players, seed)
-            sheet_options.turn_options.cache_clear()
+            sheet_options.forget_turns()
             sheet_options.position.cache_clear()
             seconds, count = timed_review(match)
             fresh.append(seconds)

@@ -10,6 +10,9 @@ Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-jok
   (median of --rounds, cubilete and the peer alternating so that both see the same
   machine load); Numba's compilation is timed separately in a fresh process with an
   empty Numba cache (a first install);
+- solve, whole process: the same solve as a fresh `python -c` that imports, solves and exits
+  (process start, imports, Numba kernels loaded from their cache, no table cache), against
+  the same for the peer (median of --rounds, alternating), as a user's second run waits;
 - load: reading cubilete's solved table back from its cache file;
 - advice: in-process latency of a turn-start value and of the value of every option of a
   mid-turn situation: cubilete's arrays (`option_values`), its best action and `advise`
@@ -18,8 +21,8 @@ Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-jok
   advised (cubilete remembers it), for new turns (200 sheets of beginners' games, every
   remembered turn forgotten first), and per situation of one batch of those 200
   (`option_values` of them all, the peer's `option_values_batch` on its arrays). Each
-  figure is the best of 5 rounds (the machine is shared: the best round is the least
-  disturbed one, for both solvers alike);
+  figure is the best of 5 rounds, 20 for new turns, those one at a time by slices of 10
+  (the machine is shared: the best round is the least disturbed one, for both solvers alike);
 - simulation: games per second of optimal solitaire play, cubilete's compiled
   simulator and the peer's `simulate`, both on all cores, plus cubilete's engine runner
   (what `cubilete simulate` uses, one Python decision at a time).
@@ -36,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 import yatzy_solver
 
@@ -53,10 +57,19 @@ from cubilete.solvers.sheet.options import option_values
 from cubilete.solvers.sheet.simulation import simulate_optimal
 from cubilete.solvers.sheet.solver import solve
 
+T = TypeVar("T")
+
 PEER_VARIANT = "american+forced-joker"
 MID_TURN_SHEET = {"ones": 3, "threes": 9, "fours": 12, "sixes": 24, "full_house": 25}
 PEER_MID_TURN = "dice 1 2 3 4 4 | rolls 2 | upper 48 | filled ones,threes,fours,sixes,full_house"
 PEER_BOXES = {"penta": "five_of_a_kind"}
+
+WHOLE_PROCESS_RUNS = {
+    "ours": "from cubilete.engine.sheet_rules import PENTA_FORCED\n"
+    "from cubilete.solvers.sheet.solver import solve\n"
+    "solve(PENTA_FORCED)",
+    "peer": f"import yatzy_solver\nyatzy_solver.Solver.build(yatzy_solver.Variant({PEER_VARIANT!r}))",
+}
 
 COMPILE_RUN = """
 import json, time
@@ -78,6 +91,7 @@ def main() -> None:
     args = parser.parse_args()
     figures = {"compile": compile_seconds()}
     figures.update(solve_seconds(args.rounds))
+    figures.update(whole_process_seconds(args.rounds))
     figures.update(load_seconds())
     figures.update(advice_microseconds())
     figures.update(games_per_second(args.games))
@@ -110,6 +124,23 @@ def solve_seconds(rounds: int) -> dict[str, float]:
     return {"solve": statistics.median(ours), "peer_solve": statistics.median(peers), "value": ours_value}
 
 
+def whole_process_seconds(rounds: int) -> dict[str, float]:
+    """Fresh processes that import, solve and exit, the kernels already in Numba's cache (solve_seconds
+    compiled them), without any table cache."""
+    seconds: dict[str, list[float]] = {name: [] for name in WHOLE_PROCESS_RUNS}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, CACHE_DIR_ENV: cache}
+        for _ in range(rounds):
+            for name, code in WHOLE_PROCESS_RUNS.items():
+                started = time.perf_counter()
+                subprocess.run([sys.executable, "-c", code], env=env, check=True)
+                seconds[name].append(time.perf_counter() - started)
+    return {
+        "process_solve": statistics.median(seconds["ours"]),
+        "peer_process_solve": statistics.median(seconds["peer"]),
+    }
+
+
 def load_seconds() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as cache:
         os.environ[CACHE_DIR_ENV] = cache
@@ -131,7 +162,7 @@ def advice_microseconds() -> dict[str, float]:
     advise(mid_turn)  # its turn's keep values are now remembered
 
     def forget() -> None:
-        sheet_options.turn_options.cache_clear()
+        sheet_options.forget_turns()
         sheet_options.position.cache_clear()
 
     each = len(fresh)
@@ -140,15 +171,13 @@ def advice_microseconds() -> dict[str, float]:
         "mid_turn": _microseconds(lambda: advise(mid_turn)),
         "mid_turn_arrays": _microseconds(lambda: option_values(PENTA_FORCED, (mid_turn,))),
         "mid_turn_best": _microseconds(lambda: best_action(mid_turn)),
-        "fresh_turn": _microseconds(lambda: [advise(state) for state in fresh], 1, forget) / each,
-        "fresh_turn_arrays": _microseconds(
-            lambda: [option_values(PENTA_FORCED, (state,)) for state in fresh], 1, forget
-        ) / each,
+        "fresh_turn": _each_microseconds(advise, fresh, forget),
+        "fresh_turn_arrays": _each_microseconds(lambda state: option_values(PENTA_FORCED, (state,)), fresh, forget),
         "batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 20) / each,
-        "fresh_batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 1, forget) / each,
+        "fresh_batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 1, forget, rounds=20) / each,
         "peer_turn_start": _microseconds(lambda: peer.state_value("upper 0 | filled -")),
         "peer_mid_turn": _microseconds(lambda: peer.option_values(PEER_MID_TURN)),
-        "peer_fresh_turn": _microseconds(lambda: [peer.option_values(s) for s in peer_fresh], 1) / each,
+        "peer_fresh_turn": _each_microseconds(peer.option_values, peer_fresh),
         "peer_batch": _microseconds(lambda: peer.option_values_batch(**batch), 20) / each,
     }
 
@@ -188,18 +217,37 @@ def _check_against_peer(peer: yatzy_solver.Solver, states: list[SheetState], sit
 
 
 def _microseconds(
-    call: Callable[[], object], repeat: int = 2000, before: Callable[[], None] | None = None
+    call: Callable[[], object], repeat: int = 2000, before: Callable[[], None] | None = None, rounds: int = 5
 ) -> float:
-    """The best of 5 rounds of the mean time of one call (`before` runs, untimed, before each round)."""
-    rounds = []
-    for _ in range(5):
+    """The best of `rounds` rounds of the mean time of one call (`before` runs, untimed, before each round)."""
+    times = []
+    for _ in range(rounds):
         if before is not None:
             before()
         started = time.perf_counter()
         for _ in range(repeat):
             call()
-        rounds.append((time.perf_counter() - started) / repeat * 1e6)
-    return min(rounds)
+        times.append((time.perf_counter() - started) / repeat * 1e6)
+    return min(times)
+
+
+def _each_microseconds(
+    call: Callable[[T], object], items: list[T], before: Callable[[], None] | None = None, rounds: int = 20
+) -> float:
+    """The mean time of one call on each item: each slice of 10 items timed in every round (`before`
+    runs, untimed, before each round), its best round kept. On a shared machine a round of all 200
+    items is seldom left alone; a slice of 10 often is."""
+    slices = [items[start : start + 10] for start in range(0, len(items), 10)]
+    best = [float("inf")] * len(slices)
+    for _ in range(rounds):
+        if before is not None:
+            before()
+        for i, part in enumerate(slices):
+            started = time.perf_counter()
+            for item in part:
+                call(item)
+            best[i] = min(best[i], time.perf_counter() - started)
+    return sum(best) / len(items) * 1e6
 
 
 def games_per_second(games: int) -> dict[str, float]:
@@ -232,7 +280,9 @@ def report(f: dict[str, float]) -> None:
     print(f"{cores} cores, load average {load} (other work on the machine slows both solvers)")
     print(f"Penta forced = {PEER_VARIANT}: optimal expected score {f['value']:.10f} (both solvers)")
     print(f"solve, no table cache   cubilete {f['solve']:7.3f} s   yatzy-solver {f['peer_solve']:7.3f} s"
-          f"   ratio {f['solve'] / f['peer_solve']:.2f} (goal <= 0.5)")
+          f"   ratio {f['solve'] / f['peer_solve']:.2f} (goal <= 0.5; in process)")
+    print(f"  whole process         cubilete {f['process_solve']:7.3f} s   yatzy-solver {f['peer_process_solve']:7.3f} s"
+          f"   ratio {f['process_solve'] / f['peer_process_solve']:.2f} (goal <= 0.3; fresh python -c, kernels cached)")
     print(f"Numba compilation       {f['compile']:7.3f} s (first install, once)")
     print(f"load from cache         {f['load'] * 1e3:7.1f} ms")
     print(f"turn-start value        cubilete {f['turn_start']:7.2f} us   yatzy-solver {f['peer_turn_start']:7.2f} us"
@@ -241,9 +291,10 @@ def report(f: dict[str, float]) -> None:
           f" best action, {f['mid_turn']:.2f} us advise (turn remembered)"
           f"   yatzy-solver {f['peer_mid_turn']:7.2f} us (goal: arrays <= peer)")
     print(f"  new turns             cubilete {f['fresh_turn_arrays']:7.2f} us arrays, {f['fresh_turn']:.2f} us advise"
-          f"   yatzy-solver {f['peer_fresh_turn']:7.2f} us (200 sheets, per situation)")
+          f"   yatzy-solver {f['peer_fresh_turn']:7.2f} us (200 sheets, per situation; goal: arrays <= peer)")
     print(f"  batch of 200          cubilete {f['batch']:7.2f} us (turns remembered), {f['fresh_batch']:.2f} us"
-          f" (new turns)   yatzy-solver {f['peer_batch']:7.2f} us (option_values_batch), per situation")
+          f" (new turns)   yatzy-solver {f['peer_batch']:7.2f} us (option_values_batch), per situation"
+          " (goal: new turns <= peer)")
     print(f"simulated games/s       cubilete {f['simulate']:7.0f} (mean {f['simulate_mean']:.2f})"
           f"   yatzy-solver {f['peer_simulate']:7.0f} (mean {f['peer_simulate_mean']:.2f})"
           f"   ratio {f['simulate'] / f['peer_simulate']:.2f} (goal >= 2)")

@@ -7,8 +7,6 @@ import os
 from functools import cache
 from pathlib import Path
 
-import platformdirs
-
 CACHE_DIR_ENV = "CUBILETE_CACHE_DIR"
 SERVICE_CACHE_ENV = "CACHE_DIRECTORY"
 
@@ -24,4 +22,8 @@ def service_directory(variable: str) -> str | None:
 
 @cache  # asked at every table lookup (every advice): platformdirs and Path cost microseconds
 def _directory(configured: str | None) -> Path:
-    return Path(configured or platformdirs.user_cache_dir("cubilete"))
+    if configured:
+        return Path(configured)
+    import platformdirs  # here: a process told its cache directory, or solving without one, never imports it
+
+    return Path(platformdirs.user_cache_dir("cubilete"))

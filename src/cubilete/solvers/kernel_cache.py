@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +26,17 @@ NUMBA_CACHE_ENV = "NUMBA_CACHE_DIR"
 BESIDE_SOURCES = Path(__file__).resolve().parent / "__pycache__"  # as Numba's own, beside each module
 
 
-def kernel_cache_candidates() -> list[Path]:
-    """Where the kernels may be cached, in order of preference."""
+def kernel_cache_candidates() -> Iterator[Path]:
+    """Where the kernels may be cached, in order of preference (the cache directory is only looked
+    up when the others are not writable)."""
     named = os.environ.get(NUMBA_CACHE_ENV)
-    return [*([Path(named)] if named else []), BESIDE_SOURCES, cache_dir() / "numba"]
+    if named:
+        yield Path(named)
+    yield BESIDE_SOURCES
+    yield cache_dir() / "numba"
 
 
-def first_writable(directories: list[Path]) -> Path | None:
+def first_writable(directories: Iterable[Path]) -> Path | None:
     """The first directory that can be made and written to (as Numba checks it), else None."""
     for directory in directories:
         try:

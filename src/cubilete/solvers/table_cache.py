@@ -72,16 +72,23 @@ def load_saved(parts: tuple[Hashable, ...], path: Callable[[], Path], load: Call
     return _find(parts, path, load, lambda file: None)
 
 
+def in_memory(parts: tuple[Hashable, ...]) -> Any | None:
+    """The table of these key parts when this process holds it, else None (nothing is loaded): the
+    quick path of advice, which asks for the same table at every call."""
+    known = _by_identity.get((*map(id, parts), cache_dir()))
+    return None if known is None else known[1]
+
+
 def _find(
     parts: tuple[Hashable, ...],
     path: Callable[[], Path],
     load: Callable[[Path], T | None],
     otherwise: Callable[[Path], T | None],
 ) -> T | None:
+    held = in_memory(parts)
+    if held is not None:
+        return held
     directory = cache_dir()
-    known = _by_identity.get((*map(id, parts), directory))
-    if known is not None:
-        return known[1]
     key = (*parts, directory)
     with _guard:
         building = _building.setdefault(key, threading.Lock())

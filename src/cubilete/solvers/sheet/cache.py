@@ -11,7 +11,7 @@ import numpy as np
 from ...engine.sheet_rules import SheetRules
 from .. import mapped_tables
 from ..dice_lattice import dice_lattice
-from ..table_cache import Progress, load_or_build, table_path
+from ..table_cache import Progress, in_memory, load_or_build, table_path
 from .solver import SOLVER_VERSION, SheetSolution, solve
 from .tables import computed_states, sheet_tables, state_count
 
@@ -26,6 +26,9 @@ def cache_path(rules: SheetRules) -> Path:
 
 def solution(rules: SheetRules, progress: Progress | None = None) -> SheetSolution:
     """The solved tables of a rule set: from memory, else from disk, else solved and saved."""
+    held = in_memory(("sheet", rules))
+    if held is not None:
+        return held
     return load_or_build(
         ("sheet", rules),
         lambda: cache_path(rules),

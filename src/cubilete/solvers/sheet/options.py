@@ -28,12 +28,12 @@ from ...engine.errors import IllegalAction
 from ...engine.sheet import SheetState
 from ...engine.sheet_rules import SheetRules
 from ...engine.sheet_scoring import Sheet, sheet_total
-from ..dice_lattice import dice_lattice, keep_indices
+from ..dice_lattice import DiceLattice, dice_lattice, keep_indices
 from ..kernel_cache import njit
 from .cache import solution
 from .solver import SheetSolution
-from .tables import SheetArrays, sheet_tables, state_count, state_key
-from .turn import plain_tables, turn_tables
+from .tables import SheetArrays, SheetShape, sheet_tables, state_count, state_key
+from .turn import new_turn, plain_tables
 
 KEEP_SLOTS = 2**DICE_COUNT - 1  # five different values: every subset of the dice but all of them
 TURNS_REMEMBERED = 512  # turn tables kept in memory: enough for a few concurrent games
@@ -49,6 +49,10 @@ class OptionValues(NamedTuple):
     bonus: np.ndarray  # int64[situation, box]: the five-equal bonus paid with them
 
 
+Turn = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A turn's futures[box, points], expect[rolls left, keep] and contexts[roll] (see `turn`)."""
+
+
 def option_values(rules: SheetRules, states: Sequence[SheetState]) -> OptionValues:
     """The options of the seat to move in each state (all of this rule set, dice on the table)."""
     solved = solution(rules)
@@ -62,15 +66,63 @@ def option_values(rules: SheetRules, states: Sequence[SheetState]) -> OptionValu
             raise IllegalAction("advice_needs_dice")
         key, now = position(solved, state.sheet)
         turns.setdefault(key, []).append((i, roll_index(state.dice), state.rolls_left, now))
-    # one array of every situation, those of a turn together: one compiled call per turn
-    situations = np.array([entry for entries in turns.values() for entry in entries], dtype=np.int64)
+    new: list[tuple[tuple[int, int, int], list[Turn]]] = []
+    known: list[tuple[tuple[int, int, int], list[Turn]]] = []
+    for key in turns:
+        slot = _turn_slot(solved, *key)
+        (known if slot else new).append((key, slot))
+    # one array of every situation, those of a turn together, the new turns' first: one compiled
+    # call for all the new turns, then one per remembered turn
+    situations = np.array([entry for key, _ in (*new, *known) for entry in turns[key]], dtype=np.int64)
     options = _empty_options(len(states), solved.tables.shape.box_count)
     first = 0
-    for (mask, joker, upper), entries in turns.items():
-        stop = first + len(entries)
-        _fill(solved.tables.arrays, turn_options(solved, mask, joker, upper), mask, situations, first, stop, options)
+    if new:
+        runs = []
+        for key, _ in new:
+            first += len(turns[key])
+            runs.append((*key, first))
+        _new_turns(solved, new, runs, situations, options)
+    for key, slot in known:
+        stop = first + len(turns[key])
+        _fill(solved.tables.arrays, slot[0], key[0], situations, first, stop, options)
         first = stop
     return options
+
+
+@lru_cache(maxsize=TURNS_REMEMBERED)
+def _turn_slot(solved: SheetSolution, mask: int, joker: int, upper: int) -> list[Turn]:
+    """Where a turn's tables are remembered: empty until they are computed (functools' LRU in C is
+    faster than any kept by hand, and evicts a slot with its turn)."""
+    return []
+
+
+def turn_options(solved: SheetSolution, mask: int, joker: int, upper: int) -> Turn:
+    """A turn's tables, remembered among the last TURNS_REMEMBERED."""
+    slot = _turn_slot(solved, mask, joker, upper)
+    if not slot:
+        _new_turns(solved, [((mask, joker, upper), slot)], [(mask, joker, upper, 0)], _NO_SITUATIONS, _NO_OPTIONS)
+    return slot[0]
+
+
+def forget_turns() -> None:
+    """Forget every remembered turn (benchmarks time new turns)."""
+    _turn_slot.cache_clear()
+
+
+def _new_turns(
+    solved: SheetSolution,
+    slots: list[tuple[tuple[int, int, int], list[Turn]]],
+    runs: list[tuple[int, int, int, int]],
+    situations: np.ndarray,
+    options: OptionValues,
+) -> None:
+    """Compute the turns of these slots and fill the options of their situations in one compiled
+    call (runs: see fill_new_turns), and remember each turn in its slot."""
+    computed = fill_new_turns(
+        *_plain_tables(solved), sub_keeps(), solved.values, np.array(runs, dtype=np.int64), situations, *options
+    )
+    for (_, slot), turn in zip(slots, computed, strict=True):
+        slot[:] = [turn]  # in one step: another thread may read the slot as it is filled
 
 
 def compile_advice(rules: SheetRules) -> None:
@@ -79,8 +131,9 @@ def compile_advice(rules: SheetRules) -> None:
     tables, lattice = sheet_tables(rules), dice_lattice()
     values = np.zeros(state_count(tables))
     values.setflags(write=False)  # as a solution mapped from its file: Numba types read-only arrays apart
-    turn = turn_tables(*plain_tables(tables, lattice), values, 0, 0, 0)
-    _fill(tables.arrays, turn, 0, np.empty((0, 4), dtype=np.int64), 0, 0, _empty_options(0, tables.shape.box_count))
+    runs = np.zeros((1, 4), dtype=np.int64)
+    [turn] = fill_new_turns(*plain_tables(tables, lattice), sub_keeps(), values, runs, _NO_SITUATIONS, *_NO_OPTIONS)
+    _fill(tables.arrays, turn, 0, _NO_SITUATIONS, 0, 0, _NO_OPTIONS)
 
 
 def _empty_options(situations: int, boxes: int) -> OptionValues:
@@ -91,9 +144,13 @@ def _empty_options(situations: int, boxes: int) -> OptionValues:
     )
 
 
+_NO_SITUATIONS = np.empty((0, 4), dtype=np.int64)
+_NO_OPTIONS = _empty_options(0, 0)  # a turn's tables alone: no situation to fill
+
+
 def _fill(
     arrays: SheetArrays,
-    turn: tuple[np.ndarray, np.ndarray, np.ndarray],
+    turn: Turn,
     mask: int,
     situations: np.ndarray,
     first: int,
@@ -128,17 +185,30 @@ def position(solved: SheetSolution, sheet: Sheet) -> tuple[tuple[int, int, int],
     return state_key(solved.tables, solved.rules, sheet), sheet_total(solved.rules, sheet)
 
 
-@lru_cache(maxsize=TURNS_REMEMBERED)
-def turn_options(
-    solved: SheetSolution, mask: int, joker: int, upper: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A turn's futures[box, points], expect[rolls left, keep] and contexts[roll] (see `turn`)."""
-    return turn_tables(*_plain_tables(solved), solved.values, mask, joker, upper)
-
-
 @lru_cache(maxsize=8)
 def _plain_tables(solved: SheetSolution) -> tuple[tuple[object, ...], ...]:
     return plain_tables(solved.tables, solved.lattice)
+
+
+@njit(cache=True)
+def fill_new_turns(shape, t, lat, sub, values, runs, situations, out_values, ranking, counts, scored, paid):
+    """The tables of turns not remembered (turn.new_turn), each followed by fill_options of its
+    situations: runs[j] is (mask, joker, upper, stop), turn j's situations ending at row stop, the
+    previous turn's stop (0 for the first) being its first. shape, t and lat come as plain tuples
+    (turn.plain_tables), values is the solution's. Returns the turns, in order."""
+    shape, t, lat = SheetShape(*shape), SheetArrays(*t), DiceLattice(*lat)
+    turns = []
+    first = np.int64(0)  # typed as the rows Python passes fill_options, which then compiles once, not twice
+    for j in range(runs.shape[0]):
+        mask, joker, upper, stop = runs[j, 0], runs[j, 1], runs[j, 2], runs[j, 3]
+        futures, expect, contexts = new_turn(shape, t, lat, values, mask, joker, upper)
+        fill_options(
+            t.points, t.bonus, t.gain, sub, futures, expect, contexts, mask, situations, first, stop,
+            out_values, ranking, counts, scored, paid,
+        )
+        turns.append((futures, expect, contexts))
+        first = stop
+    return turns
 
 
 @njit(cache=True)

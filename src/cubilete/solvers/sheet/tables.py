@@ -96,7 +96,11 @@ def computed_states(tables: SheetTables) -> np.ndarray:
 def state_key(tables: SheetTables, rules: SheetRules, sheet: Sheet) -> tuple[int, int, int]:
     """(filled mask, joker state, capped upper total) of a sheet at the start of a turn."""
     shape = tables.shape
-    mask = sum(1 << i for i, points in enumerate(sheet.boxes) if points is not None)
+    mask, bit = 0, 1
+    for points in sheet.boxes:  # a plain loop: asked at every new turn advised, twice as fast as sum()
+        if points is not None:
+            mask |= bit
+        bit <<= 1
     joker = 0
     if shape.joker_states == 2 and sheet.boxes[shape.joker_box]:
         joker = 1

@@ -19,7 +19,7 @@ import numpy as np
 from ...engine.dice import DICE_COUNT, FACES
 from ..dice_lattice import DiceLattice
 from ..kernel_cache import njit
-from .tables import JOKER_OPEN, JOKER_ZERO, SheetArrays, SheetShape, SheetTables, context_of
+from .tables import JOKER_OPEN, JOKER_ZERO, SheetTables, context_of
 
 FACE_COUNT = len(FACES)
 
@@ -172,13 +172,18 @@ def _average_rerolls(lat, level):
 def best_keeps(lat, level, best):
     """best[k]: the largest level value among the keeps inside k (k included).
 
-    best has one more slot than there are keeps, holding -inf for the parents' padding.
+    best has one more slot than there are keeps, holding -inf for the parents' padding (which
+    the loop leaves at the first padded parent: a fifth faster than taking the max over it).
     """
-    best[level.shape[0]] = -np.inf
-    for k in range(level.shape[0] - 1, -1, -1):
+    keeps = level.shape[0]
+    best[keeps] = -np.inf
+    for k in range(keeps - 1, -1, -1):
         value = level[k]
         for j in range(DICE_COUNT):
-            value = max(value, best[lat.parents[k, j]])
+            parent = lat.parents[k, j]
+            if parent == keeps:
+                break
+            value = max(value, best[parent])
         best[k] = value
 
 
@@ -253,23 +258,20 @@ def turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect
 
 
 def plain_tables(tables: SheetTables, lattice: DiceLattice) -> tuple[tuple[Any, ...], ...]:
-    """The rule set's tables and the lattice as turn_tables takes them: (shape, t, lat)."""
+    """The rule set's tables and the lattice as plain tuples, the way kernels called from Python
+    for every new turn take them: (shape, t, lat). A plain tuple crosses into Numba in a third of
+    the time a named one takes; the kernel rebuilds the named ones (see options.fill_new_turns)."""
     return tuple(tables.shape), tuple(tables.arrays), tuple(lattice)
 
 
 @njit(cache=True)
-def turn_tables(shape, t, lat, values, mask, joker, upper):
-    """turn_levels on fresh arrays, in one call from Python: (futures, expect, contexts),
-    contexts[r] being the scoring context of roll r in this turn (roll_context).
-
-    shape, t and lat come as plain tuples of their fields: a plain tuple crosses into
-    Numba in a third of the time a named one takes, which counts at every new turn advised.
-    """
-    shape, t, lat = SheetShape(*shape), SheetArrays(*t), DiceLattice(*lat)
+def new_turn(shape, t, lat, values, mask, joker, upper):
+    """turn_levels on fresh arrays: (futures, expect, contexts), contexts[r] being the scoring
+    context of roll r in this turn (roll_context)."""
     futures, expect, best = turn_scratch(shape, lat)
     turn_levels(shape, t, lat, values, mask, joker, upper, futures, expect, best)
-    contexts = np.empty(t.face_box.shape[0], dtype=np.int64)
-    for r in range(contexts.shape[0]):
+    contexts = np.full(t.face_box.shape[0], sheet_context(shape, mask, joker), dtype=np.int64)
+    for r in t.face_rolls:  # the only rolls whose context may differ
         contexts[r] = roll_context(shape, mask, joker, t.face_box[r])
     return futures, expect, contexts
 
