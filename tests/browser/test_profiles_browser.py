@@ -112,7 +112,7 @@ def test_a_passkey_added_on_one_device_signs_in_another_that_sees_the_same_games
     assert secrets[0] != secrets[1]  # each device has its own secret
 
     laptop.click("[data-action='sign-out']")
-    expect(laptop.locator("[data-profile-confirm]")).to_contain_text("1 partida tuya sale de su lista")
+    expect(laptop.locator("[data-profile-confirm]")).to_contain_text("1 partida tuya deja de aparecer en su lista")
     laptop.click("[data-action='confirm-profile']")
     expect(laptop.locator("[data-action='passkey-sign-in']")).to_be_visible()
     assert laptop.evaluate("localStorage.getItem('cubilete-profile')") is None

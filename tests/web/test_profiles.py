@@ -150,6 +150,23 @@ def test_the_view_names_the_profile_of_each_seat_held_by_one_as_stored_with_the_
             assert [seat["profile"] for seat in restarted.get(f"/api/games/{game_id}").json()["seats"]] == profiles
 
 
+def test_a_renamed_profiles_seats_follow_its_name_and_a_deleted_ones_are_nobodys(database):
+    """The link at the table goes to the profile's page under its name now; once the profile is gone, to no
+    page (its name may be someone else's later): in this process at once, and in a process started after."""
+    with TestClient(create_app(database)) as client:
+        ana, beto = claim_name(client, "Ana"), claim_name(client, "Beto")
+        created = played_together(client, ana, beto)
+        path = f"/api/games/{created['id']}"
+        client.get(path).raise_for_status()  # the game in this process's memory
+        assert client.patch("/api/profiles/me", json={"name": "Roberto"}, headers=bearer(beto)).status_code == 200
+        assert [seat["profile"] for seat in client.get(path).json()["seats"]] == ["Ana", "Roberto"]
+        assert client.delete("/api/profiles/me", headers=bearer(ana)).status_code == 204
+        seats = client.get(path).json()["seats"]
+        assert [(seat["name"], seat["profile"]) for seat in seats] == [("Ana", None), ("Beto", "Roberto")]
+    with TestClient(create_app(database)) as restarted:
+        assert [seat["profile"] for seat in restarted.get(path).json()["seats"]] == [None, "Roberto"]
+
+
 def played_together(client, creator: dict, friend: dict) -> dict:
     """A game of the creator's whose invite the friend claimed on a signed-in device."""
     created = new_game(client, [ANA, FRIEND], creator)

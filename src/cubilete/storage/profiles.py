@@ -2,7 +2,8 @@
 the seats that belong to it. Deleting a profile deletes every row of it: its secrets, passkeys, seat
 links, passkey challenges and push subscriptions go with it by their foreign keys (ON DELETE CASCADE,
 migration 0009), and SQLite overwrites their bytes (secure_delete, connections.py). Its seats stay in
-their games, under their names. What a profile is and how its secrets are made: web/profiles.py."""
+their games, under their names, no longer saying they are its; a rename renames the seats' profile.
+What a profile is and how its secrets are made: web/profiles.py."""
 
 from __future__ import annotations
 
@@ -122,20 +123,25 @@ class ProfileStore:
         with self.engine.connect() as connection:
             return connection.scalar(select(profiles_table.c.name).where(profiles_table.c.id == profile_id))
 
-    def rename(self, profile_id: str, name: str) -> None:
-        """NameTaken if another profile has the name, or one that looks alike."""
+    def rename(self, profile_id: str, name: str) -> list[str]:
+        """NameTaken if another profile has the name, or one that looks alike. Its seats' games say the new
+        name as their seats' profile; answers those games."""
         columns = _name_columns(name)
         change = update(profiles_table).where(profiles_table.c.id == profile_id).values(columns)
         try:
             with self.engine.begin() as connection:
                 _claim_name(connection, profile_id, columns, change)
+                return _relabel_seats(connection, profile_id, columns["name"])
         except IntegrityError:
             raise NameTaken() from None
 
-    def delete(self, profile_id: str) -> None:
-        """The profile and, by their foreign keys, every row of it (the module's docstring)."""
+    def delete(self, profile_id: str) -> list[str]:
+        """The profile and, by their foreign keys, every row of it (the module's docstring); its seats' games
+        no longer say the seats are its (the name could be claimed by another). Answers those games."""
         with self.engine.begin() as connection:
+            relabeled = _relabel_seats(connection, profile_id, None)
             connection.execute(delete(profiles_table).where(profiles_table.c.id == profile_id))
+            return relabeled
 
     def seat_key(self, profile_id: str) -> str:
         """The profile's seat key (hex)."""
@@ -230,6 +236,33 @@ class ProfileStore:
 
 def _name_columns(name: str) -> dict[str, str]:
     return {"name": name, "name_key": name_key(name), "name_skeleton": name_skeleton(name)}
+
+
+def _relabel_seats(connection: Connection, profile_id: str, name: str | None) -> list[str]:
+    """The profile's seats, in their stored games, say `name` as their profile (None: none any more);
+    answers the games changed. A game's seats are read and written in this transaction."""
+    links = select(profile_seats_table.c.game_id, profile_seats_table.c.seat).where(
+        profile_seats_table.c.profile_id == profile_id
+    )
+    seats_of: dict[str, list[int]] = {}
+    for game_id, seat in connection.execute(links):
+        seats_of.setdefault(game_id, []).append(seat)
+    changed = []
+    for game_id, numbers in seats_of.items():
+        stored = connection.scalar(select(games_table.c.seats).where(games_table.c.id == game_id))
+        if stored is None:
+            continue
+        seats = [dict(seat) for seat in stored]
+        for number in (number for number in numbers if number < len(seats) and "profile" in seats[number]):
+            if name is None:
+                del seats[number]["profile"]
+            else:
+                seats[number]["profile"] = name
+        if seats != stored:  # a new seats' version: every process's copy reads them again
+            bumped = update(games_table).where(games_table.c.id == game_id)
+            connection.execute(bumped.values(seats=seats, seats_version=games_table.c.seats_version + 1))
+            changed.append(game_id)
+    return changed
 
 
 def _claim_name(connection: Connection, profile_id: str, name: dict[str, str], write: Executable) -> None:

@@ -108,7 +108,8 @@ def create_app(
     clock_scale = float(os.environ.get(CLOCK_SCALE_VARIABLE, "1")) if clock_scale is None else clock_scale
     tables = tables or TableGate()
     games = Games(storage, tables, broker, clock_scale=clock_scale)
-    links, presence, profiles = LinkBase(public_url, listen_host), Presence(broker), Profiles(storage)
+    links, presence = LinkBase(public_url, listen_host), Presence(broker)
+    profiles = Profiles(storage, games.seats_changed)
     # a profile's devices are told of the seats it holds, as the seats' own are
     daily = DailyService(games, profiles)
     metrics = host_metrics(games, metrics_token) if metrics_token else None

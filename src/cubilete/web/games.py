@@ -296,6 +296,12 @@ class Games:
         self.broker.publish(live.id, EventsStored(len(live.match.events)))
         tell_stored(self.watchers, live, first)
 
+    def seats_changed(self, game_ids: Sequence[str]) -> None:
+        """Games whose stored seats changed outside a seat change (a profile renamed or deleted, with a new
+        seats' version: storage/profiles.py): every process, this one too, reads their seats again."""
+        for game_id in game_ids:
+            self.broker.publish(game_id, SEATS_CHANGED)
+
     def expire_unplayed(self, max_age: timedelta) -> int:
         """Delete the games that never got a move and have not changed for `max_age` (left at once, or
         made by a loop), here and in the database; answers how many."""

@@ -17,7 +17,7 @@ import hmac
 import re
 import secrets
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -107,8 +107,9 @@ def _name_refusal(taken: NameTaken, name: str) -> ProfileNameTaken:
 class Profiles:
     """The profiles of a server, in its database (sync methods: routes call them from worker threads)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, seats_changed: Callable[[Sequence[str]], None] = lambda _games: None) -> None:
         self.store = storage.profiles
+        self.seats_changed = seats_changed  # Games.seats_changed: the games whose stored seats a rename changed
 
     def create(self, name: str) -> tuple[Profile, str]:
         """A new profile and its first device secret (refused if the name is taken)."""
@@ -181,18 +182,21 @@ class Profiles:
         return Profile(*found)
 
     def rename(self, profile: Profile, name: str) -> Profile:
-        """The profile under its new name (refused if another profile has it); its seats keep their names."""
+        """The profile under its new name (refused if another profile has it); its seats keep their names,
+        and say they are the profile's under its new one."""
         check_name(name)
         renamed = Profile(profile.id, name.strip())
         try:
-            self.store.rename(profile.id, renamed.name)
+            relabeled = self.store.rename(profile.id, renamed.name)
         except NameTaken as taken:
             raise _name_refusal(taken, renamed.name) from None
+        self.seats_changed(relabeled)  # their seats link to the profile's page under its new name
         return renamed
 
     def delete(self, profile: Profile) -> None:
-        """The profile and every row of it (storage/profiles.py); its seats stay in their games."""
-        self.store.delete(profile.id)
+        """The profile and every row of it (storage/profiles.py); its seats stay in their games, no longer
+        its (its name may be claimed by someone else)."""
+        self.seats_changed(self.store.delete(profile.id))
 
     def device_holder(self, connection: HTTPConnection) -> SeatHolder | None:
         """What a seat the request takes needs to belong to its profile, if it is signed in to one."""
