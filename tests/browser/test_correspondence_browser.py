@@ -57,7 +57,7 @@ def test_the_server_plays_an_expired_correspondence_turn_with_every_page_closed(
 
     ready(ana)
     ana.click("[data-action='roll']")  # the table's first move: the day starts
-    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Tiempo restante de")
+    expect(ana.locator("[data-turn-clock-left]")).to_contain_text("Tu tiempo: ")  # her own clock, said to her
     ana.goto(f"{topology.host.url}/")
     mine = ana.locator(f"li:has([data-resume='{game_id}']) [data-turn-status]")
     expect(mine).to_have_attribute("data-turn-status", "mine")

@@ -133,10 +133,11 @@ def test_two_profiles_meet_the_same_daily_dice_and_are_ranked_by_mean_loss(serve
     assert mean_loss.startswith("Mean loss per decision") and link == f"{server.url}/daily"
     challenge.locator(".daily-others summary").click()
     first_decision = challenge.locator(".daily-choices li").first
-    expect(first_decision).to_contain_text(f"Turn 1: you chose to keep {first_roll[0]} {first_roll[1]}")
+    kept = " ".join(map(str, sorted(first_roll[:2])))  # kept dice read in ascending order (issue 34, item 13)
+    expect(first_decision).to_contain_text(f"Turn 1: you chose to keep {kept}")
     # Beto, on the same dice, kept the same two: the only other player there
     expect(first_decision.locator(".others")).to_contain_text(
-        f"100% chose to keep {first_roll[0]} {first_roll[1]} here; the best was to"
+        f"100% chose to keep {kept} here; the best was to"
     )
     expect(first_decision.locator(".others")).to_contain_text("(1 other player at this position)")
     assert axe_violations(ana) == []

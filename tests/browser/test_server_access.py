@@ -51,7 +51,7 @@ def test_making_a_profile_asks_the_servers_password(friends_server, new_page):
     page.goto(f"{friends_server.url}/")
     page.fill("[data-profile-name]", "Ana")
     page.click("[data-action='create-profile']")
-    expect(page.locator("[data-profile-error]")).to_contain_text("This server asks its password to make a profile")
+    expect(page.locator("[data-profile-error]")).to_contain_text("This server asks for its password to make a profile")
     password = page.locator("[data-creation-password]")
     expect(password).to_be_visible()
     password.fill(PASSWORD)

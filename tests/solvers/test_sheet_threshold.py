@@ -130,8 +130,10 @@ def test_the_threshold_policys_law_reaches_the_target_with_the_best_chance(rules
             optimal = remaining_distribution(state)
             assert law.probabilities.sum() == pytest.approx(1, abs=1e-12) and law.probabilities.min() >= 0
             assert law.at_least(target - now) == pytest.approx(reach_chance(state, target), abs=1e-9)
-            assert law.mean <= optimal.mean + 1e-9  # the expected total is the optimal player's to maximise
-            assert law.at_least(target - now) >= optimal.at_least(target - now) - 1e-12
+            # the optimal player's law, once saved, has entries within 2**-32 of the computed ones
+            # (solvers/sheet/distributions.py): its mean within 1e-7, its chances within 1e-8
+            assert law.mean <= optimal.mean + 1e-7  # the expected total is the optimal player's to maximise
+            assert law.at_least(target - now) >= optimal.at_least(target - now) - 1e-8
 
 
 def test_on_a_longer_generala_sheet_target_play_is_no_worse_at_every_target():
