@@ -109,8 +109,7 @@ def create_app(
     tables = tables or TableGate()
     games = Games(storage, tables, broker, clock_scale=clock_scale)
     links, presence = LinkBase(public_url, listen_host), Presence(broker)
-    profiles = Profiles(storage, games.seats_changed)
-    # a profile's devices are told of the seats it holds, as the seats' own are
+    profiles = Profiles(storage, games.seats_changed)  # a rename or deletion changes its seats' games
     daily = DailyService(games, profiles)
     metrics = host_metrics(games, metrics_token) if metrics_token else None
     tally = metrics.pushed if metrics else None  # each push's outcome, counted
