@@ -34,8 +34,9 @@ TWO_BOXES = replace(
 )
 SAFETY_SECONDS = 60  # two fresh interpreters importing NumPy, on a loaded machine
 
-# A process of the install asking for the tiny table: its build takes long enough (0.5 s) for the other
-# process to arrive and wait, and writes a line to `builds` each time it runs.
+# A process of the install asking for the tiny table: it says it arrived (a line in `builds`.arrived), and
+# its build waits (bounded) until both have, so the other is at the lock or past it, then writes a line to
+# `builds` each time it runs.
 ASK_FOR_TABLE = textwrap.dedent(
     """
     import sys, time
@@ -45,12 +46,16 @@ ASK_FOR_TABLE = textwrap.dedent(
     from cubilete.solvers.table_cache import load_or_build
 
     key, builds = {"rules": {"name": "tiny"}, "solver": "1"}, Path(sys.argv[1])
-    path = Path(sys.argv[2])
+    path, arrived = Path(sys.argv[2]), Path(sys.argv[1] + ".arrived")
+    with arrived.open("a") as log:
+        log.write("here\\n")
 
     def build(progress):
         with builds.open("a") as log:
             log.write("built\\n")
-        time.sleep(0.5)
+        give_up = time.monotonic() + 30
+        while arrived.read_text().count("here") < 2 and time.monotonic() < give_up:
+            time.sleep(0.01)
         return {"values": np.arange(1000, dtype=np.float64)}
 
     table = load_or_build(
