@@ -42,6 +42,8 @@ def test_solve_prints_the_optimal_expected_score(capsys):
     assert data["expected_score"] == pytest.approx(254.5896094820, abs=1e-6)
     code, out, _ = run(capsys, "solve", "generala")
     assert code == 0 and out.startswith("generala (seed): optimal expected score 215.")
+    code, out, _ = run(capsys, "solve", "generala", "--rules", "traditional")
+    assert code == 0 and out.startswith("generala (traditional): optimal expected score 151.8989551830 ")
 
 
 def test_advise_reads_standard_input_and_ranks_every_option(capsys, monkeypatch):

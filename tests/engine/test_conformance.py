@@ -40,9 +40,11 @@ CASES = [
 MAX_STEPS = 1500
 
 
-def places(scores):
-    """Independent of the engine: 1 + how many seats scored strictly more."""
-    return tuple(1 + sorted(scores, reverse=True).index(score) for score in scores)
+def places(scores, winner=None):
+    """Independent of the engine: 1 + how many seats scored strictly more, a seat that won at
+    once (a Generala servida) counting as more than everyone."""
+    ranked = [float("inf") if seat == winner else score for seat, score in enumerate(scores)]
+    return tuple(1 + sorted(ranked, reverse=True).index(score) for score in ranked)
 
 
 def forbidden_requests(state):
@@ -125,7 +127,8 @@ def check_state(state):
     data = json.loads(json.dumps(state.to_json()))
     assert state_from_json(data) == state
     scores = state.scores()
-    assert len(scores) == state.num_players and state.ranking() == places(scores)
+    winner = getattr(state, "winner", None) if state.game != "5000" else None
+    assert len(scores) == state.num_players and state.ranking() == places(scores, winner)
     assert (state.current_player is None) == state.is_over
     if state.is_chance:
         check_outcomes(state.chance_outcomes(), state.dice_to_roll)
@@ -147,7 +150,10 @@ def check_sheet(state):
         upper = sum(points or 0 for box, points in zip(rules.boxes, sheet.boxes) if box.upper)
         bonus = rules.upper_bonus_points if rules.upper_bonus_threshold is not None and upper >= rules.upper_bonus_threshold else 0
         assert total == sum(points or 0 for points in sheet.boxes) + bonus + sheet.bonus == sheet_total(rules, sheet)
-    if state.is_over:
+    if state.winner is not None:  # docs/rules.md#generala-servida-wins
+        assert state.num_players > 1 and len(set(state.dice)) == 1
+        assert state.rolls_left == rules.rolls_per_turn - 1 and state.current == state.winner
+    elif state.is_over:
         assert all(sheet.is_full for sheet in state.sheets)
 
 
@@ -205,5 +211,5 @@ def test_random_legal_games_keep_every_rule(rules, players, data):
         # discarded; test_five_thousand_engine plays seeded games to their end.
         assert state.game == "5000", f"no end after {MAX_STEPS} steps"
         reject()
-    if state.game != "5000":
+    if state.game != "5000" and state.winner is None:
         assert scored == len(rules.boxes) * players

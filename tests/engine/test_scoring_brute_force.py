@@ -128,7 +128,9 @@ def penta_options(rules_name, sheet, dice):
     return {box: (0, bonus) for box in open_boxes}  # 3. any open upper box, for 0
 
 
-def generala_options(rules_name, sheet, dice):
+def generala_options(rules_name, sheet, dice, first_roll=False):
+    if rules_name.startswith("traditional"):
+        return traditional_generala_options(sheet, dice, first_roll)
     counts = sorted(Counter(dice).values())
     combination = {
         "trio": counts[-1] >= 3,
@@ -151,12 +153,32 @@ def generala_options(rules_name, sheet, dice):
     return {box: (points(box), 0) for box, filled in sheet.items() if filled is None}
 
 
+def traditional_generala_options(sheet, dice, first_roll):
+    """docs/rules.md#generala-traditional: 20/30/40 (+5 servida), generala 50, doble 100 after a 50."""
+    counts = sorted(Counter(dice).values())
+    escaleras = ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6], [1, 3, 4, 5, 6])
+    servida = 5 if first_roll else 0
+    fixed = {
+        "straight": 20 + servida if sorted(dice) in escaleras else 0,
+        "full": 30 + servida if counts == [2, 3] else 0,
+        "poker": 40 + servida if counts[-1] >= 4 else 0,
+        "generala": 50 if counts == [5] else 0,
+        "double_generala": 100 if counts == [5] and sheet["generala"] == 50 else 0,
+    }
+
+    def points(box):
+        return dice.count(UPPER.index(box) + 1) * (UPPER.index(box) + 1) if box in UPPER else fixed[box]
+
+    return {box: (points(box), 0) for box, filled in sheet.items() if filled is None}
+
+
 SHEET_RULES = [rules for game in ("penta", "generala") for rules in GAMES[game].variants.values()]
 
 
 @st.composite
 def sheet_situations(draw):
-    """A rule set, a sheet with some boxes filled (the five-equal box with 0 or 50), and five dice."""
+    """A rule set, a sheet with some boxes filled (the five-equal box with 0 or 50), five dice, and
+    whether they are the turn's first roll."""
     rules = draw(st.sampled_from(SHEET_RULES))
     five_equal_box = "penta" if rules.game == "penta" else "generala"
     sheet = {}
@@ -165,16 +187,19 @@ def sheet_situations(draw):
         sheet[box] = (draw(st.sampled_from([0, 50])) if box == five_equal_box else 0) if filled else None
     # five equal dice often enough to reach every joker case
     dice = draw(st.lists(st.integers(1, 6), min_size=5, max_size=5) | st.integers(1, 6).map(lambda face: [face] * 5))
-    return rules, sheet, dice
+    return rules, sheet, dice, draw(st.booleans())
 
 
 @settings(max_examples=600, deadline=None)
 @given(situation=sheet_situations())
 def test_score_options_agree_with_the_rule_book(situation):
-    rules, sheet, dice = situation
+    rules, sheet, dice, first_roll = situation
     engine_sheet = Sheet(tuple(sheet[box] for box in rules.box_ids))
-    options = score_options(rules, engine_sheet, dice)
-    expected = (penta_options if rules.game == "penta" else generala_options)(rules.name, sheet, dice)
+    options = score_options(rules, engine_sheet, dice, first_roll)
+    if rules.game == "penta":
+        expected = penta_options(rules.name, sheet, dice)  # no servida in Penta
+    else:
+        expected = generala_options(rules.name, sheet, dice, first_roll)
     assert {option.box: (option.points, option.bonus) for option in options} == expected
     assert [option.box for option in options] == [box for box in rules.box_ids if box in expected]
 

@@ -12,7 +12,7 @@ from cubilete.engine.actions import Keep, Score
 from cubilete.engine.dice import DICE_COUNT, roll_outcomes
 from cubilete.engine.errors import IllegalAction
 from cubilete.engine.sheet import SheetState
-from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_SEED
+from cubilete.engine.sheet_rules import GENERALA_SEED, GENERALA_TRADITIONAL, PENTA_SEED
 from cubilete.engine.sheet_scoring import Sheet, sheet_from_json, sheet_total
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise, expected_value
@@ -24,10 +24,12 @@ from cubilete.solvers.sheet.distributions import (
     remaining_distribution,
     turn_start_distribution,
 )
+from cubilete.solvers.sheet.tables import UnsupportedRules
 from cubilete.solvers.sheet.turn import state_index
 from cubilete.solvers.sheet.windows import MISSING
 
-CASES = [(FIVES_AND_PENTA, {}, 0), *BRUTE_FORCE_CASES]  # two open boxes each
+# two open boxes each; the laws refuse rule sets whose first roll scores more (tested below)
+CASES = [(FIVES_AND_PENTA, {}, 0), *(case for case in BRUTE_FORCE_CASES if not any(box.first_roll_bonus for box in case[0].boxes))]
 CASE_IDS = ["fives-and-penta", "forced-joker", "free-bonus-pending", "seed-penta-0", "generala"]
 # Where a check needs a whole rule set's tables (the laws of every sheet, say), the quick suite keeps
 # fives-and-penta (the forced joker and the upper bonus on two boxes) and generala; the others take
@@ -161,3 +163,9 @@ def test_the_process_keeps_one_table_per_rule_set_and_situations_without_a_choic
     distribution = ScoreDistribution(10, np.array([0.25, 0.0, 0.75]))
     assert (distribution.high, distribution.mean, distribution.at_least(12), distribution.at_least(3)) == (12, 11.5, 0.75, 1)
     assert distribution.shifted(5).low == 15 and distribution.standard_deviation == pytest.approx(np.sqrt(0.75))
+
+
+def test_the_laws_refuse_a_first_roll_that_scores_more_rather_than_answer_wrong():
+    # docs/rules.md#generala-servida: the laws follow the optimal player roll by roll without it
+    with pytest.raises(UnsupportedRules, match="first roll"):
+        turn_start_distribution(GENERALA_TRADITIONAL, Sheet.empty(GENERALA_TRADITIONAL))

@@ -8,6 +8,7 @@ solver tables, no state reduction and no dice lattice.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
@@ -19,6 +20,8 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import (
     GENERALA_LIBRE_WITHOUT_COMBINATION,
     GENERALA_SEED,
+    GENERALA_TRADITIONAL,
+    GENERALA_TRADITIONAL_DOUBLE,
     PENTA_FORCED,
     PENTA_FREE,
     PENTA_NO_BONUS,
@@ -30,6 +33,7 @@ from cubilete.solvers.cache_dir import CACHE_DIR_ENV
 from cubilete.solvers.dice_lattice import dice_lattice, keeps
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise, expected_value
+from cubilete.solvers.sheet.simulation import simulate_optimal
 from cubilete.solvers.sheet.tables import sheet_tables
 from cubilete.solvers.sheet.turn import roll_context
 
@@ -41,6 +45,8 @@ ALL_RULES = (
     PENTA_NO_BONUS,
     GENERALA_SEED,
     GENERALA_LIBRE_WITHOUT_COMBINATION,
+    GENERALA_TRADITIONAL,
+    GENERALA_TRADITIONAL_DOUBLE,
 )
 PUBLISHED = {  # docs/rules.md#penta-optimal-values: optimal expected scores to reproduce exactly
     PENTA_FREE: 254.5896094820,
@@ -62,6 +68,26 @@ def test_every_rule_set_has_a_finite_value_and_generala_is_solved():
     assert 200 < sheet_cache.solution(GENERALA_SEED).start_value < 230
 
 
+TRADITIONAL_OPTIMA = {  # docs/rules.md#generala-optimal-value: a Generala servida counts 50 in solitaire
+    GENERALA_TRADITIONAL: 151.8989551830,
+    GENERALA_TRADITIONAL_DOUBLE: 162.4694683999,
+}
+
+
+@pytest.mark.parametrize("rules", list(TRADITIONAL_OPTIMA), ids=lambda rules: rules.name)
+def test_traditional_generala_optima_and_the_servida_is_worth_something(rules):
+    assert sheet_cache.solution(rules).start_value == pytest.approx(TRADITIONAL_OPTIMA[rules], abs=1e-9)
+    without = replace(rules, name="no-servida", boxes=tuple(replace(box, first_roll_bonus=0) for box in rules.boxes))
+    assert not sheet_tables(without).shape.first_roll_differs and sheet_tables(rules).shape.first_roll_differs
+    assert 0.5 < TRADITIONAL_OPTIMA[rules] - sheet_cache.build(without).start_value < 3
+
+
+def test_the_compiled_simulation_plays_the_servida_as_the_solver_values_it():
+    solved = sheet_cache.solution(GENERALA_TRADITIONAL_DOUBLE)
+    totals = simulate_optimal(GENERALA_TRADITIONAL_DOUBLE, 4000, seed=3)
+    assert abs(totals.mean() - solved.start_value) < 3 * totals.std() / np.sqrt(totals.size)
+
+
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: f"{rules.game}-{rules.name}")
 def test_tables_give_exactly_the_engines_options_on_random_sheets(rules):
     """The solver's premise (solvers.sheet.tables): options depend on the sheet only through its context."""
@@ -73,13 +99,17 @@ def test_tables_give_exactly_the_engines_options_on_random_sheets(rules):
         joker = int(shape.joker_states == 2 and bool(sheet.boxes[shape.joker_box]))
         for r in [*generator.sample(range(len(ROLLS)), 10), *np.flatnonzero(arrays.face_box >= 0)]:
             context = roll_context(shape, mask, joker, arrays.face_box[r])
-            derived = [
-                (rules.box_ids[b], int(arrays.points[context, b, r]), int(arrays.bonus[context, b, r]))
-                for b in range(len(rules.boxes))
-                if sheet.boxes[b] is None and arrays.points[context, b, r] >= 0
-            ]
-            expected = [(o.box, o.points, o.bonus) for o in score_options(rules, sheet, ROLLS[r])]
-            assert derived == expected, (sheet, ROLLS[r])
+            for first_roll, points, bonus in [
+                (False, arrays.points, arrays.bonus),
+                (True, arrays.first_points, arrays.first_bonus),
+            ]:
+                derived = [
+                    (rules.box_ids[b], int(points[context, b, r]), int(bonus[context, b, r]))
+                    for b in range(len(rules.boxes))
+                    if sheet.boxes[b] is None and points[context, b, r] >= 0
+                ]
+                expected = [(o.box, o.points, o.bonus) for o in score_options(rules, sheet, ROLLS[r], first_roll)]
+                assert derived == expected, (sheet, ROLLS[r], first_roll)
 
 
 def test_the_lattice_rolls_free_dice_with_the_engines_probabilities():
@@ -108,11 +138,18 @@ BRUTE_FORCE_CASES = [  # two open boxes each; sheets chosen to exercise the joke
     (GENERALA_LIBRE_WITHOUT_COMBINATION, {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15,
                                           "sixes": 18, "trio": 20, "poker": 30, "full": 25, "long_straight": 30,
                                           "libre": 0}, 0),
+    # docs/rules.md#generala-servida: servida póker (45) against a Doble Generala (100)
+    (GENERALA_TRADITIONAL_DOUBLE, {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18,
+                                   "straight": 25, "full": 30, "generala": 50}, 0),
+    (GENERALA_TRADITIONAL, {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "sixes": 18, "poker": 0,
+                            "generala": 0, "full": 35}, 0),
 ]
 
 
 @pytest.mark.parametrize(
-    "rules, filled, bonus", BRUTE_FORCE_CASES, ids=["forced-joker", "free-bonus-pending", "seed-penta-0", "generala"]
+    "rules, filled, bonus",
+    BRUTE_FORCE_CASES,
+    ids=["forced-joker", "free-bonus-pending", "seed-penta-0", "generala", "servida-double", "servida-straight"],
 )
 def test_solver_and_advice_agree_exactly_with_brute_force_expectimax(rules, filled, bonus):
     sheet = sheet_from_json(rules, filled, bonus)
@@ -120,14 +157,18 @@ def test_solver_and_advice_agree_exactly_with_brute_force_expectimax(rules, fill
     now = sheet_total(rules, sheet)
     assert expected_value(SheetState.situation(rules, sheet)) == pytest.approx(now + brute.value(sheet), abs=1e-9)
     turn = brute.turn(sheet)
-    for dice, rolls_left in [((5, 5, 5, 5, 5), 2), ((1, 2, 3, 4, 6), 1), ((2, 2, 3, 6, 6), 0)]:
+    for dice, rolls_left in [
+        ((5, 5, 5, 5, 5), 2), ((5, 5, 5, 5, 5), 1), ((3, 4, 5, 6, 1), 2), ((1, 2, 3, 4, 6), 1), ((2, 2, 3, 6, 6), 0)
+    ]:
         options = advise(SheetState.situation(rules, sheet, dice, rolls_left))
         for option in options:
             if option.keep is not None:
                 expected = turn.held(option.keep, rolls_left)
             else:
                 expected = next(
-                    gain + brute.value(after) for after, gain, box in turn.options(dice) if box == option.box
+                    gain + brute.value(after)
+                    for after, gain, box in turn.options(dice, rolls_left)
+                    if box == option.box
                 )
             assert option.value == pytest.approx(now + expected, abs=1e-9), option
         assert options[0].value == pytest.approx(now + turn.seen(dice, rolls_left), abs=1e-9)
@@ -177,21 +218,25 @@ class BruteForceTurn:
         first = self.rules.rolls_per_turn - 1
         self.value = sum(float(p) * self.seen(roll, first) for roll, p in roll_outcomes(DICE_COUNT))
 
-    def options(self, dice):
-        """(sheet after, points gained with bonuses, box) for every legal box."""
-        if dice not in self._options:
-            state = SheetState.situation(self.rules, self.sheet, dice, 0)
+    def options(self, dice, rolls_left=0):
+        """(sheet after, points gained with bonuses, box) for every legal box, the dice seen with
+        these rolls left (the first roll may score more: docs/rules.md#generala-servida)."""
+        key = (dice, rolls_left == self.rules.rolls_per_turn - 1)
+        if key not in self._options:
+            state = SheetState.situation(self.rules, self.sheet, dice, rolls_left)
             now = sheet_total(self.rules, self.sheet)
-            self._options[dice] = [
+            self._options[key] = [
                 (after.sheets[0], sheet_total(self.rules, after.sheets[0]) - now, option.box)
                 for option in state.score_options()
                 for after in [state.apply(Score(option.box))]
             ]
-        return self._options[dice]
+        return self._options[key]
 
     def choices(self, dice, rolls_left):
         """Every choice with its value: ("score", sheet after, gain) and ("keep", held values)."""
-        scores = [(gain + self.game.value(after), ("score", after, gain)) for after, gain, _ in self.options(dice)]
+        scores = [
+            (gain + self.game.value(after), ("score", after, gain)) for after, gain, _ in self.options(dice, rolls_left)
+        ]
         if rolls_left == 0:
             return scores
         held = {tuple(sorted(c)) for size in range(DICE_COUNT) for c in combinations(dice, size)}

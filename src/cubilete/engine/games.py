@@ -19,6 +19,8 @@ from .sheet import SheetState
 from .sheet_rules import (
     GENERALA_LIBRE_WITHOUT_COMBINATION,
     GENERALA_SEED,
+    GENERALA_TRADITIONAL,
+    GENERALA_TRADITIONAL_DOUBLE,
     PENTA_FORCED,
     PENTA_FREE,
     PENTA_NO_BONUS,
@@ -66,7 +68,11 @@ GAMES: dict[str, GameInfo] = {
     "penta": GameInfo(
         "penta", SHEET, _named(PENTA_SEED, PENTA_FORCED, PENTA_FREE, PENTA_NO_JOKER, PENTA_NO_BONUS)
     ),
-    "generala": GameInfo("generala", SHEET, _named(GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION)),
+    "generala": GameInfo(
+        "generala",
+        SHEET,
+        _named(GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION, GENERALA_TRADITIONAL, GENERALA_TRADITIONAL_DOUBLE),
+    ),
     "5000": GameInfo("5000", FIVE_THOUSAND, _named(*FIVE_THOUSAND_VARIANTS)),
 }
 

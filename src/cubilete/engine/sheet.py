@@ -21,6 +21,7 @@ from .sheet_scoring import (
     score_options,
     sheet_from_json,
     sheet_total,
+    wins_at_once,
 )
 from .validation import Record, describe
 
@@ -69,8 +70,10 @@ class SheetState:
     """Whose turn it is, every sheet, the dice on the table and what the turn allows next.
 
     `dice` are in table order (held dice keep their place); `held` lists the positions
-    kept for the pending roll; `rolls_left` counts the rolls still allowed this turn.
-    The turn: docs/rules.md#penta-turn and #generala-turn; the end: #penta-total.
+    kept for the pending roll; `rolls_left` counts the rolls still allowed this turn;
+    `winner` is the seat whose first roll won the game at once, its dice left on the table.
+    The turn: docs/rules.md#penta-turn and #generala-turn; the end: #penta-total and
+    #generala-servida-wins.
     """
 
     rules: SheetRules
@@ -80,6 +83,7 @@ class SheetState:
     held: tuple[int, ...] = ()
     rolls_left: int = 3
     awaiting_roll: bool = True
+    winner: int | None = None
 
     @classmethod
     def new(cls, rules: SheetRules, num_players: int = 1) -> SheetState:
@@ -117,7 +121,7 @@ class SheetState:
 
     @cached_property  # asked many times of each state (every view and move): computed once
     def is_over(self) -> bool:
-        return all(sheet.is_full for sheet in self.sheets)
+        return self.winner is not None or all(sheet.is_full for sheet in self.sheets)
 
     @property
     def current_player(self) -> int | None:
@@ -141,7 +145,22 @@ class SheetState:
         table = (
             self.dice[i] if i in self.held else next(rolled) for i in range(DICE_COUNT)
         )
-        return replace(self, dice=tuple(table), held=(), rolls_left=self.rolls_left - 1, awaiting_roll=False)
+        rolled_state = replace(
+            self, dice=tuple(table), held=(), rolls_left=self.rolls_left - 1, awaiting_roll=False
+        )
+        if rolled_state._wins_at_once:
+            return replace(rolled_state, winner=self.current)
+        return rolled_state
+
+    @property
+    def _first_roll(self) -> bool:
+        """The dice on the table are the turn's first roll."""
+        return not self.awaiting_roll and self.rolls_left == self.rules.rolls_per_turn - 1
+
+    @property
+    def _wins_at_once(self) -> bool:
+        """The dice on the table win the game at once (docs/rules.md#generala-servida-wins)."""
+        return self.num_players > 1 and self._first_roll and wins_at_once(self.rules, self.dice)
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self._legal
@@ -175,7 +194,13 @@ class SheetState:
         return tuple(sheet_total(self.rules, sheet) for sheet in self.sheets)
 
     def ranking(self) -> tuple[int, ...]:
-        return shared_places(self.scores())
+        if self.winner is None:
+            return shared_places(self.scores())
+        # the winner first, the others' places after it by their totals (docs/rules.md#generala-servida-wins)
+        others = shared_places([score for seat, score in enumerate(self.scores()) if seat != self.winner])
+        places = [place + 1 for place in others]
+        places.insert(self.winner, 1)
+        return tuple(places)
 
     # -- score-sheet specifics -------------------------------------------------
 
@@ -192,7 +217,7 @@ class SheetState:
     def _options(self) -> tuple[ScoreOption, ...]:
         if self.awaiting_roll or self.is_over:
             return ()
-        return score_options(self.rules, self.sheet, self.dice)
+        return score_options(self.rules, self.sheet, self.dice, self._first_roll)
 
     def no_open_box_scores(self) -> bool:
         """True when the player must sacrifice a box (the app's warning)."""
@@ -268,12 +293,13 @@ class SheetState:
             "held": list(self.held),
             "rolls_left": self.rolls_left,
             "awaiting_roll": self.awaiting_roll,
+            **({} if self.winner is None else {"winner": self.winner}),
         }
 
     @classmethod
     def from_json(cls, data: Any) -> SheetState:
         """Parse a state written by to_json; InvalidRecord says what is wrong otherwise."""
-        data = STATE.fields(data, STATE_FIELDS)
+        data = STATE.fields(data, STATE_FIELDS, ("winner",))
         STATE.integer(data["format"], "format", FORMAT, FORMAT)
         rules = SheetRules.from_json(data["rules"])
         if data["game"] != rules.game:
@@ -291,6 +317,7 @@ class SheetState:
             held=STATE.positions(data["held"], "held"),
             rolls_left=STATE.integer(data["rolls_left"], "rolls_left", 0, rules.rolls_per_turn),
             awaiting_roll=STATE.boolean(data["awaiting_roll"], "awaiting_roll"),
+            winner=STATE.optional_integer(data.get("winner"), "winner", 0, len(sheets) - 1),
         )
         state._check_turn()
         return state
@@ -310,14 +337,20 @@ class SheetState:
                 raise STATE.refuse(
                     f"a turn without dice awaits its first roll, holds nothing, and has {rolls} rolls left"
                 )
-        elif len(self.dice) != DICE_COUNT or self.is_over:
-            raise STATE.refuse(f"the table has no dice or {DICE_COUNT}, and none once the game is over")
+        elif len(self.dice) != DICE_COUNT or (self.is_over and self.winner is None):
+            raise STATE.refuse(
+                f"the table has no dice or {DICE_COUNT}, and none once the game is over (but a winning first roll)"
+            )
         elif self.rolls_left == rolls:
             raise STATE.refuse(f"after a roll fewer than {rolls} rolls are left")
         elif not self.awaiting_roll and self.held:
             raise STATE.refuse("held dice are only kept for a pending roll")
         elif self.awaiting_roll and (self.rolls_left == 0 or len(self.held) == DICE_COUNT):
             raise STATE.refuse("a pending roll needs a roll left and a die to roll")
+        if self._wins_at_once and self.winner != self.current:
+            raise STATE.refuse(f"the first roll on the table wins the game for seat {self.current}")
+        if self.winner is not None and (self.winner != self.current or not self._wins_at_once):
+            raise STATE.refuse("a winner is the seat to move, its winning first roll on the table")
 
 
 STATE = Record("score-sheet state")

@@ -42,6 +42,8 @@ class BoxRule:
     count: int = 0
     runs: tuple[tuple[int, ...], ...] = ()
     only_without_combination: bool = False  # scores only when no other lower pattern matches
+    first_roll_bonus: int = 0  # added when the pattern is made with the turn's first roll ("servida")
+    only_after_joker_box: bool = False  # scores only while the joker box holds points (Doble Generala)
 
     @property
     def upper(self) -> bool:
@@ -61,6 +63,7 @@ class SheetRules:
     joker: JokerRule = JokerRule.NONE
     joker_box: str | None = None  # the five-equal box whose points enable the joker and bonus
     five_equal_bonus: int = 0  # paid for each further five-equal roll while joker_box holds points
+    first_roll_wins: str | None = None  # the box whose pattern on a first roll wins at once with 2+ seats
     box_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
     upper_indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
@@ -82,11 +85,11 @@ class SheetRules:
 
     def to_json(self) -> dict[str, Any]:
         # field by field: dataclasses.asdict deep-copies, and every stored state writes its rules
-        data = {name: getattr(self, name) for name in RULE_FIELDS}
+        data = _written(self, RULE_FIELDS, LATER_RULE_FIELDS)
         data["joker"] = self.joker.value
         data["boxes"] = [
             {
-                **{name: getattr(box, name) for name in BOX_FIELDS},
+                **_written(box, BOX_FIELDS, LATER_BOX_FIELDS),
                 "pattern": box.pattern.value,
                 "runs": [list(run) for run in box.runs],
             }
@@ -97,7 +100,7 @@ class SheetRules:
     @classmethod
     def from_json(cls, data: Any) -> SheetRules:
         """Parse a rule set written by to_json; every field is required so a record never changes meaning."""
-        data = RULES.fields(data, RULE_FIELDS)
+        data = {**LATER_RULE_FIELDS, **RULES.fields(data, RULE_FIELDS, LATER_RULE_FIELDS)}
         boxes = tuple(_box_from_json(box) for box in RULES.array(data["boxes"], "boxes", 1))
         ids = [box.id for box in boxes]
         if len(set(ids)) != len(ids):
@@ -105,6 +108,11 @@ class SheetRules:
         joker_box = data["joker_box"]
         if joker_box is not None and joker_box not in ids:
             raise RULES.refuse(f"joker_box must be one of the boxes or null, not {describe(joker_box)}")
+        first_roll_wins = data["first_roll_wins"]
+        if first_roll_wins is not None and first_roll_wins not in ids:
+            raise RULES.refuse(f"first_roll_wins must be one of the boxes or null, not {describe(first_roll_wins)}")
+        if any(box.only_after_joker_box for box in boxes) and joker_box is None:
+            raise RULES.refuse("a box that scores only after the joker box needs a joker_box")
         min_players = RULES.integer(data["min_players"], "min_players", 1)
         return cls(
             game=RULES.text(data["game"], "game"),
@@ -120,17 +128,30 @@ class SheetRules:
             joker=RULES.choice(data["joker"], "joker", JokerRule),
             joker_box=joker_box,
             five_equal_bonus=RULES.integer(data["five_equal_bonus"], "five_equal_bonus", 0),
+            first_roll_wins=first_roll_wins,
         )
 
 
 RULES = Record("score-sheet rule set")
-RULE_FIELDS = tuple(f.name for f in fields(SheetRules) if f.init)
-BOX_FIELDS = tuple(f.name for f in fields(BoxRule))
+# Fields added after records were first stored, with their defaults: a record writes them only when
+# they differ, and a record without them means the default, so the older records and the solver's
+# cached tables of the rule sets that do not use them keep their meaning and their keys.
+LATER_RULE_FIELDS: dict[str, Any] = {"first_roll_wins": None}
+LATER_BOX_FIELDS: dict[str, Any] = {"first_roll_bonus": 0, "only_after_joker_box": False}
+RULE_FIELDS = tuple(f.name for f in fields(SheetRules) if f.init and f.name not in LATER_RULE_FIELDS)
+BOX_FIELDS = tuple(f.name for f in fields(BoxRule) if f.name not in LATER_BOX_FIELDS)
+
+
+def _written(rules: SheetRules | BoxRule, names: tuple[str, ...], later: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a record: every first one, and the later ones that differ from their defaults."""
+    data = {name: getattr(rules, name) for name in names}
+    data.update((name, getattr(rules, name)) for name, default in later.items() if getattr(rules, name) != default)
+    return data
 
 
 def _box_from_json(data: Any) -> BoxRule:
     """A box as to_json writes it; fields that its pattern does not use keep their defaults."""
-    data = RULES.fields(data, BOX_FIELDS)
+    data = {**LATER_BOX_FIELDS, **RULES.fields(data, BOX_FIELDS, LATER_BOX_FIELDS)}
     box_id = RULES.text(data["id"], "a box id")
     pattern = RULES.choice(data["pattern"], f"the pattern of {box_id}", Pattern)
     box = BoxRule(
@@ -146,6 +167,8 @@ def _box_from_json(data: Any) -> BoxRule:
         only_without_combination=RULES.boolean(
             data["only_without_combination"], f"only_without_combination of {box_id}"
         ),
+        first_roll_bonus=RULES.integer(data["first_roll_bonus"], f"the first-roll bonus of {box_id}", 0),
+        only_after_joker_box=RULES.boolean(data["only_after_joker_box"], f"only_after_joker_box of {box_id}"),
     )
     used = {
         "face": box.face > 0, "count": box.count > 0, "runs": bool(box.runs), "points": box.points is not None
@@ -230,4 +253,34 @@ GENERALA_LIBRE_WITHOUT_COMBINATION = replace(
         replace(box, only_without_combination=True) if box.id == "libre" else box
         for box in GENERALA_SEED.boxes
     ),
+)
+
+# docs/rules.md#generala-traditional: the Argentine scoring, the escalera with the one after the six
+GENERALA_TRADITIONAL = SheetRules(
+    game="generala",
+    name="traditional",
+    max_players=4,
+    boxes=UPPER_BOXES
+    + (
+        BoxRule(
+            "straight",
+            Pattern.STRAIGHT,
+            points=20,
+            runs=((1, 2, 3, 4, 5), (2, 3, 4, 5, 6), (3, 4, 5, 6, 1)),
+            first_roll_bonus=5,
+        ),
+        BoxRule("full", Pattern.FULL_HOUSE, points=30, first_roll_bonus=5),
+        BoxRule("poker", Pattern.OF_A_KIND, points=40, count=4, first_roll_bonus=5),
+        BoxRule("generala", Pattern.OF_A_KIND, points=50, count=5),
+    ),
+    first_roll_wins="generala",
+)
+
+# docs/rules.md#generala-double: a second Generala while the Generala box holds 50
+GENERALA_TRADITIONAL_DOUBLE = replace(
+    GENERALA_TRADITIONAL,
+    name="traditional-double",
+    boxes=GENERALA_TRADITIONAL.boxes
+    + (BoxRule("double_generala", Pattern.OF_A_KIND, points=100, count=5, only_after_joker_box=True),),
+    joker_box="generala",
 )

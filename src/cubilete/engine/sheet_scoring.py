@@ -64,8 +64,11 @@ def _is_combination(box: BoxRule) -> bool:
     return box.pattern not in (Pattern.FACE, Pattern.ANY)
 
 
-def box_points(rules: SheetRules, box: BoxRule, counts: tuple[int, ...], joker: bool = False) -> int:
-    """Points of `box` for dice with these face counts; a joker counts as matching every pattern."""
+def box_points(
+    rules: SheetRules, box: BoxRule, counts: tuple[int, ...], joker: bool = False, first_roll: bool = False
+) -> int:
+    """Points of `box` for dice with these face counts; a joker counts as matching every pattern,
+    and a pattern made with the turn's first roll earns the box's first-roll bonus."""
     if box.pattern is Pattern.FACE:
         return box.face * counts[box.face - 1]
     matched = joker or _matches(box, counts)
@@ -74,7 +77,20 @@ def box_points(rules: SheetRules, box: BoxRule, counts: tuple[int, ...], joker: 
         matched = not any(_matches(other, counts) for other in rules.boxes if _is_combination(other))
     if not matched:
         return 0
-    return box.points if box.points is not None else sum(f * c for f, c in enumerate(counts, 1))
+    points = box.points if box.points is not None else sum(f * c for f, c in enumerate(counts, 1))
+    # docs/rules.md#generala-servida
+    return points + (box.first_roll_bonus if first_roll else 0)
+
+
+def wins_at_once(rules: SheetRules, dice: Sequence[int]) -> bool:
+    """Whether these dice, as a turn's first roll, win the game at once with two seats or more.
+
+    docs/rules.md#generala-servida-wins
+    """
+    if rules.first_roll_wins is None:
+        return False
+    box = rules.boxes[rules.box_index(rules.first_roll_wins)]
+    return _matches(box, face_counts(validate_dice(dice, DICE_COUNT)))
 
 
 # The totals below are summed at every view of every state: filter(None, ...) skips the open boxes
@@ -105,8 +121,11 @@ def _upper_index(rules: SheetRules, face: int) -> int | None:
     return next((i for i, box in enumerate(rules.boxes) if box.upper and box.face == face), None)
 
 
-def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple[ScoreOption, ...]:
-    """Exactly the legal boxes for these dice on this sheet, in sheet order."""
+def score_options(
+    rules: SheetRules, sheet: Sheet, dice: Sequence[int], first_roll: bool = False
+) -> tuple[ScoreOption, ...]:
+    """Exactly the legal boxes for these dice on this sheet, in sheet order; `first_roll`: the
+    dice are the turn's first roll (no die rethrown yet)."""
     counts = face_counts(validate_dice(dice, DICE_COUNT))
     open_boxes = [i for i, points in enumerate(sheet.boxes) if points is None]
     five_equal = max(counts) == DICE_COUNT
@@ -127,14 +146,22 @@ def score_options(rules: SheetRules, sheet: Sheet, dice: Sequence[int]) -> tuple
             joker = True
     # docs/rules.md#penta-bonus
     bonus = rules.five_equal_bonus if five_equal and joker_points else 0
-    points = _points_by_box(rules, counts, joker)
+    points = _points_by_box(rules, counts, joker, first_roll, bool(joker_points))
     return tuple(_score_option(rules.box_ids[i], points[i], bonus) for i in legal)
 
 
 @cache
-def _points_by_box(rules: SheetRules, counts: tuple[int, ...], joker: bool) -> tuple[int, ...]:
-    """box_points of every box: a few rule sets times 252 face counts, asked for at every roll of every game."""
-    return tuple(box_points(rules, box, counts, joker) for box in rules.boxes)
+def _points_by_box(
+    rules: SheetRules, counts: tuple[int, ...], joker: bool, first_roll: bool, joker_box_scored: bool
+) -> tuple[int, ...]:
+    """box_points of every box: a few rule sets times 252 face counts, asked for at every roll of every game.
+
+    A box that scores only after the joker box gets 0 until that box holds points
+    (docs/rules.md#generala-double)."""
+    return tuple(
+        0 if box.only_after_joker_box and not joker_box_scored else box_points(rules, box, counts, joker, first_roll)
+        for box in rules.boxes
+    )
 
 
 def no_open_box_scores(options: Sequence[ScoreOption]) -> bool:
@@ -152,8 +179,9 @@ def possible_points(rules: SheetRules, box_index: int) -> frozenset[int]:
     values = {0}
     for outcome, _ in roll_outcomes(DICE_COUNT):
         counts = face_counts(outcome)
-        values.add(box_points(rules, box, counts))
-        values.add(box_points(rules, box, counts, joker=True))
+        for joker in (False, True):
+            for first_roll in (False, True):
+                values.add(box_points(rules, box, counts, joker, first_roll))
     return frozenset(values)
 
 

@@ -17,7 +17,7 @@ from numba import prange
 
 from ..kernel_cache import njit
 from .solver import SheetSolution, layers
-from .tables import SheetShape, SheetTables, computed_states
+from .tables import SheetShape, SheetTables, computed_states, refuse_first_roll_scoring
 from .turn import (
     best_boxes,
     carry_to_scoring,
@@ -91,6 +91,7 @@ class StateClasses:
 @cache
 def state_classes(solved: SheetSolution) -> StateClasses:
     """The classes of a solution, made once per process (a solution is hashed by identity)."""
+    refuse_first_roll_scoring(solved.tables, "score laws, chances to reach a total and the duel player")
     return StateClasses(solved)
 
 

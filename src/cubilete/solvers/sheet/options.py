@@ -159,7 +159,8 @@ def _fill(
 ) -> None:
     """The options of situations[first:stop], all of this turn (see fill_options)."""
     fill_options(
-        arrays.points, arrays.bonus, arrays.gain, sub_keeps(), *turn, mask, situations, first, stop, *options
+        arrays.points, arrays.bonus, arrays.gain, arrays.first_points, arrays.first_bonus, arrays.first_gain,
+        sub_keeps(), *turn, mask, situations, first, stop, *options,
     )
 
 
@@ -203,8 +204,8 @@ def fill_new_turns(shape, t, lat, sub, values, runs, situations, out_values, ran
         mask, joker, upper, stop = runs[j, 0], runs[j, 1], runs[j, 2], runs[j, 3]
         futures, expect, contexts = new_turn(shape, t, lat, values, mask, joker, upper)
         fill_options(
-            t.points, t.bonus, t.gain, sub, futures, expect, contexts, mask, situations, first, stop,
-            out_values, ranking, counts, scored, paid,
+            t.points, t.bonus, t.gain, t.first_points, t.first_bonus, t.first_gain, sub, futures, expect,
+            contexts, mask, situations, first, stop, out_values, ranking, counts, scored, paid,
         )
         turns.append((futures, expect, contexts))
         first = stop
@@ -213,16 +214,20 @@ def fill_new_turns(shape, t, lat, sub, values, runs, situations, out_values, ran
 
 @njit(cache=True)
 def fill_options(
-    points, bonus, gain, sub, futures, expect, contexts, mask, situations, first, stop,
-    values, ranking, counts, scored, paid,
+    later_points, later_bonus, later_gain, first_points, first_bonus, first_gain, sub, futures, expect, contexts,
+    mask, situations, first, stop, values, ranking, counts, scored, paid,
 ):
     """The rows of situations[first:stop], all of one turn, in values, ranking, counts, scored
     (OptionValues.points) and paid (OptionValues.bonus). A situation is (its row, its roll,
     rolls left, the sheet's total); futures, expect and contexts are the turn's (turn_tables)
-    and mask its filled boxes; points, bonus and gain are the rule set's (SheetArrays)."""
+    and mask its filled boxes; the points, bonus and gain of later rolls and of the turn's first
+    roll are the rule set's (SheetArrays)."""
     keep_slots = sub.shape[1]
     for s in range(first, stop):
         i, roll, rolls_left, now = situations[s, 0], situations[s, 1], situations[s, 2], float(situations[s, 3])
+        points, bonus, gain = later_points, later_bonus, later_gain
+        if rolls_left == expect.shape[0] - 1:  # the turn's first roll (docs/rules.md#generala-servida)
+            points, bonus, gain = first_points, first_bonus, first_gain
         values[i, :] = -np.inf
         if rolls_left > 0:
             for j in range(keep_slots):

@@ -18,6 +18,7 @@ from ..kernel_cache import njit
 from .cache import solution
 from .turn import (
     best_box,
+    best_box_value,
     best_keeps,
     chosen_keep,
     roll_context,
@@ -54,17 +55,28 @@ def _play_game(shape, t, lat, values, state):
     for _ in range(shape.box_count):
         turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best)
         roll = _roll(lat, empty_keep, state)
-        for n in range(shape.rolls_per_turn - 1, 0, -1):
-            if n < shape.rolls_per_turn - 1:  # turn_expectations left the first roll's best keeps
-                best_keeps(lat, expect[n], best)
-            keep = chosen_keep(lat, expect[n], best, roll)
-            if keep != roll:  # holding all five rolls nothing
-                roll = _roll(lat, keep, state)
-        box = best_box(shape, t, mask, joker, futures, roll)
+        top = shape.rolls_per_turn - 1
+        points, bonus = t.points, t.bonus
+        box = -1
+        if shape.first_roll_differs:  # a servida scored at once beats every keep (a keep wins a tie)
+            best_keeps(lat, expect[top], best)  # turn_expectations raised them by first_roll_values
+            box, value = best_box_value(shape, t.first_points, t.first_gain, t.face_box[roll], mask, joker, futures, roll)
+            if value > best[roll]:
+                points, bonus = t.first_points, t.first_bonus
+            else:
+                box = -1
+        if box < 0:
+            for n in range(top, 0, -1):
+                if n < top:  # turn_expectations left the first roll's best keeps
+                    best_keeps(lat, expect[n], best)
+                keep = chosen_keep(lat, expect[n], best, roll)
+                if keep != roll:  # holding all five rolls nothing
+                    roll = _roll(lat, keep, state)
+            box = best_box(shape, t, mask, joker, futures, roll)
         context = roll_context(shape, mask, joker, t.face_box[roll])
-        points = t.points[context, box, roll]
-        mask, joker, upper, upper_bonus = successor(shape, mask, joker, upper, box, points)
-        total += points + t.bonus[context, box, roll] + upper_bonus
+        scored = points[context, box, roll]
+        mask, joker, upper, upper_bonus = successor(shape, mask, joker, upper, box, scored)
+        total += scored + bonus[context, box, roll] + upper_bonus
     return total
 
 

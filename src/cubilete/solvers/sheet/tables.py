@@ -13,6 +13,11 @@ whether the upper box of their face is open. An open box is legal in a state
 exactly when it was legal on the probe sheet of the state's context, with the
 same points and bonus. tests/solvers/test_sheet_solver.py checks this against
 `score_options` on many sheets of every rule set.
+
+The turn's first roll is probed apart (the `first_` arrays): a box's first-roll bonus
+(docs/rules.md#generala-servida) makes it score more then than after a rethrow.
+`first_roll_differs` says whether any roll does, so that the kernels of other rule
+sets skip it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,17 @@ JOKER_POINTS = 2
 CONTEXTS = 12  # joker state (3) x any lower box open (2) x five-equal face box open (2)
 
 
+class UnsupportedRules(ValueError):
+    """A rule set that one of the score-sheet solvers does not take."""
+
+
+def refuse_first_roll_scoring(tables: SheetTables, what: str) -> None:
+    """The solvers that follow the optimal player's choices roll by roll (score laws, chances,
+    the duel player) do not yet see that a first roll may score more than a later one."""
+    if tables.shape.first_roll_differs:
+        raise UnsupportedRules(f"{what} do not take rule sets whose first roll scores more (a servida) yet")
+
+
 class SheetShape(NamedTuple):
     """The plain numbers of a rule set (cheap for Numba to pass to small helpers)."""
 
@@ -46,6 +62,7 @@ class SheetShape(NamedTuple):
     upper_bonus: int
     rolls_per_turn: int
     max_points: int  # the most points any box can get
+    first_roll_differs: bool  # the first roll of a turn scores differently from later ones
 
 
 class SheetArrays(NamedTuple):
@@ -59,6 +76,9 @@ class SheetArrays(NamedTuple):
     point_values_start: np.ndarray  # int32[box + 1]: CSR offsets into point_values
     point_values: np.ndarray  # int32[...]: the distinct points each box can be given
     pending: np.ndarray  # bool[mask, upper total]: reachable totals whose bonus is undecided
+    first_points: np.ndarray  # int32[context, box, roll]: points, -1 and gain for the turn's first roll
+    first_bonus: np.ndarray
+    first_gain: np.ndarray
 
 
 class SheetTables(NamedTuple):
@@ -113,7 +133,12 @@ def sheet_tables(rules: SheetRules) -> SheetTables:
     upper = [box.upper for box in rules.boxes]
     joker_box = rules.box_ids.index(rules.joker_box) if rules.joker_box is not None else -1
     face_box = np.array([_face_box(rules, roll) for roll, _ in roll_outcomes(DICE_COUNT)], np.int32)
-    points, bonus = _probe_options(rules, face_box, joker_box)
+    points, bonus = _probe_options(rules, face_box, joker_box, first_roll=False)
+    first_points, first_bonus = _probe_options(rules, face_box, joker_box, first_roll=True)
+    if any(box.upper and box.first_roll_bonus for box in rules.boxes):
+        # turn.turn_expectations relies on it: a first-roll bonus then only adds to a box whose
+        # future ignores its points, so scoring the first roll beats holding all five for later
+        raise ValueError("the solver takes first-roll bonuses on lower boxes only")
     zero = slice(_context(JOKER_ZERO, False, False), _context(JOKER_POINTS, False, False))
     holding_points = slice(_context(JOKER_POINTS, False, False), CONTEXTS)
     joker_differs = not (
@@ -121,8 +146,8 @@ def sheet_tables(rules: SheetRules) -> SheetTables:
         and np.array_equal(bonus[zero], bonus[holding_points])
     )
     threshold = rules.upper_bonus_threshold or 0
-    point_values = [np.unique(points[:, b][points[:, b] >= 0]) for b in range(box_count)]
-    gain = np.where(points >= 0, points + bonus, -np.inf)
+    both = np.concatenate((points, first_points), axis=2)
+    point_values = [np.unique(both[:, b][both[:, b] >= 0]) for b in range(box_count)]
     return SheetTables(
         shape=SheetShape(
             box_count=box_count,
@@ -133,19 +158,27 @@ def sheet_tables(rules: SheetRules) -> SheetTables:
             threshold=threshold,
             upper_bonus=rules.upper_bonus_points if rules.upper_bonus_threshold is not None else 0,
             rolls_per_turn=rules.rolls_per_turn,
-            max_points=int(points.max()),
+            max_points=int(both.max()),
+            first_roll_differs=not (np.array_equal(points, first_points) and np.array_equal(bonus, first_bonus)),
         ),
         arrays=SheetArrays(
             points=points,
             bonus=bonus,
-            gain=gain,
+            gain=_gain(points, bonus),
             face_box=face_box,
             face_rolls=np.flatnonzero(face_box >= 0).astype(np.int32),
             point_values_start=np.cumsum([0] + [len(v) for v in point_values], dtype=np.int32),
             point_values=np.concatenate(point_values).astype(np.int32),
             pending=_pending_upper_totals(rules, threshold),
+            first_points=first_points,
+            first_bonus=first_bonus,
+            first_gain=_gain(first_points, first_bonus),
         ),
     )
+
+
+def _gain(points: np.ndarray, bonus: np.ndarray) -> np.ndarray:
+    return np.where(points >= 0, points + bonus, -np.inf)
 
 
 def _face_box(rules: SheetRules, roll: tuple[int, ...]) -> int:
@@ -155,9 +188,10 @@ def _face_box(rules: SheetRules, roll: tuple[int, ...]) -> int:
 
 
 def _probe_options(
-    rules: SheetRules, face_box: np.ndarray, joker_box: int
+    rules: SheetRules, face_box: np.ndarray, joker_box: int, first_roll: bool
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Ask the engine what every roll scores in every box, once per scoring context."""
+    """Ask the engine what every roll scores in every box, once per scoring context, as a turn's
+    first roll or a later one."""
     rolls = [roll for roll, _ in roll_outcomes(DICE_COUNT)]
     shape = (CONTEXTS, len(rules.boxes), len(rolls))
     points = np.full(shape, -1, dtype=np.int32)
@@ -180,7 +214,7 @@ def _probe_options(
                     if face_box[r] >= 0 and not face_open:
                         boxes[face_box[r]] = 0
                     context = _context(joker, lower_open, face_open)
-                    for option in score_options(rules, Sheet(tuple(boxes)), roll):
+                    for option in score_options(rules, Sheet(tuple(boxes)), roll, first_roll):
                         b = rules.box_ids.index(option.box)
                         points[context, b, r] = option.points
                         bonus[context, b, r] = option.bonus

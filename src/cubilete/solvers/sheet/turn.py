@@ -7,7 +7,9 @@ when n rolls remain (for n = 0 only the rolls are meaningful: the value of
 scoring them now). The value of the dice r on the table with n rolls left is
 the best `expect[n, k]` over the keeps k inside r, r itself included (holding
 all five dice is the same as scoring them later); the turn-start value is the
-mean of the first roll's values.
+mean of the first roll's values. Where the first roll scores more than a later
+one (`first_roll_differs`, a servida: see `tables`), a first roll's value is also
+at least what scoring it now earns with the first roll's gains (`first_roll_values`).
 """
 
 from __future__ import annotations
@@ -110,14 +112,21 @@ def box_value(points, gain, futures, context, box, roll):
 @njit(cache=True)
 def best_box(shape, t, mask, joker, futures, roll):
     """The box the optimal player scores the roll in (the first in sheet order on a tie)."""
-    context = roll_context(shape, mask, joker, t.face_box[roll])
+    return best_box_value(shape, t.points, t.gain, t.face_box[roll], mask, joker, futures, roll)[0]
+
+
+@njit(cache=True)
+def best_box_value(shape, points, gain, face_box, mask, joker, futures, roll):
+    """(box, value) of best_box with these points and gains (the tables' later or first-roll
+    ones); face_box: the roll's (tables.face_box[roll])."""
+    context = roll_context(shape, mask, joker, face_box)
     chosen, best = -1, -np.inf
     for box in range(shape.box_count):
         if not (mask >> box) & 1:
-            value = box_value(t.points, t.gain, futures, context, box, roll)
+            value = box_value(points, gain, futures, context, box, roll)
             if value > best:
                 chosen, best = box, value
-    return chosen
+    return chosen, best
 
 
 @njit(cache=True)
@@ -138,24 +147,39 @@ def best_boxes(shape, t, mask, joker, futures, values_now, choice):
 
 
 @njit(cache=True)
-def _score_now(shape, t, mask, joker, futures, out):
-    """out[r]: the value of the best legal box for roll r, scored now."""
-    out[:] = -np.inf
+def _score_now(shape, points, gain, face_box, face_rolls, mask, joker, futures, out):
+    """out[r]: the value of the best legal box for roll r, scored now with these points and gains
+    (the tables' later or first-roll ones); face_box and face_rolls: the tables'."""
     context = sheet_context(shape, mask, joker)
+    rolls = face_box.shape[0]
+    now = out[:rolls]
+    now[:] = -np.inf
     for box in range(shape.box_count):
         if not (mask >> box) & 1:
             # box_value without its branch, the hot loop of the solver: an illegal entry has
             # points -1 (any futures column) and gain -inf, so it never wins the max
-            for r in range(out.shape[0]):
-                gain = t.gain[context, box, r] + futures[box, t.points[context, box, r]]
-                out[r] = max(out[r], gain)
-    for r in t.face_rolls:  # the few rolls whose context differs are redone in their own
-        own = roll_context(shape, mask, joker, t.face_box[r])
+            for r in range(rolls):
+                now[r] = max(now[r], gain[context, box, r] + futures[box, points[context, box, r]])
+    for r in face_rolls:  # the few rolls whose context differs are redone in their own
+        own = roll_context(shape, mask, joker, face_box[r])
         if own != context:
-            out[r] = -np.inf
+            now[r] = -np.inf
             for box in range(shape.box_count):
                 if not (mask >> box) & 1:
-                    out[r] = max(out[r], box_value(t.points, t.gain, futures, own, box, r))
+                    now[r] = max(now[r], box_value(points, gain, futures, own, box, r))
+
+
+@njit(cache=True)
+def first_roll_values(shape, t, mask, joker, futures, best):
+    """best[r] = max(best[r], scoring the first roll r now): best holding best_keeps of the first
+    roll's level, the value of each first roll. Holding all five for later, which the level
+    counts, is dominated (a first-roll bonus only adds to a lower box: see tables), so this is
+    exactly the best of the first roll's legal options."""
+    if shape.first_roll_differs:
+        now = np.empty(t.face_box.shape[0])
+        _score_now(shape, t.first_points, t.first_gain, t.face_box, t.face_rolls, mask, joker, futures, now)
+        for r in range(now.shape[0]):
+            best[r] = max(best[r], now[r])
 
 
 @njit(cache=True)
@@ -230,7 +254,7 @@ def turn_levels(shape, t, lat, values, mask, joker, upper, futures, expect, best
     come from turn_scratch; best is scratch)."""
     rolls = lat.roll_probability.shape[0]
     score_futures(shape, t, values, mask, joker, upper, futures)
-    _score_now(shape, t, mask, joker, futures, expect[0])
+    _score_now(shape, t.points, t.gain, t.face_box, t.face_rolls, mask, joker, futures, expect[0])
     # element by element: Numba compiles a slice copy with its error messages, seconds at first use
     for r in range(rolls):
         best[r] = expect[0, r]
@@ -246,11 +270,13 @@ def turn_levels(shape, t, lat, values, mask, joker, upper, futures, expect, best
 def turn_expectations(shape, t, lat, values, mask, joker, upper, futures, expect, best):
     """turn_levels, then return the turn-start state's value.
 
-    best is left holding best_keeps of the first roll's level, expect[rolls_per_turn - 1].
+    best is left holding best_keeps of the first roll's level, expect[rolls_per_turn - 1],
+    raised by first_roll_values.
     """
     turn_levels(shape, t, lat, values, mask, joker, upper, futures, expect, best)
     if shape.rolls_per_turn > 1:
         best_keeps(lat, expect[shape.rolls_per_turn - 1], best)
+    first_roll_values(shape, t, mask, joker, futures, best)
     value = 0.0
     for r in range(lat.roll_probability.shape[0]):
         value += lat.roll_probability[r] * best[r]
