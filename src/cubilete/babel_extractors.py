@@ -6,8 +6,9 @@ This module imports nothing of the web app (only the engine and players, for the
 `extract_refusals`: every refusal code of engine/refusals.py, as the message id of the
 context "refusal", with its English template as the translators' comment; a code a game words its
 own way (GAME_REFUSALS) again under the context "refusal:GAME".
-`extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level"),
-and the one-line descriptions of each rule set and bot level (contexts "rules-help:penta", "level-help:penta").
+`extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level",
+"switch:5000"), and the one-line descriptions of each rule set, choice of a switch and bot level (contexts
+"rules-help:penta", "level-help:penta"); a switch's choices are named as rule sets are.
 `extract_reactions`: the keys of the REACTIONS dict of web/reactions.py, as the message ids of the context
 "reaction", with their English texts as the translators' comments.
 """
@@ -93,6 +94,22 @@ def extract_names(
             yield 1, "pgettext", (f"rules-help:{info.id}", name), ["One line on what the rule set does"]
             for box in getattr(rules, "boxes", ()):
                 yield 1, "pgettext", (f"box:{info.id}", box.id), []
+        for switch in info.switches:
+            yield (
+                1,
+                "pgettext",
+                (f"switch:{info.id}", switch.id),
+                ["The name of a rule players set on the new-game form"],
+            )
+            for word in switch.words:  # the named rule sets that are one switch's choice are named above already
+                if word not in info.variants:
+                    yield 1, "pgettext", (f"rules:{info.id}", word), []
+                    yield (
+                        1,
+                        "pgettext",
+                        (f"rules-help:{info.id}", word),
+                        ["One line on what this choice of the rule does"],
+                    )
         for level in player_levels(info.id):
             yield 1, "pgettext", ("level", level), []
             yield 1, "pgettext", (f"level-help:{info.id}", level), ["One line on how the bot plays"]

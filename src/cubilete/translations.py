@@ -34,6 +34,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from .engine.refusals import game_worded, template
+from .engine.rule_switches import SEPARATOR
 
 LANGUAGES = ("es", "id", "en")
 DEFAULT_LANGUAGE = "en"
@@ -84,6 +85,14 @@ def gettext(lang: str, message: str, context: str | None = None) -> str:
     return text if isinstance(text, str) else message
 
 
+def rules_name(lang: str, game: str, rules: str) -> str:
+    """A rule set's name; one named by its switches ("entry-750+free-set-aside") names each switch's choice."""
+    words = rules.split(SEPARATOR)
+    if not all(words):  # a refused name, shown as written
+        return rules
+    return " + ".join(gettext(lang, word, f"rules:{game}") for word in words)
+
+
 def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
     """The form of a plural message for the number n, by the language's plural rule."""
     forms = messages(lang).get(singular)
@@ -107,6 +116,8 @@ def _shown(lang: str, name: str, value: Any, params: Mapping[str, Any]) -> str:
     if isinstance(value, (list, tuple)):
         items = [_shown(lang, name, item, params) for item in value]
         return format_list(items, style="standard", locale=lang) if items else ""
+    if context == "rules:{game}":
+        return rules_name(lang, str(params.get("game", "")), str(value))
     if context is not None:
         return gettext(lang, str(value), context.format(game=params.get("game", "")))
     if isinstance(value, float):  # 2,5 in es and id; whole numbers here are counts, positions and ports

@@ -204,8 +204,30 @@ def test_10_unknown_rules_are_refused_with_what_is_accepted(monkeypatch, capsys)
     assert code != 0
     assert capsys.readouterr().err.strip() == (
         "cubilete: error: 5000 no tiene las reglas «bogus»; escribe uno de estos: seed, three-ones-1000, free-set-aside,"
-        " o el nombre de unas reglas en cualquier idioma: Estándar, Tres ases valen 1000 y Elegir los dados que se apartan"
+        " entry-0, entry-350, entry-500, entry-750, entry-1000, three-ones-1100, auto-set-aside, o el nombre de unas"
+        " reglas en cualquier idioma: Estándar, Tres ases valen 1000, Elegir los dados que se apartan, Sin mínimo para"
+        " entrar, Entrar con 350, Entrar con 500, Entrar con 750, Entrar con 1000, Tres ases valen 1100 y Se apartan"
+        " todos los dados que puntúan"
     )
+
+
+def test_10_rules_set_one_by_one_are_typed_as_their_words_joined_with_plus_in_any_language(monkeypatch, capsys):
+    """docs/rules.md#5000-switches: the entry shows in the title and in the refusal to bank below it."""
+    code, out = play(
+        monkeypatch,
+        capsys,
+        ["roll", "bank", "quit"],
+        "5000",
+        "--rules",
+        "Entrar con 1000+three-ones-1000",
+        "--players",
+        "Ana,bot:beginner",
+        "--seed",
+        "4",
+    )
+    assert code == 0
+    assert out.startswith("5000 (Enter with 1000 + Three 1s worth 1000), seed 4.")
+    assert "you need 1000 points in one turn to bank" in out
 
 
 def test_13_a_stray_option_is_refused_with_plays_usage(capsys):

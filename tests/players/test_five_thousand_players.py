@@ -14,6 +14,7 @@ from cubilete.engine.five_thousand import (
     FIVE_THOUSAND_SEED,
     FiveThousandState,
 )
+from cubilete.engine.games import rules_for
 from cubilete.engine.runner import Match, play
 from cubilete.players import make_player as make_any_player
 from cubilete.players import player_levels, table_memory
@@ -134,3 +135,13 @@ def test_the_two_player_table_s_memory_is_what_its_file_maps_once_saved_and_an_e
     mapped = cache_path(SHORT).stat().st_size
     assert table_memory("optimal", SHORT) == {("two-player table", SHORT): mapped}
     assert held < mapped < held + 4096  # the header is small
+
+
+@pytest.mark.parametrize("name", ["entry-0+three-ones-1000", "entry-1000+free-set-aside"])
+def test_every_level_plays_rules_set_one_by_one_to_the_end_and_the_record_replays(name):
+    """docs/rules.md#5000-switches: any combination is a rule set the bots play (a short target: the table
+    of a real one takes 4 to 16 s to solve, once)."""
+    rules = replace(rules_for("5000", name), target=1000)
+    match = play(rules, [make_player(level, rules) for level in LEVELS], seed=11)
+    assert match.state.is_over and match.rules.entry == rules.entry
+    assert Match.from_json(match.to_json()).state == match.state

@@ -49,7 +49,8 @@ def placeholders(text: str) -> list[str]:
 
 
 def named_messages() -> set[str]:
-    """Every id shown through a context: games, rule sets and bot levels with their one-line help, boxes."""
+    """Every id shown through a context: games, rule sets, switches' choices and bot levels with their one-line
+    help, switches, boxes."""
     keys = set()
     for info in GAMES.values():
         keys.add(f"game{CONTEXT_SEPARATOR}{info.id}")
@@ -59,6 +60,10 @@ def named_messages() -> set[str]:
         keys.update(f"level-help:{info.id}{CONTEXT_SEPARATOR}{level}" for level in player_levels(info.id))
         for rules in info.variants.values():
             keys.update(f"box:{info.id}{CONTEXT_SEPARATOR}{box.id}" for box in getattr(rules, "boxes", ()))
+        for switch in info.switches:
+            keys.add(f"switch:{info.id}{CONTEXT_SEPARATOR}{switch.id}")
+            keys.update(f"rules:{info.id}{CONTEXT_SEPARATOR}{word}" for word in switch.words)
+            keys.update(f"rules-help:{info.id}{CONTEXT_SEPARATOR}{word}" for word in switch.words)
     return keys
 
 

@@ -95,6 +95,8 @@ def test_the_example_of_the_issue_is_accepted(client):
         ({"game": "penta", "players": [{"name": "Bot", "kind": "bot"}]}, 400, "bot_level"),
         ({"game": "generala", "players": [ANA] * 5}, 400, "player_count"),
         ({"game": "5000", "players": [ANA]}, 400, "player_count"),
+        ({"game": "5000", "rules": "entry-600", "players": [ANA, LUIS]}, 400, "unknown_rules"),
+        ({"game": "5000", "rules": "entry-0+entry-500", "players": [ANA, LUIS]}, 400, "rules_switch_twice"),
         ({"game": "penta", "players": [ANA] * 7}, 422, "players_count"),
         ({"game": "penta", "players": []}, 422, "players_count"),
         ({"game": "penta", "players": [{"name": "  ", "kind": "human"}]}, 422, "blank_name"),
@@ -711,11 +713,11 @@ def test_the_live_socket_of_an_unknown_game_closes(client):
 
 # -- refusals in the reader's language ------------------------------------------------------------
 
-
 def test_a_spanish_game_refuses_in_spanish_with_the_code_and_its_parameters(client):
     created = create(client, players=(ANA, LUIS), lang="es")
     url = f"/api/games/{created['id']}/actions"
     ana, luis = created["seats"][0]["token"], created["seats"][1]["token"]
+
     # a reader who chose no language (an English Accept-Language is no choice) gets the game's
     def refused(body, **extra):
         headers = {"Accept-Language": "en", **extra.pop("headers", {})}
@@ -844,3 +846,20 @@ def test_a_game_id_never_starts_with_a_dash_which_the_command_line_would_read_as
     drawn = iter(["-Bx9kQ2mZpL1", "Xy3_aB9kQ-ab"])
     monkeypatch.setattr(live_game.secrets, "token_urlsafe", lambda _bytes: next(drawn))
     assert live_game.new_game_id() == "Xy3_aB9kQ-ab"
+
+
+def test_5000s_rules_are_offered_switch_by_switch_and_a_game_is_played_under_its_choices(client):
+    """docs/rules.md#5000-switches: the form's switches make a rule set's name, which the server names canonically."""
+    five_thousand = next(game for game in client.get("/api/games/options").json()["games"] if game["id"] == "5000")
+    assert [(switch["id"], switch["default"]) for switch in five_thousand["switches"]] == [
+        ("entry", "entry-500"),
+        ("three_ones", "three-ones-1100"),
+        ("set_aside", "auto-set-aside"),
+    ]
+    assert five_thousand["switches"][0]["choices"] == ["entry-0", "entry-350", "entry-500", "entry-750", "entry-1000"]
+    created = create(client, "5000", [ANA, LUIS], rules="three-ones-1000+entry-750+auto-set-aside")
+    view = read(client, created)
+    assert view["rules"] == "entry-750+three-ones-1000"
+    assert read(client, created, lang="es")["rules"] == "entry-750+three-ones-1000"  # an id; the client names it
+    penta = next(game for game in client.get("/api/games/options").json()["games"] if game["id"] == "penta")
+    assert penta["switches"] == []

@@ -1,10 +1,13 @@
 """Bot levels and rule sets as typed on a command line (`bot:optimal`, `--players duel,optimal`,
-`--rules forced`): any case, and a refusal that lists the words the command line accepts."""
+`--rules forced`, `--rules entry-750+free-set-aside`): any case, and a refusal that lists the words the command line accepts."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..engine.errors import UnknownVariant
-from ..engine.games import Rules, game_info
+from ..engine.games import Rules, game_info, rules_for
+from ..engine.rule_switches import SEPARATOR
 from ..translations import LANGUAGES, gettext
 
 
@@ -22,16 +25,26 @@ def typed_level(rules: Rules, word: str) -> str:
 
 
 def typed_rules(game: str, word: str | None) -> Rules:
-    """The rule set a command-line word names: its id or its name in any language, in any case (None:
-    the game's seed rules); else refused with the ids and the names."""
+    """The rule set a command-line word names: its id or its name in any language, in any case, or such
+    words of a game's switches joined with "+" (`entry-750+free-set-aside`; None: the game's seed rules);
+    else refused with the ids and the names."""
     info = game_info(game)
     if word is None:
         return info.default
+    ids = [
+        *info.variants,
+        *(choice for switch in info.switches for choice in switch.words if choice not in info.variants),
+    ]
+    typed = [_typed_id(game, ids, part) for part in word.split(SEPARATOR)]
+    if None in typed:
+        raise UnknownVariant("unknown_rules_typed", game=game, rules=word.strip(), words=", ".join(ids), rule_sets=ids)
+    return rules_for(game, SEPARATOR.join(cast(list[str], typed)))
+
+
+def _typed_id(game: str, ids: list[str], word: str) -> str | None:
     wanted = word.strip().casefold()
-    for variant, rules in info.variants.items():
-        names = {variant, *(gettext(lang, variant, f"rules:{game}") for lang in LANGUAGES)}
+    for rules_id in ids:
+        names = {rules_id, *(gettext(lang, rules_id, f"rules:{game}") for lang in LANGUAGES)}
         if wanted in {name.casefold() for name in names}:
-            return rules
-    raise UnknownVariant(
-        "unknown_rules_typed", game=game, rules=word.strip(), words=", ".join(info.variants), rule_sets=list(info.variants)
-    )
+            return rules_id
+    return None

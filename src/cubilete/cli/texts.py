@@ -15,7 +15,7 @@ from babel.numbers import format_decimal, format_percent
 
 from ..engine.errors import CubileteError
 from ..engine.refusals import Refusal
-from ..translations import gettext, ngettext, refusal_message
+from ..translations import gettext, ngettext, refusal_message, rules_name
 
 
 class Texts:
@@ -36,7 +36,7 @@ class Texts:
         return gettext(self.lang, game, "game")
 
     def rules(self, game: str, rules: str) -> str:
-        return gettext(self.lang, rules, f"rules:{game}")
+        return rules_name(self.lang, game, rules)
 
     def box(self, game: str, box: str) -> str:
         return gettext(self.lang, box, f"box:{game}")

@@ -15,6 +15,7 @@ from .errors import IllegalAction, InvalidRecord, NotYourTurn
 from .five_thousand_scoring import (
     FIVE_THOUSAND_FREE_SET_ASIDE,
     FIVE_THOUSAND_SEED,
+    FIVE_THOUSAND_SWITCHES,
     FIVE_THOUSAND_THREE_ONES_1000,
     FIVE_THOUSAND_VARIANTS,
     GAME,
@@ -33,6 +34,7 @@ from .validation import Record, describe
 __all__ = [
     "FIVE_THOUSAND_FREE_SET_ASIDE",
     "FIVE_THOUSAND_SEED",
+    "FIVE_THOUSAND_SWITCHES",
     "FIVE_THOUSAND_THREE_ONES_1000",
     "FIVE_THOUSAND_VARIANTS",
     "EVENT_KINDS",

@@ -14,6 +14,7 @@ from typing import Any
 
 from .dice import DICE_COUNT, FACES, Dice, face_counts, validate_dice
 from .errors import InvalidDice, InvalidRecord
+from .rule_switches import Switch
 from .validation import Record
 
 GAME = "5000"
@@ -130,6 +131,14 @@ FIVE_THOUSAND_VARIANTS = (
     FIVE_THOUSAND_SEED,
     FIVE_THOUSAND_THREE_ONES_1000,
     FIVE_THOUSAND_FREE_SET_ASIDE,
+)
+# docs/rules.md#5000-switches: 350 and 750 are house rules of Farkle, where they are banked as such; here
+# a bank never ends in 50, so they ask for 400 and 800 in fact, and are offered under their usual names.
+ENTRY_CHOICES = (0, 350, 500, 750, 1000)
+FIVE_THOUSAND_SWITCHES = (
+    Switch("entry", "entry", tuple((f"entry-{points}", points) for points in ENTRY_CHOICES)),
+    Switch("three_ones", "three_ones_points", (("three-ones-1100", 1100), ("three-ones-1000", 1000))),
+    Switch("set_aside", "free_set_aside", (("auto-set-aside", False), ("free-set-aside", True))),
 )
 
 

@@ -8,13 +8,14 @@ per-family code keyed by `GameFamily.id` and finds a game's entry through
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import UnknownGame, UnknownVariant
-from .five_thousand import FIVE_THOUSAND_VARIANTS, FiveThousandRules, FiveThousandState
+from .five_thousand import FIVE_THOUSAND_SWITCHES, FIVE_THOUSAND_VARIANTS, FiveThousandRules, FiveThousandState
 from .protocol import GameState
+from .rule_switches import Switch, switched_rules
 from .sheet import SheetState
 from .sheet_rules import (
     GENERALA_LIBRE_WITHOUT_COMBINATION,
@@ -54,6 +55,7 @@ class GameInfo:
     id: str
     family: GameFamily
     variants: Mapping[str, Rules]
+    switches: Sequence[Switch] = ()  # the rules players may set one by one (docs/rules.md#5000-switches)
 
     @property
     def default(self) -> Rules:
@@ -73,7 +75,7 @@ GAMES: dict[str, GameInfo] = {
         SHEET,
         _named(GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION, GENERALA_TRADITIONAL, GENERALA_TRADITIONAL_DOUBLE),
     ),
-    "5000": GameInfo("5000", FIVE_THOUSAND, _named(*FIVE_THOUSAND_VARIANTS)),
+    "5000": GameInfo("5000", FIVE_THOUSAND, _named(*FIVE_THOUSAND_VARIANTS), FIVE_THOUSAND_SWITCHES),
 }
 
 
@@ -90,13 +92,16 @@ def family_of(game: str) -> GameFamily:
 
 
 def rules_for(game: str, variant: str | None = None) -> Rules:
-    """A named rule set of a game; None gives the game's default (the seed rules)."""
+    """A named rule set of a game, or one named by its switches ("entry-750+free-set-aside", engine/rule_switches.py);
+    None gives the game's default (the seed rules)."""
     info = game_info(game)
     if variant is None:
         return info.default
     try:
         return info.variants[variant]
     except KeyError:
+        if info.switches:
+            return switched_rules(game, info.default, info.switches, variant)
         raise UnknownVariant("unknown_rules", game=game, rules=variant, rule_sets=list(info.variants)) from None
 
 

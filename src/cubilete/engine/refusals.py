@@ -26,6 +26,7 @@ REFUSALS: dict[str, str] = {
     # -- games, rule sets, players -----------------------------------------------------
     "unknown_game": "unknown game '{game}'; cubilete plays {games}",
     "unknown_rules": "{game} has no rule set '{rules}'; choose one of {rule_sets}",
+    "rules_switch_twice": "{game}: {rule_sets} set the same rule; keep one of them",
     "unknown_level": "no {game} player level '{level}'; choose one of {levels}",
     "unknown_level_typed": "no {game} player level '{typed}'; write one of {words}",  # as typed, not a level's name
     "unknown_rules_typed": "{game} has no rule set '{rules}'; write one of {words}, or a rule set's name in any language: {rule_sets}",

@@ -77,6 +77,10 @@ def options() -> dict[str, Any]:
             {
                 "id": info.id,
                 "rules": list(info.variants),
+                "switches": [  # rules set one by one: the words of their choices make a rule set's name
+                    {"id": switch.id, "choices": list(switch.words), "default": switch.word_of(info.default)}
+                    for switch in info.switches
+                ],
                 "levels": list(player_levels(info.id)),
                 "default_level": default_level(info.id),
                 "min_players": info.default.min_players,

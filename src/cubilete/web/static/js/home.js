@@ -18,6 +18,7 @@ import { PASSWORD_REFUSALS, askPasswordIfNeeded, creationPassword, keepPassword 
 import { gameName, lang, levelHelp, levelName, page, rulesHelp, rulesName, startPage, t, tn } from "./i18n.js";
 import { lastSeatNames, myName, playerUrl, profileName, rememberSeatNames, setMyName } from "./my_player.js";
 import { inviteItem } from "./invite_item.js";
+import { drawSwitches } from "./rule_switches.js";
 import { friendToPlayWith, redrawGamesWith } from "./profile_panel.js";
 import { drawPlayedWith } from "./played_with.js";
 import { withConnection } from "./shell.js";
@@ -30,6 +31,7 @@ const form = document.querySelector("[data-new-game]");
 const seatList = document.querySelector("[data-seats]");
 const rulesSelect = document.querySelector("[data-rules-select]");
 const rulesHelpLine = document.querySelector("[data-rules-help]");
+const switchesBox = document.querySelector("[data-rule-switches]");
 const levelsHelp = document.querySelector("[data-levels-help]");
 const addSeat = document.querySelector("[data-action='add-player']");
 const turnClock = document.querySelector("[data-turn-clock]");
@@ -43,6 +45,7 @@ const HIDDEN_REFRESH_MS = 300_000; // a tab in the background counts the games w
 
 let games = [];
 let game = null;
+let switchedRules = () => ""; // the rule set the game's switches name, if it has any
 let seats = [];
 
 // A seat's name until someone writes one: signed in, the first seat on this device is the profile's (the
@@ -68,6 +71,7 @@ function chooseGame(id) {
   for (const input of form.querySelectorAll("[name='game']")) input.checked = input.value === id;
   rulesSelect.replaceChildren(...game.rules.map((rules) => new Option(rulesName(game.id, rules), rules)));
   explainRules();
+  chooseRules();
   seats = seats.length ? seats.slice(0, game.max_players) : defaultSeats(game);
   while (seats.length < game.min_players) {
     seats.push({ name: defaultName("bot", seats.length + 1), kind: "bot", level: game.default_level });
@@ -78,6 +82,13 @@ function chooseGame(id) {
 
 function explainRules() {
   rulesHelpLine.textContent = rulesHelp(game.id, rulesSelect.value);
+}
+
+// A game whose rules are set one by one shows its switches instead of the list of rule sets.
+function chooseRules(rules = "") {
+  switchedRules = drawSwitches(switchesBox, game, rules);
+  rulesSelect.closest("[data-rules-field]").hidden = !switchesBox.hidden;
+  rulesHelpLine.hidden = !switchesBox.hidden;
 }
 
 function drawSeats() {
@@ -218,7 +229,7 @@ async function start(event) {
   try {
     const created = await postJson("/api/games", {
       game: game.id,
-      rules: rulesSelect.value,
+      rules: game.switches.length ? switchedRules() : rulesSelect.value,
       players: seats.map(({ name, kind, level, profile }) =>
         kind === "bot" ? { name, kind, level } : { name, kind: "human", invited: kind === "friend", profile: kind === "friend" ? profile : undefined },
       ),
@@ -268,6 +279,7 @@ function playAgain({ name, game: gameId, rules, turn_clock: clock, hints_allowed
     chooseGame(gameId);
     if (game.rules.includes(rules)) rulesSelect.value = rules;
     explainRules();
+    chooseRules(rules);
   }
   seats[0] = { name: defaultName("here", 1), kind: "here", level: null };
   seats[1] = { name, kind: "friend", level: null, profile: name };

@@ -41,7 +41,12 @@ export const listText = (items) => lists.format(items);
 export const pgettext = (context, message, params = {}) => t(message, params, context);
 
 export const gameName = (game) => t(game, {}, "game");
-export const rulesName = (game, rules) => t(rules, {}, `rules:${game}`);
+// A rule set named by its switches ("entry-750+free-set-aside") names each switch's choice.
+export const rulesName = (game, rules) =>
+  rules
+    .split("+")
+    .map((word) => t(word, {}, `rules:${game}`))
+    .join(" + ");
 export const rulesHelp = (game, rules) => t(rules, {}, `rules-help:${game}`); // one line on what the rule set does
 export const levelName = (level) => t(level, {}, "level");
 export const levelHelp = (game, level) => t(level, {}, `level-help:${game}`); // one line on how the bot plays
