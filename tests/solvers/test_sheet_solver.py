@@ -19,11 +19,14 @@ from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import (
     GENERALA_LIBRE_WITHOUT_COMBINATION,
     GENERALA_SEED,
+    KNIFFEL_SCHMIDT,
     PENTA_FORCED,
     PENTA_FREE,
     PENTA_NO_BONUS,
     PENTA_NO_JOKER,
     PENTA_SEED,
+    YAHTZEE_HASBRO,
+    YATZY_SCANDINAVIAN,
 )
 from cubilete.engine.sheet_scoring import Sheet, possible_points, score_options, sheet_from_json, sheet_total
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
@@ -41,6 +44,9 @@ ALL_RULES = (
     PENTA_NO_BONUS,
     GENERALA_SEED,
     GENERALA_LIBRE_WITHOUT_COMBINATION,
+    YAHTZEE_HASBRO,
+    YATZY_SCANDINAVIAN,
+    KNIFFEL_SCHMIDT,
 )
 PUBLISHED = {  # docs/rules.md#penta-optimal-values: optimal expected scores to reproduce exactly
     PENTA_FREE: 254.5896094820,

@@ -19,11 +19,14 @@ from .sheet import SheetState
 from .sheet_rules import (
     GENERALA_LIBRE_WITHOUT_COMBINATION,
     GENERALA_SEED,
+    KNIFFEL_SCHMIDT,
     PENTA_FORCED,
     PENTA_FREE,
     PENTA_NO_BONUS,
     PENTA_NO_JOKER,
     PENTA_SEED,
+    YAHTZEE_HASBRO,
+    YATZY_SCANDINAVIAN,
     SheetRules,
 )
 from .validation import Record, describe
@@ -52,10 +55,11 @@ class GameInfo:
     id: str
     family: GameFamily
     variants: Mapping[str, Rules]
+    default_name: str = "seed"  # the seeds' games default to their seed rules; docs/rules.md#default-rules
 
     @property
     def default(self) -> Rules:
-        return self.variants["seed"]
+        return self.variants[self.default_name]
 
 
 def _named(*rule_sets: Rules) -> dict[str, Rules]:
@@ -68,6 +72,9 @@ GAMES: dict[str, GameInfo] = {
     ),
     "generala": GameInfo("generala", SHEET, _named(GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION)),
     "5000": GameInfo("5000", FIVE_THOUSAND, _named(*FIVE_THOUSAND_VARIANTS)),
+    "yahtzee": GameInfo("yahtzee", SHEET, _named(YAHTZEE_HASBRO), "hasbro"),
+    "yatzy": GameInfo("yatzy", SHEET, _named(YATZY_SCANDINAVIAN), "scandinavian"),
+    "kniffel": GameInfo("kniffel", SHEET, _named(KNIFFEL_SCHMIDT), "schmidt"),
 }
 
 
@@ -84,7 +91,7 @@ def family_of(game: str) -> GameFamily:
 
 
 def rules_for(game: str, variant: str | None = None) -> Rules:
-    """A named rule set of a game; None gives the game's default (the seed rules)."""
+    """A named rule set of a game; None gives the game's default (`GameInfo.default_name`)."""
     info = game_info(game)
     if variant is None:
         return info.default

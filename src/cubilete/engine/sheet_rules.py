@@ -1,9 +1,9 @@
-"""Score-sheet rule sets (Penta, Generala) as plain data.
+"""Score-sheet rule sets (Penta, Generala, Yahtzee, Yatzy, Kniffel) as plain data.
 
 A variant is a value: the boxes with their patterns and points, the upper
 bonus, the joker rule and the five-equal bonus. Scoring code reads these
 fields; it never asks which game it is playing. The rules themselves, with
-the source each follows: docs/rules.md#penta and docs/rules.md#generala.
+the source each follows: docs/rules.md#penta, #generala, #yahtzee, #yatzy and #kniffel.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class Pattern(Enum):
     FULL_HOUSE = "full_house"  # three of one face and two of another
     STRAIGHT = "straight"  # one of `runs` among the dice
     ANY = "any"  # any dice
+    TWO_PAIRS = "two_pairs"  # two different faces with two or more dice each (four equal dice are one pair)
 
 
 # Where five equal dice may go, and how they score there (docs/rules.md#penta-joker).
@@ -31,6 +32,9 @@ class JokerRule(Enum):
     FORCED = "forced"  # forced placement whenever the joker box is filled (0 or points)
     FREE = "free"  # any open box; joker scoring once the joker box and the face's upper box are filled
     NONE = "none"  # a five-equal roll is always an ordinary roll
+    # while the joker box holds points, a five-equal roll goes in its face's open upper box and only there
+    # earns the bonus; joker scoring in any open box once both are filled (docs/rules.md#kniffel-joker)
+    FACE_FIRST = "face_first"
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,8 @@ class BoxRule:
     count: int = 0
     runs: tuple[tuple[int, ...], ...] = ()
     only_without_combination: bool = False  # scores only when no other lower pattern matches
+    # scores the dice that form the pattern (the highest face's `count` dice; both pairs), not all five
+    matching_dice_only: bool = False
 
     @property
     def upper(self) -> bool:
@@ -87,6 +93,7 @@ class SheetRules:
         data["boxes"] = [
             {
                 **{name: getattr(box, name) for name in BOX_FIELDS},
+                **{name: True for name in OPTIONAL_BOX_FIELDS if getattr(box, name)},
                 "pattern": box.pattern.value,
                 "runs": [list(run) for run in box.runs],
             }
@@ -125,12 +132,14 @@ class SheetRules:
 
 RULES = Record("score-sheet rule set")
 RULE_FIELDS = tuple(f.name for f in fields(SheetRules) if f.init)
-BOX_FIELDS = tuple(f.name for f in fields(BoxRule))
+# Flags added after games were first saved: written only when set, so that older records read the same.
+OPTIONAL_BOX_FIELDS = ("matching_dice_only",)
+BOX_FIELDS = tuple(f.name for f in fields(BoxRule) if f.name not in OPTIONAL_BOX_FIELDS)
 
 
 def _box_from_json(data: Any) -> BoxRule:
     """A box as to_json writes it; fields that its pattern does not use keep their defaults."""
-    data = RULES.fields(data, BOX_FIELDS)
+    data = RULES.fields(data, BOX_FIELDS, OPTIONAL_BOX_FIELDS)
     box_id = RULES.text(data["id"], "a box id")
     pattern = RULES.choice(data["pattern"], f"the pattern of {box_id}", Pattern)
     box = BoxRule(
@@ -146,9 +155,18 @@ def _box_from_json(data: Any) -> BoxRule:
         only_without_combination=RULES.boolean(
             data["only_without_combination"], f"only_without_combination of {box_id}"
         ),
+        matching_dice_only=RULES.boolean(
+            data.get("matching_dice_only", False), f"matching_dice_only of {box_id}"
+        ),
     )
+    if box.matching_dice_only and box.points is not None:
+        raise RULES.refuse(f"box {box_id}: scores either fixed points or its matching dice, not both")
     used = {
-        "face": box.face > 0, "count": box.count > 0, "runs": bool(box.runs), "points": box.points is not None
+        "face": box.face > 0,
+        "count": box.count > 0,
+        "runs": bool(box.runs),
+        "points": box.points is not None,
+        "matching_dice_only": box.matching_dice_only,
     }
     needs, may = PATTERN_FIELDS[pattern]
     if any(used[name] != (name in needs) for name in used if name not in may):
@@ -161,10 +179,11 @@ def _box_from_json(data: Any) -> BoxRule:
 # What each pattern reads (box_points): the fields it needs, and those it may leave unset.
 PATTERN_FIELDS: dict[Pattern, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Pattern.FACE: (("face",), ()),
-    Pattern.OF_A_KIND: (("count",), ("points",)),
+    Pattern.OF_A_KIND: (("count",), ("points", "matching_dice_only")),
     Pattern.FULL_HOUSE: ((), ("points",)),
     Pattern.STRAIGHT: (("runs",), ("points",)),
     Pattern.ANY: ((), ("points",)),
+    Pattern.TWO_PAIRS: ((), ("points", "matching_dice_only")),
 }
 
 
@@ -230,4 +249,44 @@ GENERALA_LIBRE_WITHOUT_COMBINATION = replace(
         replace(box, only_without_combination=True) if box.id == "libre" else box
         for box in GENERALA_SEED.boxes
     ),
+)
+
+# docs/rules.md#yahtzee: Penta `free` under Hasbro's names, so its optimum is Verhoeff's 254.5896094820
+YAHTZEE_HASBRO = replace(
+    PENTA_FREE,
+    game="yahtzee",
+    name="hasbro",
+    boxes=tuple(replace(box, id="yahtzee") if box.id == "penta" else box for box in PENTA_FREE.boxes),
+    joker_box="yahtzee",
+)
+
+# docs/rules.md#kniffel: Yahtzee's boxes and values; docs/rules.md#kniffel-joker for the extra Kniffel
+KNIFFEL_SCHMIDT = replace(
+    YAHTZEE_HASBRO,
+    game="kniffel",
+    name="schmidt",
+    boxes=tuple(replace(box, id="kniffel") if box.id == "yahtzee" else box for box in YAHTZEE_HASBRO.boxes),
+    joker=JokerRule.FACE_FIRST,
+    joker_box="kniffel",
+    five_equal_bonus=50,
+)
+
+# docs/rules.md#yatzy-boxes; no joker and no extra-Yatzy bonus (#yatzy-five-equal)
+YATZY_SCANDINAVIAN = SheetRules(
+    game="yatzy",
+    name="scandinavian",
+    boxes=UPPER_BOXES
+    + (
+        BoxRule("one_pair", Pattern.OF_A_KIND, count=2, matching_dice_only=True),
+        BoxRule("two_pairs", Pattern.TWO_PAIRS, matching_dice_only=True),
+        BoxRule("three_of_a_kind", Pattern.OF_A_KIND, count=3, matching_dice_only=True),
+        BoxRule("four_of_a_kind", Pattern.OF_A_KIND, count=4, matching_dice_only=True),
+        BoxRule("small_straight", Pattern.STRAIGHT, points=15, runs=((1, 2, 3, 4, 5),)),
+        BoxRule("large_straight", Pattern.STRAIGHT, points=20, runs=((2, 3, 4, 5, 6),)),
+        BoxRule("full_house", Pattern.FULL_HOUSE),
+        BoxRule("chance", Pattern.ANY),
+        BoxRule("yatzy", Pattern.OF_A_KIND, points=50, count=5),
+    ),
+    upper_bonus_threshold=63,
+    upper_bonus_points=50,
 )
