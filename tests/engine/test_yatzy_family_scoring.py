@@ -165,9 +165,7 @@ KNIFFEL_SHEETS = [  # the Kniffel box open, 0 or 50; each upper box and the lowe
     for kniffel in (None, 0, 50)
     for upper_filled, lower_filled in product((False, True), repeat=2)
     for row in [
-        [(0 if upper_filled and i % 2 else None) for i in range(6)]
-        + [0 if lower_filled else None] * 6
-        + [kniffel]
+        [(0 if upper_filled and i % 2 else None) for i in range(6)] + [0 if lower_filled else None] * 6 + [kniffel]
     ]
 ]
 

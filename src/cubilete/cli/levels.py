@@ -23,7 +23,7 @@ def typed_level(rules: Rules, word: str) -> str:
 
 def typed_rules(game: str, word: str | None) -> Rules:
     """The rule set a command-line word names: its id or its name in any language, in any case (None:
-    the game's seed rules); else refused with the ids and the names."""
+    the game's default rules); else refused with the ids and the names."""
     info = game_info(game)
     if word is None:
         return info.default

@@ -77,6 +77,10 @@ GAMES: dict[str, GameInfo] = {
     "kniffel": GameInfo("kniffel", SHEET, _named(KNIFFEL_SCHMIDT), "schmidt"),
 }
 
+# The games the seed texts describe, each with its `seed` rule set (docs/rules.md#sources): the daily
+# challenge and the room the app keeps for solver tables are theirs (Yahtzee, Yatzy and Kniffel came later).
+SEED_GAMES = tuple(game for game, info in GAMES.items() if "seed" in info.variants)
+
 
 def game_info(game: str) -> GameInfo:
     try:
