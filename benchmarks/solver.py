@@ -25,7 +25,10 @@ Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-jok
   (the machine is shared: the best round is the least disturbed one, for both solvers alike);
 - simulation: games per second of optimal solitaire play, cubilete's compiled
   simulator and the peer's `simulate`, both on all cores, plus cubilete's engine runner
-  (what `cubilete simulate` uses, one Python decision at a time).
+  (what `cubilete simulate` uses, one Python decision at a time);
+- Yatzy: cubilete's `yatzy` (`scandinavian`) against the peer's `yatzy-scandinavian`: the
+  optimum, the solve time (median of --rounds, alternating) and every option's value of
+  one mid-turn situation, both sides (`--yatzy-only` runs just this part).
 """
 
 from __future__ import annotations
@@ -39,14 +42,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import yatzy_solver
 
 from cubilete.engine.games import new_state
 from cubilete.engine.runner import Match, play
 from cubilete.engine.sheet import SheetState
-from cubilete.engine.sheet_rules import PENTA_FORCED
+from cubilete.engine.sheet_rules import PENTA_FORCED, YATZY_SCANDINAVIAN
 from cubilete.engine.sheet_scoring import sheet_from_json, sheet_total, upper_total
 from cubilete.players import make_player
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
@@ -63,6 +66,7 @@ PEER_VARIANT = "american+forced-joker"
 MID_TURN_SHEET = {"ones": 3, "threes": 9, "fours": 12, "sixes": 24, "full_house": 25}
 PEER_MID_TURN = "dice 1 2 3 4 4 | rolls 2 | upper 48 | filled ones,threes,fours,sixes,full_house"
 PEER_BOXES = {"penta": "five_of_a_kind"}
+YATZY_PEER_VARIANT = "yatzy-scandinavian"  # the same box ids as ours
 
 WHOLE_PROCESS_RUNS = {
     "ours": "from cubilete.engine.sheet_rules import PENTA_FORCED\n"
@@ -88,7 +92,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="timed solves of each solver")
     parser.add_argument("--games", type=int, default=20000, help="games for the simulation speed")
+    parser.add_argument("--yatzy-only", action="store_true", help="only the Yatzy comparison")
     args = parser.parse_args()
+    yatzy = yatzy_comparison(args.rounds)
+    if args.yatzy_only:
+        report_yatzy(yatzy)
+        return
     figures = {"compile": compile_seconds()}
     figures.update(solve_seconds(args.rounds))
     figures.update(whole_process_seconds(args.rounds))
@@ -96,6 +105,49 @@ def main() -> None:
     figures.update(advice_microseconds())
     figures.update(games_per_second(args.games))
     report(figures)
+    report_yatzy(yatzy)
+
+
+def yatzy_comparison(rounds: int) -> dict[str, object]:
+    """Scandinavian Yatzy on both sides: optima, solve times, and every option of a mid-turn situation
+    (the values of expected points still to come, as the peer gives them)."""
+    solve(YATZY_SCANDINAVIAN)  # compiled (or loaded from Numba's cache) before any timing
+    ours, peers = [], []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        value = solve(YATZY_SCANDINAVIAN).start_value
+        ours.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        peer = yatzy_solver.Solver.build(yatzy_solver.Variant(YATZY_PEER_VARIANT))
+        peers.append(time.perf_counter() - started)
+    sheet = sheet_from_json(YATZY_SCANDINAVIAN, MID_TURN_SHEET)
+    now = sheet_total(YATZY_SCANDINAVIAN, sheet)
+    options = advise(SheetState.situation(YATZY_SCANDINAVIAN, sheet, (1, 2, 3, 4, 4), 2))
+    mine = {
+        f"score {o.box}" if o.keep is None else f"keep {' '.join(map(str, o.keep)) or '-'}": o.value - now
+        for o in options
+    }
+    theirs = dict(peer.option_values(PEER_MID_TURN))  # the same situation: upper 48, the same boxes filled
+    assert set(mine) == set(theirs), sorted(set(mine) ^ set(theirs))
+    return {
+        "value": value,
+        "peer_value": peer.state_value("upper 0 | filled -"),
+        "solve": statistics.median(ours),
+        "peer_solve": statistics.median(peers),
+        "options": [(name, mine[name], theirs[name]) for name in mine],
+    }
+
+
+def report_yatzy(f: dict[str, Any]) -> None:
+    print(f"Yatzy = {YATZY_PEER_VARIANT}: optimal expected score cubilete {f['value']:.10f}"
+          f"   yatzy-solver {f['peer_value']:.10f}   difference {abs(f['value'] - f['peer_value']):.1e}")
+    print(f"  solve, no table cache cubilete {f['solve']:7.3f} s   yatzy-solver {f['peer_solve']:7.3f} s"
+          f"   ratio {f['solve'] / f['peer_solve']:.2f} (in process)")
+    print(f"  mid-turn, {PEER_MID_TURN}: points still to come")
+    for name, mine, theirs in f["options"]:
+        print(f"    {name:<24} cubilete {mine:12.8f}   yatzy-solver {theirs:12.8f}   difference {abs(mine - theirs):.1e}")
+    worst = max(abs(mine - theirs) for _, mine, theirs in f["options"])
+    print(f"  every one of the {len(f['options'])} options agrees within {worst:.1e}")
 
 
 def compile_seconds() -> float:

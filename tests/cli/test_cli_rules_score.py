@@ -102,7 +102,7 @@ def test_score_human_output_shows_the_warning(capsys):
         (["penta", "--dice", "1,2,3,4,5", "--sheet", '{"ones": 9}'], "cannot hold 9"),
         (["penta", "--dice", "1,2,3,4,5", "--rules", "american"], "no rule set 'american'"),
         (["5000", "--dice", "1,1,1,1,1,1"], "at most 5 dice|1 to 5 dice"),
-        (["yatzy", "--dice", "1"], "invalid choice"),
+        (["yacht", "--dice", "1"], "invalid choice"),
     ],
 )
 def test_bad_input_is_a_clear_message_and_exit_2(capsys, argv, message):

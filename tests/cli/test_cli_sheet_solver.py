@@ -46,6 +46,28 @@ def test_solve_prints_the_optimal_expected_score(capsys):
     assert code == 0 and out.startswith("generala (traditional): optimal expected score 151.8989551830 ")
 
 
+@pytest.mark.slow  # three 13- to 15-box tables no quick test needs
+@pytest.mark.parametrize(
+    "game, rules, optimum",
+    [("yahtzee", "hasbro", 254.5896094820), ("yatzy", "scandinavian", 248.4399893778553),
+     ("kniffel", "schmidt", 248.3213844126)],
+)  # fmt: skip
+def test_solve_prints_the_optima_of_yahtzee_yatzy_and_kniffel(capsys, game, rules, optimum):
+    """docs/rules.md#yahtzee-optimal-value, #yatzy-optimal-value and #kniffel-optimal-value."""
+    code, out, _ = run(capsys, "solve", game, "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["game"], data["rules"]) == (game, rules)
+    assert data["expected_score"] == pytest.approx(optimum, abs=1e-9)
+
+
+def test_score_lists_yatzys_fifteen_boxes_by_their_ids(capsys):
+    code, out, _ = run(capsys, "score", "yatzy", "--dice", "2,2,5,5,6", "--json")
+    data = json.loads(out)
+    assert code == 0
+    scored = {option["box"]: option["points"] for option in data["boxes"]}
+    assert len(scored) == 15 and (scored["one_pair"], scored["two_pairs"], scored["chance"]) == (10, 14, 20)
+
+
 def test_advise_reads_standard_input_and_ranks_every_option(capsys, monkeypatch):
     code, out, _ = run(capsys, "advise", "--json", stdin=json.dumps(VERHOEFF), monkeypatch=monkeypatch)
     data = json.loads(out)
@@ -135,7 +157,7 @@ def test_bad_arguments_exit_2_with_a_clear_message(capsys, argv, message):
     assert code == 2 and out == "" and message in err
 
 
-@pytest.mark.parametrize("argv", [("solve", "yahtzee"), ("simulate", "penta", "--games", "3"), ("stats",)])
+@pytest.mark.parametrize("argv", [("solve", "yacht"), ("simulate", "penta", "--games", "3"), ("stats",)])
 def test_malformed_command_lines_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as exit:
         main(list(argv))
@@ -146,7 +168,7 @@ BAD_SITUATIONS = [
     ('{"game": "penta", "dice": [1, 2, 3', "not valid JSON"),
     ('[1, 2]', "a situation is a JSON object"),
     ('{"dice": [1, 2, 3, 4, 5]}', 'say which game'),
-    ('{"game": "yahtzee"}', "unknown game 'yahtzee'"),
+    ('{"game": "yacht"}', "unknown game 'yacht'"),
     ('{"game": "penta", "rules": "american"}', "no rule set 'american'"),
     ('{"game": "penta", "sheet": {"yahtzee": 50}}', "no box 'yahtzee'"),
     ('{"game": "penta", "sheet": {"full_house": 24}}', "cannot hold 24 points"),

@@ -47,7 +47,7 @@ def test_the_example_in_the_docstring_runs():
 @pytest.mark.parametrize(
     "refused, error",
     [
-        (lambda: rules_for("yatzy"), UnknownGame),
+        (lambda: rules_for("yacht"), UnknownGame),
         (lambda: rules_for("penta", "american"), UnknownVariant),
         (lambda: make_player("grandmaster", rules_for("penta")), UnknownVariant),
         (lambda: new_state(rules_for("penta"), 0), InvalidRecord),

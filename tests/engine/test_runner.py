@@ -203,10 +203,10 @@ def test_tampered_records_are_refused(tamper, message):
 
 def test_registry_errors_name_the_choices():
     with pytest.raises(UnknownGame, match="penta, generala, 5000"):
-        rules_for("yatzy")
+        rules_for("yacht")
     with pytest.raises(UnknownVariant, match="seed, forced, free, no-joker, no-bonus"):
         rules_for("penta", "american")
-    assert set(GAMES) == {"penta", "generala", "5000"}
+    assert set(GAMES) == {"penta", "generala", "5000", "yahtzee", "yatzy", "kniffel"}
 
 
 @pytest.mark.parametrize("game", ["penta", "generala", "5000"])

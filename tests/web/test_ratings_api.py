@@ -125,7 +125,7 @@ def test_a_profile_hidden_from_boards_leaves_them(client, players, monkeypatch):
     assert [row["name"] for row in boards["ratings"]] == [row["name"] for row in boards["accuracy"]] == ["Beto"]
     assert client.get("/api/profiles/Ana").json()["hidden_from_boards"] is True
     assert client.put("/api/profiles/me/boards", json={"hidden": True}).json()["code"] == "profile_needed"
-    assert client.get("/api/boards/yatzy").json()["code"] == "unknown_game"
+    assert client.get("/api/boards/yacht").json()["code"] == "unknown_game"
 
 
 def test_a_daily_challenges_game_counts_for_performance_not_ratings(client, players):

@@ -836,7 +836,9 @@ def test_a_server_chosen_secret_keys_the_dice_and_never_leaves_the_server(client
 
 def test_a_new_bot_seat_gets_the_optimal_level_of_every_game(client):
     games = client.get("/api/games/options").json()["games"]
-    assert {game["id"]: game["default_level"] for game in games} == dict.fromkeys(("penta", "generala", "5000"), "optimal")
+    assert {game["id"]: game["default_level"] for game in games} == dict.fromkeys(
+        ("penta", "generala", "5000", "yahtzee", "yatzy", "kniffel"), "optimal"
+    )
     assert all(game["default_level"] in game["levels"] for game in games)
 
 

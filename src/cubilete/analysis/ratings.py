@@ -27,7 +27,8 @@ PERFORMANCE_STEP = 400.0
 # 5000: chance to win), that costs one step. Calibrated so that the computer's beginner level averages
 # 1500 in every game (benchmarks/performance_levels.py, 1000 games a level: docs/ratings.md), so that a
 # figure reads the same on every game's board: beginner 1500, the optimal player near the top.
-PERFORMANCE_SCALES = {"penta": 0.49, "generala": 0.35, "5000": 0.0012}
+# Yahtzee, Yatzy and Kniffel are not calibrated yet: Penta's scale, whose sheet they share nearly box for box.
+PERFORMANCE_SCALES = {"penta": 0.49, "generala": 0.35, "5000": 0.0012, "yahtzee": 0.49, "yatzy": 0.49, "kniffel": 0.49}
 # A game of few decisions proves little: its losses are pooled with this many decisions lost at the
 # game's scale (a perfect game of n decisions stays log2(1 + PRIOR / (n + PRIOR)) steps under the top).
 PRIOR_DECISIONS = 2.0

@@ -26,8 +26,8 @@ def typed_level(rules: Rules, word: str) -> str:
 
 def typed_rules(game: str, word: str | None) -> Rules:
     """The rule set a command-line word names: its id or its name in any language, in any case, or such
-    words of a game's switches joined with "+" (`entry-750+free-set-aside`; None: the game's seed rules);
-    else refused with the ids and the names."""
+    words of a game's switches joined with "+" (`entry-750+free-set-aside`; None: the game's default
+    rules); else refused with the ids and the names."""
     info = game_info(game)
     if word is None:
         return info.default

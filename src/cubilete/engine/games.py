@@ -22,11 +22,14 @@ from .sheet_rules import (
     GENERALA_SEED,
     GENERALA_TRADITIONAL,
     GENERALA_TRADITIONAL_DOUBLE,
+    KNIFFEL_SCHMIDT,
     PENTA_FORCED,
     PENTA_FREE,
     PENTA_NO_BONUS,
     PENTA_NO_JOKER,
     PENTA_SEED,
+    YAHTZEE_HASBRO,
+    YATZY_SCANDINAVIAN,
     SheetRules,
 )
 from .validation import Record, describe
@@ -56,10 +59,11 @@ class GameInfo:
     family: GameFamily
     variants: Mapping[str, Rules]
     switches: Sequence[Switch] = ()  # the rules players may set one by one (docs/rules.md#5000-switches)
+    default_name: str = "seed"  # the seeds' games default to their seed rules; docs/rules.md#default-rules
 
     @property
     def default(self) -> Rules:
-        return self.variants["seed"]
+        return self.variants[self.default_name]
 
 
 def _named(*rule_sets: Rules) -> dict[str, Rules]:
@@ -76,7 +80,14 @@ GAMES: dict[str, GameInfo] = {
         _named(GENERALA_SEED, GENERALA_LIBRE_WITHOUT_COMBINATION, GENERALA_TRADITIONAL, GENERALA_TRADITIONAL_DOUBLE),
     ),
     "5000": GameInfo("5000", FIVE_THOUSAND, _named(*FIVE_THOUSAND_VARIANTS), FIVE_THOUSAND_SWITCHES),
+    "yahtzee": GameInfo("yahtzee", SHEET, _named(YAHTZEE_HASBRO), default_name="hasbro"),
+    "yatzy": GameInfo("yatzy", SHEET, _named(YATZY_SCANDINAVIAN), default_name="scandinavian"),
+    "kniffel": GameInfo("kniffel", SHEET, _named(KNIFFEL_SCHMIDT), default_name="schmidt"),
 }
+
+# The games the seed texts describe, each with its `seed` rule set (docs/rules.md#sources): the daily
+# challenge and the room the app keeps for solver tables are theirs (Yahtzee, Yatzy and Kniffel came later).
+SEED_GAMES = tuple(game for game, info in GAMES.items() if "seed" in info.variants)
 
 
 def game_info(game: str) -> GameInfo:
@@ -93,7 +104,7 @@ def family_of(game: str) -> GameFamily:
 
 def rules_for(game: str, variant: str | None = None) -> Rules:
     """A named rule set of a game, or one named by its switches ("entry-750+free-set-aside", engine/rule_switches.py);
-    None gives the game's default (the seed rules)."""
+    None gives the game's default (`GameInfo.default_name`)."""
     info = game_info(game)
     if variant is None:
         return info.default

@@ -1,9 +1,9 @@
-"""Score-sheet rule sets (Penta, Generala) as plain data.
+"""Score-sheet rule sets (Penta, Generala, Yahtzee, Yatzy, Kniffel) as plain data.
 
 A variant is a value: the boxes with their patterns and points, the upper
 bonus, the joker rule and the five-equal bonus. Scoring code reads these
 fields; it never asks which game it is playing. The rules themselves, with
-the source each follows: docs/rules.md#penta and docs/rules.md#generala.
+the source each follows: docs/rules.md#penta, #generala, #yahtzee, #yatzy and #kniffel.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class Pattern(Enum):
     FULL_HOUSE = "full_house"  # three of one face and two of another
     STRAIGHT = "straight"  # one of `runs` among the dice
     ANY = "any"  # any dice
+    TWO_PAIRS = "two_pairs"  # two different faces with two or more dice each (four equal dice are one pair)
 
 
 # Where five equal dice may go, and how they score there (docs/rules.md#penta-joker).
@@ -31,6 +32,9 @@ class JokerRule(Enum):
     FORCED = "forced"  # forced placement whenever the joker box is filled (0 or points)
     FREE = "free"  # any open box; joker scoring once the joker box and the face's upper box are filled
     NONE = "none"  # a five-equal roll is always an ordinary roll
+    # while the joker box holds points, a five-equal roll goes in its face's open upper box and only there
+    # earns the bonus; joker scoring in any open box once both are filled (docs/rules.md#kniffel-joker)
+    FACE_FIRST = "face_first"
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class BoxRule:
     only_without_combination: bool = False  # scores only when no other lower pattern matches
     first_roll_bonus: int = 0  # added when the pattern is made with the turn's first roll ("servida")
     only_after_joker_box: bool = False  # scores only while the joker box holds points (Doble Generala)
+    # scores the dice that form the pattern (the highest face's `count` dice; both pairs), not all five
+    matching_dice_only: bool = False
 
     @property
     def upper(self) -> bool:
@@ -137,7 +143,7 @@ RULES = Record("score-sheet rule set")
 # they differ, and a record without them means the default, so the older records and the solver's
 # cached tables of the rule sets that do not use them keep their meaning and their keys.
 LATER_RULE_FIELDS: dict[str, Any] = {"first_roll_wins": None}
-LATER_BOX_FIELDS: dict[str, Any] = {"first_roll_bonus": 0, "only_after_joker_box": False}
+LATER_BOX_FIELDS: dict[str, Any] = {"first_roll_bonus": 0, "only_after_joker_box": False, "matching_dice_only": False}
 RULE_FIELDS = tuple(f.name for f in fields(SheetRules) if f.init and f.name not in LATER_RULE_FIELDS)
 BOX_FIELDS = tuple(f.name for f in fields(BoxRule) if f.name not in LATER_BOX_FIELDS)
 
@@ -169,9 +175,18 @@ def _box_from_json(data: Any) -> BoxRule:
         ),
         first_roll_bonus=RULES.integer(data["first_roll_bonus"], f"the first-roll bonus of {box_id}", 0),
         only_after_joker_box=RULES.boolean(data["only_after_joker_box"], f"only_after_joker_box of {box_id}"),
+        matching_dice_only=RULES.boolean(
+            data["matching_dice_only"], f"matching_dice_only of {box_id}"
+        ),
     )
+    if box.matching_dice_only and box.points is not None:
+        raise RULES.refuse(f"box {box_id}: scores either fixed points or its matching dice, not both")
     used = {
-        "face": box.face > 0, "count": box.count > 0, "runs": bool(box.runs), "points": box.points is not None
+        "face": box.face > 0,
+        "count": box.count > 0,
+        "runs": bool(box.runs),
+        "points": box.points is not None,
+        "matching_dice_only": box.matching_dice_only,
     }
     needs, may = PATTERN_FIELDS[pattern]
     if any(used[name] != (name in needs) for name in used if name not in may):
@@ -184,10 +199,11 @@ def _box_from_json(data: Any) -> BoxRule:
 # What each pattern reads (box_points): the fields it needs, and those it may leave unset.
 PATTERN_FIELDS: dict[Pattern, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Pattern.FACE: (("face",), ()),
-    Pattern.OF_A_KIND: (("count",), ("points",)),
+    Pattern.OF_A_KIND: (("count",), ("points", "matching_dice_only")),
     Pattern.FULL_HOUSE: ((), ("points",)),
     Pattern.STRAIGHT: (("runs",), ("points",)),
     Pattern.ANY: ((), ("points",)),
+    Pattern.TWO_PAIRS: ((), ("points", "matching_dice_only")),
 }
 
 
@@ -283,4 +299,44 @@ GENERALA_TRADITIONAL_DOUBLE = replace(
     boxes=GENERALA_TRADITIONAL.boxes
     + (BoxRule("double_generala", Pattern.OF_A_KIND, points=100, count=5, only_after_joker_box=True),),
     joker_box="generala",
+)
+
+# docs/rules.md#yahtzee: Penta `free` under Hasbro's names, so its optimum is Verhoeff's 254.5896094820
+YAHTZEE_HASBRO = replace(
+    PENTA_FREE,
+    game="yahtzee",
+    name="hasbro",
+    boxes=tuple(replace(box, id="yahtzee") if box.id == "penta" else box for box in PENTA_FREE.boxes),
+    joker_box="yahtzee",
+)
+
+# docs/rules.md#kniffel: Yahtzee's boxes and values; docs/rules.md#kniffel-joker for the extra Kniffel
+KNIFFEL_SCHMIDT = replace(
+    YAHTZEE_HASBRO,
+    game="kniffel",
+    name="schmidt",
+    boxes=tuple(replace(box, id="kniffel") if box.id == "yahtzee" else box for box in YAHTZEE_HASBRO.boxes),
+    joker=JokerRule.FACE_FIRST,
+    joker_box="kniffel",
+    five_equal_bonus=50,
+)
+
+# docs/rules.md#yatzy-boxes; no joker and no extra-Yatzy bonus (#yatzy-five-equal)
+YATZY_SCANDINAVIAN = SheetRules(
+    game="yatzy",
+    name="scandinavian",
+    boxes=UPPER_BOXES
+    + (
+        BoxRule("one_pair", Pattern.OF_A_KIND, count=2, matching_dice_only=True),
+        BoxRule("two_pairs", Pattern.TWO_PAIRS, matching_dice_only=True),
+        BoxRule("three_of_a_kind", Pattern.OF_A_KIND, count=3, matching_dice_only=True),
+        BoxRule("four_of_a_kind", Pattern.OF_A_KIND, count=4, matching_dice_only=True),
+        BoxRule("small_straight", Pattern.STRAIGHT, points=15, runs=((1, 2, 3, 4, 5),)),
+        BoxRule("large_straight", Pattern.STRAIGHT, points=20, runs=((2, 3, 4, 5, 6),)),
+        BoxRule("full_house", Pattern.FULL_HOUSE),
+        BoxRule("chance", Pattern.ANY),
+        BoxRule("yatzy", Pattern.OF_A_KIND, points=50, count=5),
+    ),
+    upper_bonus_threshold=63,
+    upper_bonus_points=50,
 )

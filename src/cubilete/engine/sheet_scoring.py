@@ -49,7 +49,7 @@ class ScoreOption:
 _score_option = cache(ScoreOption)
 
 
-# Box patterns: docs/rules.md#penta-boxes and #generala-boxes.
+# Box patterns: docs/rules.md#penta-boxes, #generala-boxes and #yatzy-boxes.
 def _matches(box: BoxRule, counts: tuple[int, ...]) -> bool:
     if box.pattern is Pattern.FACE or box.pattern is Pattern.ANY:
         return True
@@ -57,6 +57,8 @@ def _matches(box: BoxRule, counts: tuple[int, ...]) -> bool:
         return max(counts) >= box.count
     if box.pattern is Pattern.FULL_HOUSE:
         return sorted(c for c in counts if c) == [2, 3]
+    if box.pattern is Pattern.TWO_PAIRS:
+        return len(_pair_faces(counts)) >= 2
     return any(all(counts[v - 1] for v in run) for run in box.runs)
 
 
@@ -77,7 +79,10 @@ def box_points(
         matched = not any(_matches(other, counts) for other in rules.boxes if _is_combination(other))
     if not matched:
         return 0
-    points = box.points if box.points is not None else sum(f * c for f, c in enumerate(counts, 1))
+    if box.matching_dice_only:
+        points = _matching_dice_total(box, counts)
+    else:
+        points = box.points if box.points is not None else sum(f * c for f, c in enumerate(counts, 1))
     # docs/rules.md#generala-servida
     return points + (box.first_roll_bonus if first_roll else 0)
 
@@ -91,6 +96,18 @@ def wins_at_once(rules: SheetRules, dice: Sequence[int]) -> bool:
         return False
     box = rules.boxes[rules.box_index(rules.first_roll_wins)]
     return _matches(box, face_counts(validate_dice(dice, DICE_COUNT)))
+
+
+def _pair_faces(counts: tuple[int, ...]) -> list[int]:
+    return [face for face, count in enumerate(counts, 1) if count >= 2]
+
+
+def _matching_dice_total(box: BoxRule, counts: tuple[int, ...]) -> int:
+    """The dice that form the pattern (docs/rules.md#yatzy-boxes): the `count` dice of the highest face
+    that has them, or two dice of each pair; 0 when none do."""
+    if box.pattern is Pattern.TWO_PAIRS:
+        return 2 * sum(_pair_faces(counts)) if len(_pair_faces(counts)) >= 2 else 0
+    return max((box.count * face for face, count in enumerate(counts, 1) if count >= box.count), default=0)
 
 
 # The totals below are summed at every view of every state: filter(None, ...) skips the open boxes
@@ -130,6 +147,8 @@ def score_options(
     open_boxes = [i for i, points in enumerate(sheet.boxes) if points is None]
     five_equal = max(counts) == DICE_COUNT
     joker_points = _joker_box_points(rules, sheet)
+    # docs/rules.md#penta-bonus
+    bonus_paid = five_equal and bool(joker_points)
     # The joker per rule set: docs/rules.md#penta-joker, #penta-ordinary-five-equal, #penta-rule-sets.
     if not five_equal or joker_points is None or rules.joker is JokerRule.NONE:
         legal, joker = open_boxes, False
@@ -138,14 +157,17 @@ def score_options(
         face_open = face_box is not None and sheet.is_open(face_box)
         if rules.joker is JokerRule.FREE:
             legal, joker = open_boxes, not face_open
+        elif rules.joker is JokerRule.FACE_FIRST:  # docs/rules.md#kniffel-joker
+            bonus_paid = face_open and bool(joker_points)
+            legal = [face_box] if face_box is not None and bonus_paid else open_boxes
+            joker = not face_open
         elif rules.joker is JokerRule.SEED and joker_points == 0:
             legal, joker = open_boxes, False
         else:  # forced placement: the face's upper box, else a lower box, else any upper box
             lower = [i for i in open_boxes if not rules.boxes[i].upper]
             legal = [face_box] if face_box is not None and face_open else (lower or open_boxes)
             joker = True
-    # docs/rules.md#penta-bonus
-    bonus = rules.five_equal_bonus if five_equal and joker_points else 0
+    bonus = rules.five_equal_bonus if bonus_paid else 0
     points = _points_by_box(rules, counts, joker, first_roll, bool(joker_points))
     return tuple(_score_option(rules.box_ids[i], points[i], bonus) for i in legal)
 

@@ -25,8 +25,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from ..engine.dice_seeds import MAX_CHOSEN_SEED, CommonSeed
-from ..engine.errors import CubileteError, IllegalAction
-from ..engine.games import game_info, rules_for
+from ..engine.errors import CubileteError, IllegalAction, UnknownGame
+from ..engine.games import SEED_GAMES, Rules, rules_for
 from ..engine.protocol import GameState
 from ..storage.admin import delete_games
 from ..storage.daily import DailyStore
@@ -38,6 +38,7 @@ from .reviews import ReviewCache
 from .seats import BOT, HUMAN, SeatRequest, SeatSecret
 from .table_options import HINTS_OFF, DailyMark, TableOptions
 
+DAILY_GAMES = SEED_GAMES  # Yahtzee, Yatzy and Kniffel have no challenge
 DAILY_BOTS = {"5000": (SeatRequest("cubilete", BOT, "optimal"),)}  # the computer seats of each game's table
 PLAYER_SEAT = 0
 STREAK_DAYS_READ = 400  # a streak is counted over the profile's latest days played, at most this many
@@ -86,7 +87,7 @@ class DailyService:
 
     def challenge(self, game: str, connection: HTTPConnection) -> dict[str, Any]:
         """Today's challenge of the game; with a profile's secret, its try today and its streak."""
-        rules, date = rules_for(game), self.today()
+        rules, date = daily_rules(game), self.today()
         profile = self.profiles.signed_in(connection)
         mine = None if profile is None else self.store.try_of(date, game, profile.id)
         return {
@@ -119,7 +120,7 @@ class DailyService:
     ) -> tuple[LiveGame, list[SeatSecret], bool]:
         """A new try of today's challenge: ranked for the request's profile (one per day: DailyAlreadyStarted),
         else unranked under `name`. Answers the game, its seats' secrets and whether it is ranked."""
-        game_info(game)  # an unknown game is refused before anything else
+        daily_rules(game)  # a game without a challenge is refused before anything else
         profile = self.profiles.signed_in(connection)
         if profile is None and (name is None or connection.headers.get("authorization")):
             raise ProfileRefused("profile_needed")  # a wrong secret is not taken for an unranked try
@@ -138,7 +139,7 @@ class DailyService:
 
     def board(self, game: str, date: str | None) -> dict[str, Any]:
         """The day's board of the game (default today): its finished ranked tries by mean loss, then score."""
-        rules_for(game)
+        daily_rules(game)
         day = date or self.today()
         rows = self.store.board(day, game)
         return {
@@ -191,6 +192,13 @@ class DailyService:
             })
         players = self.store.started(mark.date, live.match.rules.game, ranked_only=True)
         return {"players": players, "decisions": answer}
+
+
+def daily_rules(game: str) -> Rules:
+    """The rules of a game's daily challenge; a game without one is refused as an unknown game."""
+    if game not in DAILY_GAMES:
+        raise UnknownGame("unknown_game", game=game, games=list(DAILY_GAMES))
+    return rules_for(game)
 
 
 def _iso(moment: datetime) -> str:

@@ -11,9 +11,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ..analysis.families import family_analysis
-from ..engine.games import GAMES, game_info
+from ..engine.games import game_info
 from .api_models import Language
 from .catch_up import GameNotFound
+from .daily import DAILY_GAMES
 from .i18n import messages, request_language
 from .pages import PAGE_METHODS, render_page, rules_html
 from .rate_limits import RouteClass, limited
@@ -47,8 +48,9 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
 
 
 def games_with_units() -> dict[str, Any]:
-    """Every game, with the unit of its mean loss per decision (points, or chance to win) for the boards."""
-    return {"games": [{"id": game, "unit": family_analysis(game).loss_unit} for game in GAMES]}
+    """Every game with a daily challenge, with the unit of its mean loss per decision (points, or chance to
+    win) for the boards."""
+    return {"games": [{"id": game, "unit": family_analysis(game).loss_unit} for game in DAILY_GAMES]}
 
 
 @page_router.api_route("/daily", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)

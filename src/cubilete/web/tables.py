@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from concurrent.futures import Future
 
 from ..engine.errors import CubileteError
-from ..engine.games import GAMES, Rules
+from ..engine.games import GAMES, SEED_GAMES, Rules
 from ..players import player_levels, prepare, quick_to_prepare, table_memory
 from ..players.table import ADVICE_LEVEL
 
@@ -53,7 +53,7 @@ TABLE_MEMORY_MB = 2048  # two Penta rule sets' duels (847 MB each, mapped) besid
 # process, so what frees the budget is a build that fails, or a restart with a larger one.
 RETRY_AFTER = 300  # seconds
 CLOSE_WAIT = 0.5  # seconds `close` waits for the threads: a build under way ends with the process
-DEFAULT_RULE_SETS = tuple(game.default for game in GAMES.values())  # the budget keeps room for these
+DEFAULT_RULE_SETS = tuple(GAMES[game].default for game in SEED_GAMES)  # the budget keeps room for these
 THREAD_NAMES = {False: "solver-tables", True: "solver-loads"}  # by whether the jobs are quick
 
 Prepare = Callable[[str, Rules], None]

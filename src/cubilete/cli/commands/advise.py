@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         description="Read a situation as JSON (from --situation FILE, else standard input) and"
         " list every legal action, best first, with its value: for Penta and Generala the"
         " expected final total, for 5000 the chance to win. A Penta situation: " + EXAMPLE
-        + ' ("rules" defaults to the seed rules, no "dice" means the start of a turn,'
+        + ' ("rules" defaults to the seed rules, or hasbro, scandinavian, schmidt, no "dice" means the start of a turn,'
         ' "rolls_left" is 0, 1 or 2, by default 2).',
     )
     parser.add_argument("--situation", metavar="FILE", help="the situation's JSON file")

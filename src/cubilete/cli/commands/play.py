@@ -22,7 +22,7 @@ AUTO_SCORE_SECONDS = 3.0  # as the web app's default
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser("play", help="play in the terminal", description=__doc__)
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
-    parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
+    parser.add_argument("--rules", help="rule set (default: the game's own: seed, hasbro, scandinavian or schmidt)")
     parser.add_argument(
         "--players",
         default="you,bot:optimal",

@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "score",
         help="list what a roll scores",
-        description="Penta and Generala: every legal box for these dice on this sheet, with its"
+        description="The score-sheet games: every legal box for these dice on this sheet, with its"
         " points now. 5000: the points of the roll and how many dice scored.",
     )
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--sheet", default="{}", help='filled boxes as JSON, e.g. \'{"ones": 3, "penta": 50}\''
     )
-    parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
+    parser.add_argument("--rules", help="rule set (default: the game's own: seed, hasbro, scandinavian or schmidt)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
 

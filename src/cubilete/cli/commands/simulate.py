@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--seed", type=int, help="seed of the games' dice (default: a random one, printed so that the run can be repeated)"
     )
-    parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
+    parser.add_argument("--rules", help="rule set (default: the game's own: seed, hasbro, scandinavian or schmidt)")
     parser.add_argument(
         "--common-dice",
         action="store_true",

@@ -14,11 +14,11 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
         "solve",
         help="solve a game exactly",
         description="Build (or load from the cache) the exact solver's table of a rule set."
-        " Penta and Generala: the optimal expected score of a new game. 5000: the first"
+        " The score-sheet games: the optimal expected score of a new game. 5000: the first"
         " player's winning chance under optimal play by both.",
     )
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
-    parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
+    parser.add_argument("--rules", help="rule set (default: the game's own: seed, hasbro, scandinavian or schmidt)")
     parser.add_argument("--players", type=int, help="5000 only: the number of players (default 2)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)

@@ -14,12 +14,12 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
         "stats",
         help="exact statistics of optimal play",
-        description="Penta and Generala: the exact law of the optimal player's final total"
+        description="The score-sheet games: the exact law of the optimal player's final total"
         " (solitaire), computed over all states rather than simulated: mean, standard"
         " deviation, percentiles, the upper bonus, the five-equal box and the mean per box.",
     )
     parser.add_argument("game", choices=tuple(GAMES), help="the game")
-    parser.add_argument("--rules", help="rule set (default: the game's seed rules)")
+    parser.add_argument("--rules", help="rule set (default: the game's own: seed, hasbro, scandinavian or schmidt)")
     parser.add_argument("--json", action="store_true", help="print JSON (with the whole distribution)")
     parser.add_argument(
         "--plot", metavar="FILE", help="also draw the distribution into FILE, a .png or .svg (needs the extra 'plots'); the report"
