@@ -58,7 +58,9 @@ def compile_threshold_kernels(rules) -> None:
     from cubilete.engine.sheet import SheetState
     from cubilete.engine.sheet_scoring import sheet_from_json
     from cubilete.solvers.sheet.threshold import rank_for_target, reach_chance
+    from cubilete.solvers.sheet.warmup import compile_sheet_kernels
 
+    compile_sheet_kernels()  # what reach_chance solves with: compiled by one of the two shares, loaded by the other
     start = SheetState.situation(rules, sheet_from_json(rules, {}))
     reach_chance(start, 30)
     rank_for_target(start.apply_roll((6, 6, 2, 3, 6)), 30)
@@ -81,8 +83,9 @@ def compile_solver_kernels(rules) -> None:
 
 # Numba compiles a kernel at its first call in each process: from a fresh checkout both workers
 # would compile the same kernels at the same moment. Instead each worker first compiles its share
-# (about half a minute each), on a two-box rule set, and loads the other share from Numba's cache
-# beside the sources once the other worker has saved it.
+# (10-20 s each), on a two-box rule set, and loads the other share from Numba's cache beside the
+# sources once the other worker has saved it. Both shares start with the solver's kernels, which
+# one compiles while the other waits (`compiling_alone`), as a test's server warming up does.
 KERNEL_SHARES = (compile_threshold_kernels, compile_solver_kernels)
 
 

@@ -14,15 +14,20 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numba
+from filelock import FileLock, Timeout
 from numba.core import config
 
 from .cache_dir import cache_dir
 
 NUMBA_CACHE_ENV = "NUMBA_CACHE_DIR"
+# How long a process waits for another compiling the same kernels before compiling them itself: a first
+# compile takes 10-30 s on two cores; a holder stuck past this no longer holds the others back.
+COMPILE_WAIT_SECONDS = 120
 BESIDE_SOURCES = Path(__file__).resolve().parent / "__pycache__"  # as Numba's own, beside each module
 
 
@@ -77,3 +82,25 @@ def njit(*args: Any, **options: Any) -> Any:
     if KERNEL_CACHE is None:
         options["cache"] = False
     return numba.njit(*args, **options)
+
+
+@contextmanager
+def compiling_alone(kernels: str, bound: float = COMPILE_WAIT_SECONDS) -> Iterator[None]:
+    """One process at a time compiles these kernels; the others wait for it, then load what it cached.
+
+    Processes started together on a new install (a server's processes, its warm-up and its first
+    hint) would otherwise each spend the same CPU seconds compiling the same kernels at once. The
+    lock is the operating system's (released if its holder dies); past `bound` the waiter compiles."""
+    if KERNEL_CACHE is None:  # nothing is cached: waiting would save nothing
+        yield
+        return
+    lock = FileLock(KERNEL_CACHE / f"{kernels}.compiling.lock")
+    try:
+        lock.acquire(timeout=bound)
+    except Timeout:
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
