@@ -103,8 +103,8 @@ export class SheetTable {
         });
       }
     });
-    if (view.table.has_five_equal_bonus) {
-      row(t("{box} bonus", { box: boxName(this.game, "penta") }), "subtotal", (td) => {
+    if (view.table.five_equal_bonus_box !== null) {
+      row(t("{box} bonus", { box: boxName(this.game, view.table.five_equal_bonus_box) }), "subtotal", (td) => {
         td.dataset.fiveEqualBonus = "";
         cells.fiveEqual.push(td);
       });
