@@ -1,4 +1,4 @@
-// Penta and Generala: five dice to hold and roll, every player's sheet with what each open box
+// The score-sheet games (Penta, Generala, Yahtzee...): five dice to hold and roll, every player's sheet with what each open box
 // would score now, the countdown that scores for the player after the last roll, and hints.
 
 import { isUsable, onUse, setUsable } from "./controls.js";
