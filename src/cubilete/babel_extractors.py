@@ -4,8 +4,9 @@ This module imports nothing of the web app (only the engine and players, for the
 
 `extract_html`: the data-i18n and data-i18n-label attributes of the static pages.
 `extract_refusals`: every refusal code of engine/refusals.py, as the message id of the
-context "refusal", with its English template as the translators' comment; a code a game words its
-own way (GAME_REFUSALS) again under the context "refusal:GAME".
+context "refusal", with its English template as the translators' comment.
+`extract_game_words`: the messages and refusals a game words its own way (engine/game_words.py), under
+its context and "refusal:CONTEXT".
 `extract_names`: the ids the client shows by name (contexts "game", "rules:penta", "box:penta", "level",
 "switch:5000"), and the one-line descriptions of each rule set, choice of a switch and bot level (contexts
 "rules-help:penta", "level-help:penta"); a switch's choices are named as rule sets are.
@@ -49,18 +50,25 @@ def extract_html(
 def extract_refusals(
     fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
 ) -> Iterator[Extracted]:
-    """The keys of the REFUSALS dict literal, and of each game's dict in GAME_REFUSALS, read from the
-    source (nothing is imported)."""
-    tree = ast.parse(fileobj.read())
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
-            continue
-        if node.target.id == "REFUSALS" and isinstance(node.value, ast.Dict):
-            yield from _templates(node.value, REFUSAL_CONTEXT)
-        if node.target.id == "GAME_REFUSALS" and isinstance(node.value, ast.Dict):
-            for game, templates in zip(node.value.keys, node.value.values):
-                if isinstance(game, ast.Constant) and isinstance(game.value, str) and isinstance(templates, ast.Dict):
-                    yield from _templates(templates, f"{REFUSAL_CONTEXT}:{game.value}")
+    """The keys of the REFUSALS dict literal, read from the source (nothing is imported)."""
+    for node in ast.walk(ast.parse(fileobj.read())):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "REFUSALS":
+            if isinstance(node.value, ast.Dict):
+                yield from _templates(node.value, REFUSAL_CONTEXT)
+
+
+def extract_game_words(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[Extracted]:
+    """Each game's own wordings (engine/game_words.py): the messages under its context, its refusals under
+    "refusal:CONTEXT" with their English templates as the translators' comments."""
+    from cubilete.engine.game_words import GAME_WORDS
+
+    for game, words in GAME_WORDS.items():
+        for message in sorted(words.messages):
+            yield 1, "pgettext", (words.context, message), [f"As {game} words it"]
+        for code, text in words.refusals.items():
+            yield 1, "pgettext", (f"{REFUSAL_CONTEXT}:{words.context}", code), [f"English: {text}"]
 
 
 def extract_reactions(

@@ -8,7 +8,7 @@ Message ids are the English texts. Names that depend on the game (boxes, rule se
 bot levels) use a context such as "box:penta" with the stable id as message id.
 Refusals use the context "refusal" with the refusal's code as message id; the message is
 the template of REFUSALS in that language, with the same {placeholders}; a refusal a game words its
-own way (GAME_REFUSALS) uses the context "refusal:GAME".
+own way (engine/game_words.py) uses the context "refusal:" and the game's context.
 A language's messages are one dict whose keys are the message ids, or "context\\x04id" for
 messages with a context (gettext's convention). A message with plural forms (ngettext) is
 keyed by its singular id and maps each CLDR plural category of the language (Babel's plural
@@ -85,6 +85,13 @@ def gettext(lang: str, message: str, context: str | None = None) -> str:
     return text if isinstance(text, str) else message
 
 
+def pgettext(lang: str, context: str, message: str) -> str:
+    """A message worded under a context; without a translation there, the common message's in the same language."""
+    key = f"{context}{CONTEXT_SEPARATOR}{message}"
+    text = messages(lang).get(key)
+    return text if isinstance(text, str) else gettext(lang, message)
+
+
 def rules_name(lang: str, game: str, rules: str) -> str:
     """A rule set's name; one named by its switches ("entry-750+free-set-aside") names each switch's choice."""
     words = rules.split(SEPARATOR)
@@ -103,8 +110,8 @@ def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
 
 def refusal_message(lang: str, code: str, params: Mapping[str, Any]) -> str:
     """A refusal in this language: its code's template, names translated, lists as the language writes them."""
-    game = game_worded(code, params)
-    text = gettext(lang, code, REFUSAL_CONTEXT if game is None else f"{REFUSAL_CONTEXT}:{game}")
+    words = game_worded(code, params)
+    text = gettext(lang, code, REFUSAL_CONTEXT if words is None else f"{REFUSAL_CONTEXT}:{words.context}")
     if text == code:  # no translation: the English template
         text = template(code, params)
     shown = {name: _shown(lang, name, value, params) for name, value in params.items()}

@@ -104,6 +104,23 @@ def test_a_solo_penta_game_clicked(server, new_page, motion, turns):
         expect(page.locator("[data-action='rematch']")).to_be_visible()
 
 
+def test_the_new_games_sheets_have_their_own_rows(server, new_page):
+    """Issue 37: Kniffel's five-equal bonus row is named after its Kniffel box (not Penta's), and Yatzy's
+    sheet has its 15 boxes (no such bonus row)."""
+    page = new_page()
+    start_from_home(page, server, "kniffel")
+    page.click("[data-action='start']")
+    ready(page)
+    expect(page.locator("[data-five-equal-bonus][data-player='0']")).to_have_count(1)
+    expect(page.locator("tr:has([data-five-equal-bonus]) th")).to_have_text("Bonus de Kniffel")
+    start_from_home(page, server, "yatzy")
+    page.click("[data-action='start']")
+    ready(page)
+    expect(page.locator("tr.box")).to_have_count(15)
+    expect(page.locator("tr.box th").nth(6)).to_have_text("Un par")
+    expect(page.locator("[data-five-equal-bonus]")).to_have_count(0)
+
+
 def test_a_hot_seat_generala_round_with_two_humans(server, new_page):
     page = new_page()
     start_from_home(page, server, "generala")

@@ -99,6 +99,16 @@ def test_the_terminal_words_generalas_sheet_with_combinations_and_pentas_with_bo
     assert "Enter" in generala.hold_or_choose and "Intro" not in penta.choose_box_first
 
 
+@pytest.mark.parametrize("game", ["yatzy", "yahtzee", "kniffel"])
+def test_a_game_without_words_of_its_own_has_the_common_words_in_the_readers_language(game):
+    """Issue 37: a context without a translation falls back to the common message's, in Spanish, not English."""
+    assert sheet_words(Texts("es"), game) == sheet_words(Texts("es"), "penta")
+    assert sheet_words(Texts("es"), game).box == "Casilla"
+    assert Texts("id").pgettext(game, "Last roll: choose a box") == Texts("id").t("Last roll: choose a box") != (
+        "Last roll: choose a box"
+    )
+
+
 @pytest.mark.parametrize(
     "lang, message",
     [

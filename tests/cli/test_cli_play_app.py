@@ -24,11 +24,12 @@ SIZE = (110, 36)
 MOMENTS = 200  # at most this many pauses of the pilot while waiting for the app to reach a state
 
 
-def session(game="penta", players="Ana", lang="en", seed=3, rules=None):
+def session(game="penta", players="Ana", lang="en", seed=3, rules=None, advice=True):
+    """A game as `cubilete play` starts it; without `advice`, no solver table for the hint and the auto-score."""
     texts = Texts(lang)
     rules = rules_for(game, rules)
     played = PlaySession(rules, parse_seats(players, rules, texts), seed, texts)
-    played.prepare()
+    played.prepare(advice=advice)
     return played
 
 
@@ -115,6 +116,42 @@ def test_the_sheet_previews_every_open_box_and_a_chosen_box_is_scored():
         assert log_lines(app)[-1] == f"Ana scores {sum(game.match.events[0].dice)} in Chance"
         assert text(app, "#box-chance").rstrip().endswith(f" {sum(game.match.events[0].dice)}")  # written, no brackets
         assert game.state.is_chance and "Roll the dice" in text(app, "#prompt")
+
+    play(PlayApp(game), scenario)
+
+
+def test_a_yatzy_sheet_shows_its_15_boxes_and_a_turn_is_played_on_it():
+    game = session(game="yatzy", lang="es", advice=False)
+    boxes = game.state.rules.box_ids
+
+    async def scenario(pilot, app):
+        assert len(boxes) == 15 and all(app.query(f"#box-{box}") for box in boxes)
+        assert text(app, "#box-one_pair").strip().startswith("Un par")
+        assert not app.query("#sheet-five-equal")  # Yatzy pays no bonus for a second Yatzy
+        assert text(app, "#sheet-bonus").startswith("  Bonus (+50 con 63)")
+        await pilot.press("r")
+        assert len(game.state.score_options()) == 15
+        assert text(app, "#prompt") == "Guarda dados (1-5 o un clic) y vuelve a lanzar (r), o elige una casilla (↑↓ o un clic, Enter)"
+        await pilot.click("#box-chance")
+        await pilot.press("enter")
+        assert game.state.sheets[0].boxes[boxes.index("chance")] == sum(game.match.events[0].dice)
+        assert game.state.is_chance and "Lanza los dados" in text(app, "#prompt")
+
+    play(PlayApp(game), scenario)
+
+
+def test_generala_traditionals_sheet_previews_a_servida_with_its_bonus():
+    """A full on the turn's first roll is «servido»: 30 and 5 more (docs/rules.md#generala-traditional)."""
+    game = session(game="generala", rules="traditional", lang="es", seed=6, advice=False)
+
+    async def scenario(pilot, app):
+        await pilot.press("r")
+        assert sorted(game.state.dice) == [1, 1, 3, 3, 3]
+        assert [text(app, f"#box-{box}").split()[0] for box in ("straight", "full", "poker", "generala")] == [
+            "Escalera", "Full", "Póker", "Generala"
+        ]
+        assert text(app, "#box-full").rstrip().endswith("(35)")
+        assert text(app, "#box-threes").rstrip().endswith("(9)")
 
     play(PlayApp(game), scenario)
 

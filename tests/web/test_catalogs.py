@@ -11,8 +11,9 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 
+from cubilete.engine.game_words import GAME_WORDS
 from cubilete.engine.games import GAMES
-from cubilete.engine.refusals import GAME_REFUSALS, REFUSALS
+from cubilete.engine.refusals import REFUSALS
 from cubilete.players import player_levels
 from cubilete.web.i18n import (
     CONTEXT_SEPARATOR,
@@ -72,9 +73,21 @@ def test_babel_extracts_the_client_strings_plurals_and_refusals():
     assert {"Validate turn", "No open box scores: one must be sacrificed", "Roll", "Game over", "Thinking…"} <= keys
     assert ("{n} left", "{n} left") in [message for _, message in EXTRACTED]
     assert {f"{REFUSAL_CONTEXT}{CONTEXT_SEPARATOR}{code}" for code in REFUSALS} <= keys
-    assert {
-        f"{REFUSAL_CONTEXT}:{game}{CONTEXT_SEPARATOR}{code}" for game, codes in GAME_REFUSALS.items() for code in codes
-    } <= keys
+    for words in GAME_WORDS.values():  # a game's own wordings, with its refusals
+        assert {f"{words.context}{CONTEXT_SEPARATOR}{message}" for message in words.messages} <= keys
+        assert {f"{REFUSAL_CONTEXT}:{words.context}{CONTEXT_SEPARATOR}{code}" for code in words.refusals} <= keys
+
+
+def test_the_browsers_table_of_game_words_is_engine_game_words():
+    """static/js/sheet_words.js keeps engine/game_words.py's table for the browser: the same contexts, and only
+    messages the catalogs word for that game (a message the engine's table misses would not be extracted)."""
+    source = (ROOT / "src" / "cubilete" / "web" / "static" / "js" / "sheet_words.js").read_text(encoding="utf-8")
+    table = source[source.index("const GAME_WORDS = {") : source.index("\n};\n")]
+    games = re.findall(r'(\w+): \{\s*context: "([^"]+)",\s*messages: new Set\(\[(.*?)\]\)', table, re.DOTALL)
+    assert {game for game, _, _ in games} == set(GAME_WORDS)
+    for game, context, listed in games:
+        assert context == GAME_WORDS[game].context
+        assert set(re.findall(r'"([^"]+)"', listed)) <= GAME_WORDS[game].messages
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -90,8 +103,8 @@ def test_every_extracted_message_is_translated_with_the_same_placeholders(lang):
         elif context == REFUSAL_CONTEXT:
             assert placeholders(translated) == placeholders(REFUSALS[message]), (lang, message)
         elif context and context.startswith(f"{REFUSAL_CONTEXT}:"):  # a refusal a game words its own way
-            game = context.partition(":")[2]
-            assert placeholders(translated) == placeholders(GAME_REFUSALS[game][message]), (lang, context, message)
+            words = next(words for words in GAME_WORDS.values() if context == f"{REFUSAL_CONTEXT}:{words.context}")
+            assert placeholders(translated) == placeholders(words.refusals[message]), (lang, context, message)
         else:
             assert placeholders(translated) == placeholders(message), (lang, message)
 

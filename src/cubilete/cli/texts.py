@@ -14,8 +14,9 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
 from ..engine.errors import CubileteError
+from ..engine.game_words import GameWords, game_words
 from ..engine.refusals import Refusal
-from ..translations import gettext, ngettext, refusal_message, rules_name
+from ..translations import gettext, ngettext, pgettext, refusal_message, rules_name
 
 
 class Texts:
@@ -26,8 +27,13 @@ class Texts:
         return gettext(self.lang, message).format(**params)
 
     def pgettext(self, context: str, message: str, **params: Any) -> str:
-        """A message in a catalog context, such as the same English text worded for one game."""
-        return gettext(self.lang, message, context).format(**params)
+        """A message in a catalog context, such as the same English text worded for one game; the common
+        message's translation where the context has none."""
+        return pgettext(self.lang, context, message).format(**params)
+
+    def of_game(self, game: str) -> GameTexts:
+        """The messages a game words its own way (engine/game_words.py) in its words, the others as they are."""
+        return GameTexts(self, game_words(game))
 
     def tn(self, singular: str, plural: str, n: int, **params: Any) -> str:
         return ngettext(self.lang, singular, plural, n).format(n=n, **params)
@@ -56,3 +62,18 @@ class Texts:
 
     def percent(self, value: float) -> str:
         return format_percent(value, "#,##0.0%", locale=self.lang)
+
+
+class GameTexts:
+    """One game's texts: `t` marks a message as Texts.t does (Babel extracts its common wording; the game's
+    own wordings are extracted from engine/game_words.py)."""
+
+    def __init__(self, texts: Texts, words: GameWords) -> None:
+        self.texts = texts
+        self.words = words
+
+    def t(self, message: str, **params: Any) -> str:
+        context = self.words.context
+        if context is None or message not in self.words.messages:
+            return self.texts.t(message, **params)
+        return self.texts.pgettext(context, message, **params)

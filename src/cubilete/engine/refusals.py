@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .game_words import COMMON_WORDS, GameWords, game_words
+
 REFUSALS: dict[str, str] = {
     # -- records and command lines ---------------------------------------------------
     "invalid_record": "not a valid {what}: {detail}",
@@ -178,32 +180,17 @@ REFUSALS: dict[str, str] = {
 }
 
 
-# Refusals a game words its own way, by game and code, with the same {placeholders} as REFUSALS:
-# Generala's sheet has combinations (seed 003). A refusal whose `game` parameter names the game
-# uses its template, translated under the context "refusal:GAME".
-GAME_REFUSALS: dict[str, dict[str, str]] = {
-    "generala": {
-        "unknown_box": "{game} has no combination '{box}'; its combinations are {boxes}",
-        "box_used": "the combination {box} is already used",
-        "no_roll_pending_keep_or_score": "no roll is pending: choose dice to keep or a combination to score",
-        "no_rolls_left": "no rolls left this turn: choose a combination to score",
-        "hold_all": "holding all five dice rolls nothing: choose a combination to score",
-        "sheet_full": "every combination of this sheet is filled: the game is over",
-        "nothing_to_score": "every combination of this sheet is filled: nothing can be scored",
-    },
-}
-
-
-def game_worded(code: str, params: Mapping[str, Any]) -> str | None:
-    """The game whose own template this refusal takes, if any."""
+def game_worded(code: str, params: Mapping[str, Any]) -> GameWords | None:
+    """The words of the game that words this refusal its own way (its `game` parameter), if any."""
     game = params.get("game")
-    return game if isinstance(game, str) and code in GAME_REFUSALS.get(game, {}) else None
+    words = game_words(game) if isinstance(game, str) else COMMON_WORDS
+    return words if code in words.refusals else None
 
 
 def template(code: str, params: Mapping[str, Any]) -> str:
-    """The refusal's English template: its game's own, else the common one."""
-    game = game_worded(code, params)
-    return REFUSALS[code] if game is None else GAME_REFUSALS[game][code]
+    """The refusal's English template: its game's own (engine/game_words.py), else the common one."""
+    words = game_worded(code, params)
+    return REFUSALS[code] if words is None else words.refusals[code]
 
 
 def plain(value: Any) -> str:

@@ -1,4 +1,4 @@
-"""The score-sheet games (Penta, Generala) as the JSON the client draws, and their hints."""
+"""The score-sheet games (Penta, Generala, Yahtzee...) as the JSON the client draws, and their hints."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
         "boxes": _boxes(rules),
         "upper_bonus_threshold": rules.upper_bonus_threshold,
         "upper_bonus_points": rules.upper_bonus_points,
-        "has_five_equal_bonus": bool(rules.five_equal_bonus),
+        # the box the five-equal bonus row is named after (Penta's, Yahtzee's...), None without that bonus
+        "five_equal_bonus_box": rules.joker_box if rules.five_equal_bonus else None,
         "sheets": [_sheet(rules, sheet) for sheet in state.sheets],
         "dice": list(state.dice),
         "held": list(state.held),

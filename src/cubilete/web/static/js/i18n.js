@@ -37,8 +37,10 @@ export function tn(singular, plural, n, params = {}) {
 const lists = new Intl.ListFormat(lang, { style: "long", type: "conjunction" });
 export const listText = (items) => lists.format(items);
 
-// A message in a catalog context (gettext's pgettext, which Babel extracts with its context).
-export const pgettext = (context, message, params = {}) => t(message, params, context);
+// A message in a catalog context (gettext's pgettext, which Babel extracts with its context); where the
+// context has no translation, the common message's in the page's language.
+export const pgettext = (context, message, params = {}) =>
+  t(message, params, entry(message, context) === undefined ? null : context);
 
 export const gameName = (game) => t(game, {}, "game");
 // A rule set named by its switches ("entry-750+free-set-aside") names each switch's choice.

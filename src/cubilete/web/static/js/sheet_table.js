@@ -1,4 +1,4 @@
-// Penta and Generala: five dice to hold and roll, every player's sheet with what each open box
+// The score-sheet games (Penta, Generala, Yahtzee...): five dice to hold and roll, every player's sheet with what each open box
 // would score now, the countdown that scores for the player after the last roll, and hints.
 
 import { isUsable, onUse, setUsable } from "./controls.js";
@@ -103,8 +103,8 @@ export class SheetTable {
         });
       }
     });
-    if (view.table.has_five_equal_bonus) {
-      row(t("{box} bonus", { box: boxName(this.game, "penta") }), "subtotal", (td) => {
+    if (view.table.five_equal_bonus_box !== null) {
+      row(t("{box} bonus", { box: boxName(this.game, view.table.five_equal_bonus_box) }), "subtotal", (td) => {
         td.dataset.fiveEqualBonus = "";
         cells.fiveEqual.push(td);
       });
