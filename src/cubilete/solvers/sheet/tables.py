@@ -43,6 +43,12 @@ class UnsupportedRules(ValueError):
     """A rule set that one of the score-sheet solvers does not take."""
 
 
+def refuse_first_roll_scoring(tables: SheetTables, what: str) -> None:
+    """The solvers not yet taught that a first roll may score more than a later one (a servida)."""
+    if tables.shape.first_roll_differs:
+        raise UnsupportedRules(f"{what} do not take rule sets whose first roll scores more (a servida) yet")
+
+
 @cache
 def instant_win_rolls(rules: SheetRules) -> np.ndarray:
     """bool[roll]: the first rolls that win a game of two seats or more at once
