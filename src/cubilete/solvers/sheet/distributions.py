@@ -150,7 +150,7 @@ def _check(state: SheetState) -> None:
         raise IllegalAction("game_over")
 
 
-LAWS_VERSION = "2"  # bump when a change alters the saved laws or their layout
+LAWS_VERSION = "1"  # bump when a change alters the saved laws or their layout
 QUANTUM = 2.0**-31  # a saved law's unit: its entries are uint32 multiples of it
 
 

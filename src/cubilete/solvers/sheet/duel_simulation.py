@@ -113,7 +113,7 @@ def _play_game(
             beat = _beat_values(flat[offset[to] : offset[to] + width[to]])
             scored_worths(
                 shape, t, m, j, u, cindex, low, width, offset, flat, 1.0, bonus_values,
-                total[seat] - (low[to] + total[other]), beat, scored[..., 0],
+                total[seat] - (low[to] + total[other]), beat, 1.0, scored[..., 0],
             )
             best_turn(shape, t, bonus_level, lat, m, j, scored, chances, chance_best)
         box, roll = _play_turn(
