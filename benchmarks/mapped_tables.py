@@ -104,8 +104,8 @@ def child_before(rules_name: str, games: int) -> dict[str, float]:
     computed.ensure(*range(computed.classes.count))
     seconds = time.perf_counter() - started
     added = (psutil.Process().memory_info().rss - rss) / MB
-    duel.complete_table = lambda solved: computed  # type: ignore[assignment]
-    duel.distribution_table = lambda solved: computed  # type: ignore[assignment]
+    duel.complete_table = lambda solved, *_, **__: computed  # type: ignore[assignment]
+    duel.distribution_table = lambda solved, *_, **__: computed  # type: ignore[assignment]
     on_computed = [duel.rank_for_duel(state) for state in states]
     same = sum(a[0].option.action == b[0].option.action for a, b in zip(on_mapped, on_computed, strict=True))
     gap = max(abs(x.chance - y.chance) for a, b in zip(on_mapped, on_computed, strict=True) for x, y in zip(a, b, strict=True))

@@ -164,8 +164,8 @@ def test_the_duel_decides_on_the_saved_laws_as_on_the_computed_ones(solver_cache
                    if isinstance(state, SheetState) and not state.is_chance and not state.is_over]
     on_saved = [duel.rank_for_duel(state) for state in states]
     duel.duel_turn.cache_clear()
-    monkeypatch.setattr(duel, "complete_table", lambda solved: computed)
-    monkeypatch.setattr(duel, "distribution_table", lambda solved: computed)
+    monkeypatch.setattr(duel, "complete_table", lambda solved, *_, **__: computed)
+    monkeypatch.setattr(duel, "distribution_table", lambda solved, *_, **__: computed)
     on_computed = [duel.rank_for_duel(state) for state in states]
     duel.duel_turn.cache_clear()
     assert len(states) > 100

@@ -12,7 +12,7 @@ from cubilete.engine.actions import Keep, Score
 from cubilete.engine.dice import DICE_COUNT, roll_outcomes
 from cubilete.engine.errors import IllegalAction
 from cubilete.engine.sheet import SheetState
-from cubilete.engine.sheet_rules import GENERALA_SEED, GENERALA_TRADITIONAL, PENTA_SEED
+from cubilete.engine.sheet_rules import GENERALA_SEED, GENERALA_TRADITIONAL_DOUBLE, PENTA_SEED
 from cubilete.engine.sheet_scoring import Sheet, sheet_from_json, sheet_total
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise, expected_value
@@ -24,24 +24,21 @@ from cubilete.solvers.sheet.distributions import (
     remaining_distribution,
     turn_start_distribution,
 )
-from cubilete.solvers.sheet.tables import UnsupportedRules
 from cubilete.solvers.sheet.turn import state_index
 from cubilete.solvers.sheet.windows import MISSING
 
-# two open boxes each; the laws refuse rule sets whose first roll scores more (tested below), and the
+# two open boxes each (the servida ones: a first roll scoring more, docs/rules.md#generala-servida); the
 # solver's slow cases (pytest.param, a named tuple: Kniffel, Yatzy) need whole 13-15 box tables
-CASES = [
-    (FIVES_AND_PENTA, {}, 0),
-    *(case for case in BRUTE_FORCE_CASES
-      if type(case) is tuple and not any(box.first_roll_bonus for box in case[0].boxes)),
-]
-CASE_IDS = ["fives-and-penta", "forced-joker", "free-bonus-pending", "seed-penta-0", "generala"]
+CASES = [(FIVES_AND_PENTA, {}, 0), *(case for case in BRUTE_FORCE_CASES if type(case) is tuple)]
+CASE_IDS = ["fives-and-penta", "forced-joker", "free-bonus-pending", "seed-penta-0", "generala", "servida-double",
+            "servida-straight"]
 # Where a check needs a whole rule set's tables (the laws of every sheet, say), the quick suite keeps
 # fives-and-penta (the forced joker and the upper bonus on two boxes) and generala; the others take
 # seconds each and run in the slow step.
 QUICK = [0, 4]
 SOME_SLOW = [case if i in QUICK else pytest.param(*case, marks=pytest.mark.slow) for i, case in enumerate(CASES)]
-SITUATIONS = [((5, 5, 5, 5, 5), 2), ((1, 2, 3, 4, 6), 1), ((2, 2, 3, 6, 6), 0), ((1, 1, 5, 5, 6), 2)]
+SITUATIONS = [((5, 5, 5, 5, 5), 2), ((1, 2, 3, 4, 6), 1), ((2, 2, 3, 6, 6), 0), ((1, 1, 5, 5, 6), 2),
+              ((3, 4, 5, 6, 1), 2), ((2, 2, 2, 5, 5), 2)]
 PENTA_FIVE_LEFT = {"ones": 2, "twos": 4, "threes": 9, "three_of_a_kind": 17, "full_house": 25,
                    "small_straight": 30, "chance": 21, "penta": 50}
 
@@ -106,7 +103,11 @@ def test_turn_start_and_mid_turn_laws_equal_the_brute_force(rules, filled, bonus
                 assert_same_law(distribution, law)
 
 
-@pytest.mark.parametrize("rules, filled", [(GENERALA_SEED, {}), (PENTA_SEED, PENTA_FIVE_LEFT)], ids=["generala", "penta"])
+@pytest.mark.parametrize(
+    "rules, filled",
+    [(GENERALA_SEED, {}), (PENTA_SEED, PENTA_FIVE_LEFT), (GENERALA_TRADITIONAL_DOUBLE, {})],
+    ids=["generala", "penta", "servida-double"],
+)
 def test_every_computed_class_sums_to_one_and_its_mean_is_the_solvers_value(rules, filled):
     solved = sheet_cache.solution(rules)
     table = DistributionTable(solved)
@@ -169,8 +170,3 @@ def test_the_process_keeps_one_table_per_rule_set_and_situations_without_a_choic
     assert (distribution.high, distribution.mean, distribution.at_least(12), distribution.at_least(3)) == (12, 11.5, 0.75, 1)
     assert distribution.shifted(5).low == 15 and distribution.standard_deviation == pytest.approx(np.sqrt(0.75))
 
-
-def test_the_laws_refuse_a_first_roll_that_scores_more_rather_than_answer_wrong():
-    # docs/rules.md#generala-servida: the laws follow the optimal player roll by roll without it
-    with pytest.raises(UnsupportedRules, match="first roll"):
-        turn_start_distribution(GENERALA_TRADITIONAL, Sheet.empty(GENERALA_TRADITIONAL))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from test_sheet_solver import BruteForce
 
-from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FORCED, PENTA_FREE
+from cubilete.engine.sheet_rules import GENERALA_SEED, GENERALA_TRADITIONAL, PENTA_FORCED, PENTA_FREE
 from cubilete.engine.sheet_scoring import Sheet
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.stats import PERCENTILES, exact_stats, five_equal_box
@@ -83,3 +83,11 @@ def test_the_whole_distribution_matches_a_brute_force_over_whole_games():
     assert stats.distribution.size == expected.size
     assert np.abs(stats.distribution - expected).max() < 1e-12
     assert 0 < stats.upper_bonus_probability < 1 and stats.five_equal_bonus_mean > 0
+
+
+def test_the_servida_rule_sets_law_has_the_solvers_optimum_for_its_mean():
+    # docs/rules.md#generala-optimal-value: the first roll scores with its own points (a servida)
+    stats = exact_stats(GENERALA_TRADITIONAL)
+    assert stats.distribution.sum() == pytest.approx(1.0, abs=1e-12)
+    assert stats.mean == pytest.approx(151.8989551830, abs=1e-9)
+    assert sum(stats.box_means.values()) == pytest.approx(stats.mean, abs=1e-9)

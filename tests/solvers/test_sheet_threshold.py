@@ -28,7 +28,7 @@ class BruteReach:
     def __init__(self, rules) -> None:
         self.rules = rules
         self.memo: dict[tuple, float] = {}
-        self.scores: dict[tuple[Sheet, tuple[int, ...]], list[tuple[Sheet, int]]] = {}
+        self.scores: dict[tuple[Sheet, tuple[int, ...], bool], list[tuple[Sheet, int]]] = {}
 
     def start(self, sheet: Sheet, need: int) -> float:
         if need <= 0:
@@ -44,7 +44,7 @@ class BruteReach:
     def seen(self, sheet: Sheet, dice: tuple[int, ...], rolls_left: int, need: int) -> float:
         key = ("seen", sheet, dice, rolls_left, need)
         if key not in self.memo:
-            best = max(self.start(after, need - gain) for after, gain in self.options(sheet, dice))
+            best = max(self.start(after, need - gain) for after, gain in self.options(sheet, dice, rolls_left))
             if rolls_left:
                 keeps = {tuple(sorted(c)) for size in range(DICE_COUNT) for c in combinations(dice, size)}
                 best = max(best, *(self.held(sheet, keep, rolls_left, need) for keep in keeps))
@@ -60,17 +60,19 @@ class BruteReach:
             )
         return self.memo[key]
 
-    def options(self, sheet: Sheet, dice: tuple[int, ...]) -> list[tuple[Sheet, int]]:
-        """(sheet after, points gained with every bonus) for each legal box."""
-        if (sheet, dice) not in self.scores:
-            state = SheetState.situation(self.rules, sheet, dice, 0)
+    def options(self, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> list[tuple[Sheet, int]]:
+        """(sheet after, points gained with every bonus) for each legal box (the first roll may score
+        more: docs/rules.md#generala-servida)."""
+        first = rolls_left == self.rules.rolls_per_turn - 1
+        if (sheet, dice, first) not in self.scores:
+            state = SheetState.situation(self.rules, sheet, dice, rolls_left)
             now = sheet_total(self.rules, sheet)
-            self.scores[sheet, dice] = [
+            self.scores[sheet, dice, first] = [
                 (after.sheet, sheet_total(self.rules, after.sheet) - now)
                 for option in state.score_options()
                 for after in [state.apply(Score(option.box))]
             ]
-        return self.scores[sheet, dice]
+        return self.scores[sheet, dice, first]
 
 
 def targets(state: SheetState) -> list[int]:
@@ -117,7 +119,7 @@ def test_chances_equal_the_brute_force_and_never_lose_to_expected_total_play(rul
 
 
 @pytest.mark.slow  # research: its kernels compile only for this check
-@pytest.mark.parametrize("rules, filled, bonus", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("rules, filled, bonus", CASES[:-2], ids=CASE_IDS[:-2])  # not the servida ones: refused
 def test_the_threshold_policys_law_reaches_the_target_with_the_best_chance(rules, filled, bonus):
     sheet = sheet_from_json(rules, filled, bonus)
     now = sheet_total(rules, sheet)

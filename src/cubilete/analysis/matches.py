@@ -105,7 +105,9 @@ def simulate(
     if common_dice and (len(levels) != 2 or games % 2):
         raise ValueError("common dice are for pairs of games between two players")
     drawn = random.Random(seed).sample(range(2**62), games // 2 if common_dice else games)
-    if common_dice and isinstance(rules, SheetRules) and sorted(levels) == COMPILED_LEVELS and games >= COMPILED_FROM:
+    # the compiled games do not play a servida (docs/rules.md#generala-servida): the runner does
+    compiled = sorted(levels) == COMPILED_LEVELS and games >= COMPILED_FROM
+    if common_dice and compiled and isinstance(rules, SheetRules) and not any(box.first_roll_bonus for box in rules.boxes):
         _compiled_duel(rules, levels, drawn, results, progress)
         return Simulation(rules, games, seed, results, 0, time.perf_counter() - started, common_dice)
     seeds: list[int | DiceSeed] = [CommonSeed(s) for s in drawn for _ in range(2)] if common_dice else list(drawn)

@@ -11,8 +11,9 @@ Outlook.
   (solvers.sheet.duel.duel_chance, a shared first place counting half), the rest for the other
   seat; with more seats, the others share the rest in proportion to their chances of finishing
   first if every seat's final total followed its law under optimal play
-  (solvers.sheet.duel.first_place_chances), marked `estimate`. Each seat's expected final total is
-  kept beside its chance (`expected`). Once the game is over, the winners share 1.
+  (solvers.sheet.duel.first_seat_chances, a Generala servida's instant win included), marked
+  `estimate`. Each seat's expected final total is kept beside its chance (`expected`). Once the game
+  is over, the winners share 1 (a seat that won at once takes it all).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..engine.runner import Match
 from ..engine.sheet import SheetState
 from ..solvers.sheet.advice import RankedOption, advise, expected_value
 from ..solvers.sheet.cache import solution
-from ..solvers.sheet.duel import duel_chance, final_laws, first_place_chances
+from ..solvers.sheet.duel import duel_chance, first_seat_chances
 from .findings import Outlook, Review
 from .walk import Tally, Walk
 
@@ -84,7 +85,7 @@ def outlook(state: SheetState) -> Outlook:
 
     def expected_total(seat: int) -> float:
         sheet = state.sheets[seat]
-        if sheet.is_full:
+        if sheet.is_full or state.is_over:  # a game won at once leaves sheets open
             return float(totals[seat])
         if seat == state.current:
             return expected_value(state)
@@ -93,7 +94,7 @@ def outlook(state: SheetState) -> Outlook:
     expected = tuple(expected_total(seat) for seat in range(state.num_players))
     if state.num_players == 1:
         return Outlook("points", False, totals, expected)
-    first = first_place_chances(final_laws(state))
+    first = first_seat_chances(state)
     if state.is_over:
         return Outlook("win_probability", False, totals, first, expected)
     mover = duel_chance(state)

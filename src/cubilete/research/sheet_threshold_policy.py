@@ -18,6 +18,7 @@ from ..engine.sheet import SheetState
 from ..solvers.dice_lattice import keep_indices
 from ..solvers.kernel_cache import njit
 from ..solvers.sheet.distributions import ScoreDistribution, distribution_table, mix_group
+from ..solvers.sheet.tables import refuse_first_roll_scoring
 from ..solvers.sheet.threshold import CHANCE_DIGITS, ThresholdTable, chance_scratch, check_target, turn_chances
 from ..solvers.sheet.turn import next_class, roll_context, roll_free_dice, turn_expectations, turn_scratch
 
@@ -26,6 +27,7 @@ def threshold_distribution(state: SheetState, target: int) -> ScoreDistribution:
     """The law of the points the seat to move still scores, playing for `target` from here."""
     table, c, need = check_target(state, target)
     solved, classes = table.solved, table.classes
+    refuse_first_roll_scoring(solved.tables, "the threshold policy's law")
     rolls, keeps = solved.lattice.roll_probability.size, solved.lattice.child.shape[0]
     chance, level = np.zeros(keeps), state.rolls_left
     if state.is_chance and not state.held and state.rolls_left == state.rules.rolls_per_turn:
@@ -181,11 +183,11 @@ def _write_scored(
             p = t.points[context, b, r]
             if (mask >> b) & 1 or p < 0:
                 continue
-            rounded = _rounded(scored[b, p, bonus_level[context, b, r], 0])
+            rounded = _rounded(scored[b, p, bonus_level[0, context, b, r], 0])
             value = t.gain[context, b, r] + futures[b, p]
             if rounded > top_chance or (rounded == top_chance and value > top_value):
                 chosen, top_chance, top_value = b, rounded, value
-        by_outcome[chosen, t.points[context, chosen, r], bonus_level[context, chosen, r]] += chance[r]
+        by_outcome[chosen, t.points[context, chosen, r], bonus_level[0, context, chosen, r]] += chance[r]
     for b in range(shape.box_count):
         for p in range(shape.max_points + 1):
             for level in range(bonus_values.shape[0]):

@@ -42,7 +42,7 @@ from ..solvers.kernel_cache import njit
 from ..solvers.sheet.cache import solution
 from ..solvers.sheet.classes import StateClasses, state_classes, turn_outcomes
 from ..solvers.sheet.solver import SheetSolution
-from ..solvers.sheet.tables import SheetTables
+from ..solvers.sheet.tables import SheetTables, refuse_first_roll_scoring
 from ..solvers.sheet.threshold import (
     CHANCE_DIGITS,
     best_turn,
@@ -73,7 +73,9 @@ class ReducedGame:
 
     @cached_property
     def _solved(self) -> SheetSolution:
-        return solution(self.rules)
+        solved = solution(self.rules)
+        refuse_first_roll_scoring(solved.tables, "the exact two-seat games")  # nor their instant wins
+        return solved
 
     @cached_property
     def _classes(self) -> StateClasses:
@@ -366,7 +368,7 @@ def _ranked_turn(
                     p = t.points[context, bx, r]
                     if (mask >> bx) & 1 or p < 0:
                         continue
-                    rank = np.round(scored[bx, p, bonus_level[context, bx, r], j] * CHANCE_DIGITS)
+                    rank = np.round(scored[bx, p, bonus_level[0, context, bx, r], j] * CHANCE_DIGITS)
                     value = t.gain[context, bx, r] + futures[bx, p]
                     if rank > best_rank or (rank == best_rank and value > best_value):
                         best_rank, best_value, keep, box = rank, value, -1, bx

@@ -6,6 +6,11 @@ entry (upper total = threshold) of all the totals of a mask whose bonus is decid
 full sheet is one class. Classes are numbered layer by layer from the empty sheet, so
 that the classes of one number of filled boxes are consecutive. The forward pass of
 `stats` and the on-demand distributions of `distributions` both walk them.
+
+A turn's first roll may score more than a later one (a servida, `tables`): the optimal player
+scores it at once when that beats every keep (a keep wins a tie, as in `advice`), with the
+first roll's points. A first roll may also be left out (`first_kept` 0): the duel's laws
+drop the rolls that win a game of two seats or more at once (`distributions`).
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ from numba import prange
 
 from ..kernel_cache import njit
 from .solver import SheetSolution, layers
-from .tables import SheetShape, SheetTables, computed_states, refuse_first_roll_scoring
+from .tables import SheetShape, SheetTables, computed_states
 from .turn import (
+    best_box_value,
     best_boxes,
+    best_keeps,
     carry_to_scoring,
     next_class,
     roll_context,
@@ -91,7 +98,6 @@ class StateClasses:
 @cache
 def state_classes(solved: SheetSolution) -> StateClasses:
     """The classes of a solution, made once per process (a solution is hashed by identity)."""
-    refuse_first_roll_scoring(solved.tables, "score laws, chances to reach a total and the duel player")
     return StateClasses(solved)
 
 
@@ -142,10 +148,15 @@ class TurnOutcomes:
         return joined
 
 
-def turn_outcomes(solved: SheetSolution, classes: StateClasses, sources: np.ndarray) -> TurnOutcomes:
+def turn_outcomes(
+    solved: SheetSolution, classes: StateClasses, sources: np.ndarray, first_kept: np.ndarray | None = None
+) -> TurnOutcomes:
     """The outcomes of the optimal turn from each of these classes (ascending), zeros dropped:
-    the slots of one source are consecutive, in the order of `sources`."""
-    bonus_values = np.unique(solved.tables.arrays.bonus)
+    the slots of one source are consecutive, in the order of `sources`. first_kept[roll]: 1 for
+    the first rolls played, 0 for those left out (default: none left out)."""
+    bonus_values = outcome_bonus_values(solved.tables)
+    if first_kept is None:
+        first_kept = np.ones(solved.lattice.roll_probability.size)
     parts = [TurnOutcomes(0)]
     for first in range(0, sources.size, OUTCOME_CHUNK):
         chunk_sources = sources[first : first + OUTCOME_CHUNK]
@@ -154,15 +165,21 @@ def turn_outcomes(solved: SheetSolution, classes: StateClasses, sources: np.ndar
         chunk.source[:] = np.repeat(chunk_sources, np.diff(slots))
         _chunk_outcomes(
             *solved.tables, solved.lattice, solved.values, classes.mask, classes.joker,
-            classes.upper, classes.index, bonus_values, chunk_sources, slots, *chunk.arrays()[1:],
+            classes.upper, classes.index, bonus_values, first_kept, chunk_sources, slots, *chunk.arrays()[1:],
         )
         parts.append(chunk.select(chunk.probability > 0))
     return TurnOutcomes.concatenate(parts)
 
 
+def outcome_bonus_values(tables: SheetTables) -> np.ndarray:
+    """The five-equal bonuses a box can pay, with a later roll or the first."""
+    return np.unique(np.concatenate((tables.arrays.bonus.ravel(), tables.arrays.first_bonus.ravel())))
+
+
 def _outcome_capacity(tables: SheetTables, mask: np.ndarray) -> np.ndarray:
     """The most distinct (box, points, bonus) outcomes a turn from each class can have."""
-    points, bonus = tables.arrays.points, tables.arrays.bonus
+    points = np.concatenate((tables.arrays.points, tables.arrays.first_points), axis=2)
+    bonus = np.concatenate((tables.arrays.bonus, tables.arrays.first_bonus), axis=2)
     per_box = np.array(
         [
             len({(p, b) for p, b in zip(points[:, box].ravel(), bonus[:, box].ravel(), strict=True) if p >= 0})
@@ -175,41 +192,57 @@ def _outcome_capacity(tables: SheetTables, mask: np.ndarray) -> np.ndarray:
 
 @njit(parallel=True, cache=True)
 def _chunk_outcomes(
-    shape, t, lat, values, cmask, cjoker, cupper, cindex, bonus_values, sources, slots,
+    shape, t, lat, values, cmask, cjoker, cupper, cindex, bonus_values, first_kept, sources, slots,
     target, box, points, bonus, upper_bonus, gained, probability,
 ):
+    rolls = lat.roll_probability.shape[0]
     for i in prange(sources.size):
         c = sources[i]
         futures, expect, best = turn_scratch(shape, lat)
         turn_expectations(shape, t, lat, values, cmask[c], cjoker[c], cupper[c], futures, expect, best)
         chance = np.zeros(lat.child.shape[0])
-        chance[: lat.roll_probability.shape[0]] = lat.roll_probability
+        chance[:rolls] = lat.roll_probability * first_kept
+        first_chance = np.zeros(rolls)
+        score_first_rolls(shape, t, lat, cmask[c], cjoker[c], futures, expect, best, chance, first_chance)
         carry_to_scoring(lat, expect, best, chance, shape.rolls_per_turn - 1)
         write_outcomes(
-            shape, t, cmask[c], cjoker[c], cupper[c], futures, expect[0], chance, cindex,
+            shape, t, cmask[c], cjoker[c], cupper[c], futures, expect[0], chance, first_chance, cindex,
             bonus_values, slots[i], target, box, points, bonus, upper_bonus, gained, probability,
         )
 
 
 @njit(cache=True)
+def score_first_rolls(shape, t, lat, mask, joker, futures, expect, best, chance, first_chance):
+    """Move to first_chance[r] the chance[r] of each first roll the optimal player scores at once,
+    its first-roll points beating every keep (expect from turn_expectations; best is scratch)."""
+    if not shape.first_roll_differs:
+        return
+    best_keeps(lat, expect[shape.rolls_per_turn - 1], best)
+    for r in range(first_chance.shape[0]):
+        if chance[r] > 0:
+            value = best_box_value(shape, t.first_points, t.first_gain, t.face_box[r], mask, joker, futures, r)[1]
+            if value > best[r]:
+                first_chance[r], chance[r] = chance[r], 0.0
+
+
+@njit(cache=True)
 def write_outcomes(
-    shape, t, mask, joker, upper, futures, values_now, chance, cindex, bonus_values, slot,
+    shape, t, mask, joker, upper, futures, values_now, chance, first_chance, cindex, bonus_values, slot,
     target, box, points, bonus, upper_bonus, gained, probability,
 ):
     """Write, from `slot` on, the outcomes of scoring each roll r with chance[r] in the box the
-    optimal player picks (values_now: expect[0] of turn_expectations); return the next free slot."""
+    optimal player picks (values_now: expect[0] of turn_expectations), and each first roll r
+    scored at once with first_chance[r] (score_first_rolls); return the next free slot."""
     rolls = t.face_box.shape[0]
     choice = np.empty(rolls, dtype=np.int64)
     best_boxes(shape, t, mask, joker, futures, values_now, choice)
     scored = np.zeros((shape.box_count, shape.max_points + 1, bonus_values.shape[0]))
     for r in range(rolls):
         if chance[r] > 0:
-            b = choice[r]
-            context = roll_context(shape, mask, joker, t.face_box[r])
-            level = 0
-            while bonus_values[level] != t.bonus[context, b, r]:
-                level += 1
-            scored[b, t.points[context, b, r], level] += chance[r]
+            _add_scored(shape, mask, joker, t.face_box[r], t.points, t.bonus, bonus_values, choice[r], r, chance[r], scored)
+        if first_chance[r] > 0:
+            b = best_box_value(shape, t.first_points, t.first_gain, t.face_box[r], mask, joker, futures, r)[0]
+            _add_scored(shape, mask, joker, t.face_box[r], t.first_points, t.first_bonus, bonus_values, b, r, first_chance[r], scored)
     for b in range(shape.box_count):
         if (mask >> b) & 1:
             continue
@@ -224,3 +257,13 @@ def write_outcomes(
                     gained[slot] = p + bonus_values[level] + earned
                     slot += 1
     return slot
+
+
+@njit(cache=True)
+def _add_scored(shape, mask, joker, face_box, points, bonus, bonus_values, b, r, chance, scored):
+    """scored[box, points, bonus level] += chance, roll r scored in box b with these points and bonus."""
+    context = roll_context(shape, mask, joker, face_box)
+    level = 0
+    while bonus_values[level] != bonus[context, b, r]:
+        level += 1
+    scored[b, points[context, b, r], level] += chance

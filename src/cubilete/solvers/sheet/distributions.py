@@ -13,7 +13,13 @@ turns can lead its state to that no earlier request computed: supersets of its m
 same joker state once the joker box is filled, upper totals not below its own (from the
 empty sheet, every class in Generala, not all of them in Penta: `complete_table`). A
 situation inside a turn carries its chance through the keeps and the box the optimal
-player picks (the tie rules of `stats`) and mixes the windows of the turn's outcomes.
+player picks (the tie rules of `stats`) and mixes the windows of the turn's outcomes. A turn's
+first roll scores with its own points where they differ (a servida: `classes`).
+
+The duel's laws (`instant_wins`) leave out the first rolls that win a game of two seats or more at
+once (docs/rules.md#generala-servida-wins): D0(c) is then the chance of each number of points still
+to come together with no such roll in the turns left, a law of total (1 - w)**turns, w being a
+first roll's chance to win (`solvers.sheet.duel`).
 
 The duel and the live bar read every class's law (`complete_table`): that table is computed
 once per install and rule set, saved, and mapped read-only by every process, its entries
@@ -44,8 +50,9 @@ from ..kernel_cache import njit
 from ..table_cache import Progress, load_or_build, load_saved, table_path
 from .advice import position, turn_arrays
 from .cache import solution, table_key
-from .classes import TurnOutcomes, turn_outcomes, write_outcomes
+from .classes import TurnOutcomes, outcome_bonus_values, score_first_rolls, turn_outcomes, write_outcomes
 from .solver import SheetSolution
+from .tables import instant_win_rolls
 from .turn import carry_to_scoring, roll_free_dice
 from .windows import MISSING, ClassTable
 
@@ -100,6 +107,20 @@ def remaining_distribution(state: SheetState) -> ScoreDistribution:
     return table.after_roll(state.sheet, state.dice, state.rolls_left)
 
 
+def remaining_sublaw(state: SheetState) -> ScoreDistribution:
+    """remaining_distribution in the duel's laws (`instant_wins`): the chance of each number of
+    points still to come with no first roll winning at once, this turn's included if not rolled yet."""
+    _check(state)
+    table = distribution_table(solution(state.rules), instant_wins=True)
+    c = table.class_of(state.sheet)
+    table.ensure(c)
+    if state.is_chance:
+        if not state.held and state.rolls_left == state.rules.rolls_per_turn:
+            return table.distribution(c)
+        return table.after_keep(state.sheet, tuple(sorted(state.dice[i] for i in state.held)), state.rolls_left)
+    return table.after_roll(state.sheet, state.dice, state.rolls_left)
+
+
 def option_distributions(state: SheetState) -> tuple[tuple[Action, ScoreDistribution], ...]:
     """Each legal action of the seat to move, in the engine's order, with the law of the
     points still to come after it (optimal play from then on, this turn included)."""
@@ -133,74 +154,81 @@ LAWS_VERSION = "1"  # bump when a change alters the saved laws or their layout
 QUANTUM = 2.0**-31  # a saved law's unit: its entries are uint32 multiples of it
 
 
-def distribution_table(solved: SheetSolution) -> DistributionTable:
-    """The table of a solution: every law, mapped, once saved (`complete_table`); else this process's
-    own, computed on demand."""
-    return _saved_table(solved) or _table_on_demand(solved)
+def distribution_table(solved: SheetSolution, instant_wins: bool = False) -> DistributionTable:
+    """The table of a solution (the duel's laws with `instant_wins`): every law, mapped, once saved
+    (`complete_table`); else this process's own, computed on demand."""
+    return _saved_table(solved, instant_wins) or _table_on_demand(solved, instant_wins)
 
 
 @cache
-def _table_on_demand(solved: SheetSolution) -> DistributionTable:
+def _table_on_demand(solved: SheetSolution, instant_wins: bool) -> DistributionTable:
     """The one table of a solution computed in this process (a solution is hashed by identity)."""
-    return DistributionTable(solved)
+    return DistributionTable(solved, instant_wins)
 
 
-def complete_table(solved: SheetSolution, progress: Progress | None = None) -> DistributionTable:
+def complete_table(
+    solved: SheetSolution, progress: Progress | None = None, instant_wins: bool = False
+) -> DistributionTable:
     """The law of every class: mapped from the install's saved file, else computed (by one process
     of the install at a time), saved and mapped. A duel turn weighs every box and points it can score,
     so it reads the laws of classes the optimal player never leads to (not computed by a request from
     the empty sheet): a law missing would count as no chance at all, and which laws some earlier
     request happened to compute would change the play."""
-    parts, path, load = _saved_table_parts(solved)
+    parts, path, load = _saved_table_parts(solved, instant_wins)
     return load_or_build(
         parts,
         path,
         load,
-        lambda report: _computed_complete(solved),
+        lambda report: _computed_complete(solved, instant_wins),
         _save_table,
         progress,
         mapped=True,
     )
 
 
-def laws_path(rules: SheetRules) -> Path:
-    """The file of a rule set's saved laws."""
-    return table_path(f"sheet-laws-{rules.game}-{rules.name}", _laws_key(rules), ".table")
+def laws_path(rules: SheetRules, instant_wins: bool = False) -> Path:
+    """The file of a rule set's saved laws (the duel's with `instant_wins`)."""
+    kind = "sheet-duel-laws" if instant_wins else "sheet-laws"
+    return table_path(f"{kind}-{rules.game}-{rules.name}", _laws_key(rules, instant_wins), ".table")
 
 
-def _laws_key(rules: SheetRules) -> dict[str, Any]:
-    return {**table_key(rules), "laws": LAWS_VERSION}
+def _laws_key(rules: SheetRules, instant_wins: bool) -> dict[str, Any]:
+    return {**table_key(rules), "laws": LAWS_VERSION, **({"instant_wins": True} if instant_wins else {})}
 
 
-def _saved_table(solved: SheetSolution) -> DistributionTable | None:
-    return load_saved(*_saved_table_parts(solved))
+def _saved_table(solved: SheetSolution, instant_wins: bool) -> DistributionTable | None:
+    return load_saved(*_saved_table_parts(solved, instant_wins))
 
 
 def _saved_table_parts(
-    solved: SheetSolution,
+    solved: SheetSolution, instant_wins: bool
 ) -> tuple[tuple[Hashable, ...], Callable[[], Path], Callable[[Path], DistributionTable | None]]:
     """The table cache's key parts, path and load of a solution's saved laws."""
     rules = solved.rules
-    return ("sheet laws", solved), lambda: laws_path(rules), lambda path: _load_table(solved, path)
+    return (
+        ("sheet laws", solved, instant_wins),
+        lambda: laws_path(rules, instant_wins),
+        lambda path: _load_table(solved, instant_wins, path),
+    )
 
 
-def _load_table(solved: SheetSolution, path: Path) -> DistributionTable | None:
-    arrays = mapped_tables.read(path, _laws_key(solved.rules))
+def _load_table(solved: SheetSolution, instant_wins: bool, path: Path) -> DistributionTable | None:
+    arrays = mapped_tables.read(path, _laws_key(solved.rules, instant_wins))
     if arrays is None:
         return None
-    table = DistributionTable(solved)
+    table = DistributionTable(solved, instant_wins)
     saved = table.windows.restore(arrays) and not (table.windows.width == MISSING).any()
     return table if saved else None
 
 
 def _save_table(table: DistributionTable, stream: BinaryIO) -> None:
-    mapped_tables.write(stream, _laws_key(table.solved.rules), table.windows.arrays())
+    mapped_tables.write(stream, _laws_key(table.solved.rules, table.instant_wins), table.windows.arrays())
 
 
-def _computed_complete(solved: SheetSolution) -> DistributionTable:
+def _computed_complete(solved: SheetSolution, instant_wins: bool) -> DistributionTable:
     """Every class's law computed here (float64), then rounded to the saved type, layer by layer (each
     float64 layer let go once rounded: Penta's hold 1.7 GB)."""
-    computed = DistributionTable(solved)
+    computed = DistributionTable(solved, instant_wins)
     computed.ensure(*np.flatnonzero(computed.windows.width == MISSING).tolist())
     w = computed.windows
     arrays = {"low": w.low, "width": w.width, "offset": w.offset, "scale": np.array(QUANTUM)}
@@ -209,7 +237,7 @@ def _computed_complete(solved: SheetSolution) -> DistributionTable:
         arrays[f"layer{filled}"] = np.empty(layer.size, dtype=np.uint32)
         _quantize(layer, w.offset[span], w.width[span], 1.0 / QUANTUM, arrays[f"layer{filled}"])
         w.layers[filled] = np.zeros(0)
-    rounded = DistributionTable(solved)
+    rounded = DistributionTable(solved, instant_wins)
     rounded.windows.restore(arrays)
     return rounded
 
@@ -217,9 +245,12 @@ def _computed_complete(solved: SheetSolution) -> DistributionTable:
 class DistributionTable(ClassTable):
     """The windows D(c) computed so far for one rule set, and what computes more of them."""
 
-    def __init__(self, solved: SheetSolution) -> None:
+    def __init__(self, solved: SheetSolution, instant_wins: bool = False) -> None:
         super().__init__(solved)
-        self.bonus_values = np.unique(solved.tables.arrays.bonus)
+        self.instant_wins = instant_wins
+        self.bonus_values = outcome_bonus_values(solved.tables)
+        # 0 for the first rolls the duel's laws leave out (they end the game), else 1
+        self.first_kept = np.where(instant_wins & instant_win_rolls(solved.rules), 0.0, 1.0)
         full = self.classes.count - 1  # nothing more to come: 0 points for sure
         layer = self.windows.extend(self.last_layer, np.array([full]), np.zeros(1, int), np.ones(1, int))
         layer[self.windows.offset[full]] = 1.0
@@ -244,7 +275,7 @@ class DistributionTable(ClassTable):
                 span = self.classes.layer(layer)
                 sources = span.start + np.flatnonzero(reached[span])
                 if sources.size:
-                    outcomes = turn_outcomes(self.solved, self.classes, sources)
+                    outcomes = turn_outcomes(self.solved, self.classes, sources, self.first_kept)
                     found.append((layer, sources, _Steps(outcomes)))
                     targets = outcomes.target
                     reached[targets[self.windows.width[targets] == MISSING]] = True
@@ -275,26 +306,33 @@ class DistributionTable(ClassTable):
         return self._carried(sheet, chance, rolls_left - 1)
 
     def after_roll(self, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> ScoreDistribution:
-        """These dice on the table with `rolls_left` rolls left, the optimal player to choose."""
-        return self._carried(sheet, self._chance_at(keep_indices()[tuple(sorted(dice))]), rolls_left)
+        """These dice on the table with `rolls_left` rolls left, the optimal player to choose (the
+        turn's first roll when no roll was used)."""
+        first_roll = rolls_left == self.solved.rules.rolls_per_turn - 1
+        return self._carried(sheet, self._chance_at(keep_indices()[tuple(sorted(dice))]), rolls_left, first_roll)
 
     def _chance_at(self, keep: int) -> np.ndarray:
         chance = np.zeros(self.solved.lattice.child.shape[0])
         chance[keep] = 1.0
         return chance
 
-    def _carried(self, sheet: Sheet, chance: np.ndarray, rolls_left: int) -> ScoreDistribution:
+    def _carried(
+        self, sheet: Sheet, chance: np.ndarray, rolls_left: int, first_roll: bool = False
+    ) -> ScoreDistribution:
         """Mix D over the outcomes of the rest of the turn, chance[:rolls] being the chance of
-        each roll seen with `rolls_left` rolls left."""
+        each roll seen with `rolls_left` rolls left (the turn's first roll if `first_roll`)."""
         solved, classes = self.solved, self.classes
         (mask, joker, upper), _ = position(solved, sheet)
         futures, expect = turn_arrays(solved, mask, joker, upper)
         best = np.empty(expect.shape[1] + 1)
+        first_chance = np.zeros(solved.lattice.roll_probability.size)
+        if first_roll:
+            score_first_rolls(*solved.tables, solved.lattice, mask, joker, futures, expect, best, chance, first_chance)
         carry_to_scoring(solved.lattice, expect, best, chance, rolls_left)
         c = classes.of(solved.tables, mask, joker, upper)
         outcomes = TurnOutcomes(int(classes.capacity[c]))
         count = write_outcomes(
-            *solved.tables, mask, joker, upper, futures, expect[0], chance, classes.index,
+            *solved.tables, mask, joker, upper, futures, expect[0], chance, first_chance, classes.index,
             self.bonus_values, 0, *outcomes.arrays()[1:],
         )
         outcomes = outcomes.select(np.arange(count))

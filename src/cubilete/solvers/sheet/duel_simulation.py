@@ -14,7 +14,9 @@ optimal seat takes the highest, the first in the engine's `legal_actions` order 
 (keeps by held values, then boxes in sheet order). The duel seat faces the law of the
 optimal opponent's final total, the distribution window of its class shifted by its total
 (solvers.sheet.duel.best_opponent_law for one opponent), and takes the highest chance to finish
-first rounded to 12 decimals, ties going to the optimal seat's order (rank_by_chance).
+first rounded to 12 decimals, ties going to the optimal seat's order (rank_by_chance). Rule sets
+with a servida (docs/rules.md#generala-servida) are refused (UnsupportedRules): these games are
+played through the engine's runner instead.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from .cache import solution
 from .distributions import complete_table
 from .duel import scored_worths
 from .simulation import _roll
+from .tables import refuse_first_roll_scoring
 from .threshold import CHANCE_DIGITS, best_turn, bonus_levels, chance_scratch
 from .turn import roll_context, state_index, successor, turn_expectations, turn_scratch
 
@@ -43,6 +46,7 @@ def simulate_duel(rules: SheetRules, seeds: np.ndarray, common: bool = True) -> 
     """totals[pair, order, player] of the game pairs of these game seeds: order 0 seats the
     duel player first, order 1 second; player DUEL or OPTIMAL."""
     solved = solution(rules)
+    refuse_first_roll_scoring(solved.tables, "the compiled duel games")
     table = complete_table(solved)
     classes, windows = table.classes, table.windows
     layer_start = np.cumsum([0] + [layer.size for layer in windows.layers])
@@ -109,7 +113,7 @@ def _play_game(
             beat = _beat_values(flat[offset[to] : offset[to] + width[to]])
             scored_worths(
                 shape, t, m, j, u, cindex, low, width, offset, flat, 1.0, bonus_values,
-                total[seat] - (low[to] + total[other]), beat, scored[..., 0],
+                total[seat] - (low[to] + total[other]), beat, 1.0, scored[..., 0],
             )
             best_turn(shape, t, bonus_level, lat, m, j, scored, chances, chance_best)
         box, roll = _play_turn(
@@ -168,7 +172,7 @@ def _choose(shape, t, order, bonus_level, mask, joker, now, futures, expect, due
         points = t.points[context, b, roll]
         if (mask >> b) & 1 or points < 0:
             continue
-        key = np.rint(scored[b, points, bonus_level[context, b, roll], 0] * CHANCE_DIGITS) if duel else 0.0
+        key = np.rint(scored[b, points, bonus_level[0, context, b, roll], 0] * CHANCE_DIGITS) if duel else 0.0
         value = (now + points + t.bonus[context, b, roll]) + futures[b, points]
         if key > best_key or (key == best_key and value > best_value):
             chosen, best_key, best_value = -1 - b, key, value

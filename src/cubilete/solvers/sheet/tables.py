@@ -29,7 +29,7 @@ import numpy as np
 
 from ...engine.dice import DICE_COUNT, roll_outcomes
 from ...engine.sheet_rules import SheetRules
-from ...engine.sheet_scoring import Sheet, possible_points, score_options, upper_total
+from ...engine.sheet_scoring import Sheet, possible_points, score_options, upper_total, wins_at_once
 from ..kernel_cache import njit
 
 # Joker box state in a scoring context.
@@ -44,10 +44,16 @@ class UnsupportedRules(ValueError):
 
 
 def refuse_first_roll_scoring(tables: SheetTables, what: str) -> None:
-    """The solvers that follow the optimal player's choices roll by roll (score laws, chances,
-    the duel player) do not yet see that a first roll may score more than a later one."""
+    """The solvers not yet taught that a first roll may score more than a later one (a servida)."""
     if tables.shape.first_roll_differs:
         raise UnsupportedRules(f"{what} do not take rule sets whose first roll scores more (a servida) yet")
+
+
+@cache
+def instant_win_rolls(rules: SheetRules) -> np.ndarray:
+    """bool[roll]: the first rolls that win a game of two seats or more at once
+    (docs/rules.md#generala-servida-wins); none in most rule sets."""
+    return np.array([wins_at_once(rules, roll) for roll, _ in roll_outcomes(DICE_COUNT)], dtype=np.bool_)
 
 
 class SheetShape(NamedTuple):

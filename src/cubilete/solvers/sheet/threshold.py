@@ -31,6 +31,7 @@ from ..kernel_cache import njit
 from ..table_cache import Progress
 from .advice import RankedOption, advise
 from .cache import solution
+from .classes import outcome_bonus_values
 from .solver import SheetSolution
 from .turn import next_class, roll_context
 from .windows import MISSING, ClassTable
@@ -49,9 +50,11 @@ def threshold_table(solved: SheetSolution) -> ThresholdTable:
 @cache
 def bonus_levels(solved: SheetSolution) -> tuple[np.ndarray, np.ndarray]:
     """The five-equal bonuses a box can pay with its points (0 first), and for every entry of
-    the tables' arrays (context, box, roll) the index of its bonus among them."""
-    values = np.unique(solved.tables.arrays.bonus)
-    return values, np.searchsorted(values, solved.tables.arrays.bonus).astype(np.int64)
+    the tables' arrays [later roll 0 or first roll 1, context, box, roll] the index of its bonus
+    among them."""
+    arrays = solved.tables.arrays
+    values = outcome_bonus_values(solved.tables)
+    return values, np.searchsorted(values, np.stack((arrays.bonus, arrays.first_bonus))).astype(np.int64)
 
 
 class ThresholdTable(ClassTable):
@@ -247,11 +250,12 @@ def _tops(shape, t, bonus_values, bonus_level, cmask, cjoker, cupper, cindex, to
         for r in range(t.face_box.shape[0]):
             context = roll_context(shape, mask, joker, t.face_box[r])
             for b in range(shape.box_count):
-                p = t.points[context, b, r]
-                if (mask >> b) & 1 or p < 0:
-                    continue
-                to, earned = next_class(shape, cindex, mask, joker, upper, b, p)
-                most = max(most, p + t.bonus[context, b, r] + earned + top[to])
+                for points, bonus in ((t.points, t.bonus), (t.first_points, t.first_bonus)):
+                    p = points[context, b, r]
+                    if (mask >> b) & 1 or p < 0:
+                        continue
+                    to, earned = next_class(shape, cindex, mask, joker, upper, b, p)
+                    most = max(most, p + bonus[context, b, r] + earned + top[to])
         top[c] = most
 
 
@@ -320,16 +324,12 @@ def best_turn(shape, t, bonus_level, lat, mask, joker, scored, expect, best):
     last axis: scored[box, points, bonus level] is the worth of scoring those (chances to reach
     a total, chances to win); fills expect[n, keep], the worth of holding the keep with n rolls
     to come (n = 0: the rolls scored now, at their best box), and best: best_keeps of the
-    first roll (the turn's worth is the mean of best over the rolls)."""
+    first roll, raised where scoring it now with the first roll's points is worth more (the
+    turn's worth is the mean of best over the rolls). bonus_level: threshold.bonus_levels'."""
     rolls = lat.roll_probability.shape[0]
     for r in range(rolls):
-        context = roll_context(shape, mask, joker, t.face_box[r])
-        now = expect[0, r]
-        now[:] = -np.inf
-        for b in range(shape.box_count):
-            p = t.points[context, b, r]
-            if not (mask >> b) & 1 and p >= 0:
-                _raise_to(now, scored[b, p, bonus_level[context, b, r]])
+        expect[0, r][:] = -np.inf
+        _raise_to_scored(shape, t.points, bonus_level[0], mask, joker, t.face_box[r], r, scored, expect[0, r])
     best[:rolls] = expect[0, :rolls]
     for n in range(1, shape.rolls_per_turn):
         expect[n, :rolls] = best[:rolls]
@@ -340,6 +340,20 @@ def best_turn(shape, t, bonus_level, lat, mask, joker, scored, expect, best):
                 _add_to(mean, expect[n, lat.child[k, f]])
             mean *= 1.0 / lat.child.shape[1]
         _best_keeps_by_need(lat, expect[n], best)
+    if shape.first_roll_differs:  # docs/rules.md#generala-servida
+        for r in range(rolls):
+            _raise_to_scored(shape, t.first_points, bonus_level[1], mask, joker, t.face_box[r], r, scored, best[r])
+
+
+@njit(cache=True)
+def _raise_to_scored(shape, points, bonus_level, mask, joker, face_box, r, scored, row):
+    """row: raised to the worth of scoring roll r (face_box: its) in each legal open box, with these
+    points (the tables' later or first-roll ones) and bonus levels."""
+    context = roll_context(shape, mask, joker, face_box)
+    for b in range(shape.box_count):
+        p = points[context, b, r]
+        if not (mask >> b) & 1 and p >= 0:
+            _raise_to(row, scored[b, p, bonus_level[context, b, r]])
 
 
 @njit(cache=True, fastmath={"nnan"})  # no NaN here: the maximum vectorises
