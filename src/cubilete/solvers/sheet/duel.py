@@ -237,7 +237,8 @@ def duel_turn(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -> DuelTu
         windows.layers[int(classes.filled[c]) + 1], windows.scale, bonus_values, now - others.low,
         beat_values(others), beyond, scored[..., 0],
     )
-    scored += instant_wins(rules, sheets, seat, rolled=True)[seat]  # the mover's later turns
+    if instant:  # the mover's instant wins in its later turns (elsewhere nothing: scored's unused slots stay unread)
+        scored += instant_wins(rules, sheets, seat, rolled=True)[seat]
     best_turn(shape, t, bonus_level, lat, mask, joker, scored, expect, best)
     if instant:
         best[: lat.roll_probability.size][instant_win_rolls(rules)] = 1.0
