@@ -165,6 +165,7 @@ def password_postgres():
         shutil.rmtree(folder)
 
 
+@pytest.mark.slow  # a PostgreSQL cluster of its own with a password, and four processes migrating it: 10-20 s
 def test_the_database_password_comes_from_libpqs_places_never_the_command_line(password_postgres, tmp_path):
     """A URL without a password: libpq finds it in PGPASSWORD, in PGPASSFILE or in ~/.pgpass."""
     url, port = password_postgres

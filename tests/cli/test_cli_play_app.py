@@ -343,9 +343,12 @@ def test_the_default_seat_is_spoken_to_and_l_says_the_whole_log_again():
 
 
 TERMINALS = [(80, 24), (90, 30), (110, 42)]
+# The smallest terminal in the quick suite (its log shows the fewest lines); the others in the slow step:
+# 30 lines of play with hints cost seconds each.
+SMALLEST_QUICK = [TERMINALS[0], *(pytest.param(size, marks=pytest.mark.slow) for size in TERMINALS[1:])]
 
 
-@pytest.mark.parametrize("size", TERMINALS)
+@pytest.mark.parametrize("size", SMALLEST_QUICK)
 def test_9_the_log_keeps_the_newest_line_in_sight_through_the_hint_and_the_bots_turns(size):
     game = session(players="Ana,bot:beginner")
 
