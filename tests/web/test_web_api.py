@@ -474,6 +474,8 @@ def test_rules_pages_are_served_in_each_language(client):
     assert page.status_code == 200
     assert "<table>" in page.text and "Validar el turno" in page.text
     assert "Straight kecil" in client.get("/rules/penta", params={"lang": "id"}).text
+    assert "Dua pasang" in client.get("/rules/yatzy", params={"lang": "id"}).text  # a game without a seed
+    assert "Doble Generala" in client.get("/rules/generala", params={"lang": "es"}).text  # the traditional rule sets
     assert client.get("/rules/chess").status_code == 400
 
 
