@@ -37,10 +37,11 @@ def test_the_home_rules_and_missing_pages(server, new_page):
         "Si la casilla Penta tiene 50 puntos, cada nuevo Penta da 100 puntos de bonus y hace de comodín: primero en la casilla de arriba de su valor."
     )
     no_violations(page, "home")
-    page.click("[data-game='5000']")
-    page.select_option("[data-rules-select]", "free-set-aside")
+    page.click("[data-game='generala']")  # 5000's rules are switches, without this list
+    page.select_option("[data-rules-select]", "traditional")
     expect(page.locator("[data-rules-help]")).to_have_text(
-        "Después de cada lanzamiento eliges qué dados apartar: al menos uno, y todos deben puntuar."
+        "10 combinaciones: Escalera 20, Full 30, Póker 40, 5 más si salen servidas (en el primer lanzamiento);"
+        " Generala 50, y una Generala servida gana la partida."
     )
     expect(page.locator("[data-rules-select]")).to_have_attribute("aria-describedby", "rules-help")
     page.click("[data-action='add-player']")

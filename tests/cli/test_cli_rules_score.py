@@ -11,6 +11,7 @@ import pytest
 
 import cubilete
 from cubilete.cli.main import main
+from cubilete.engine.games import GAMES
 
 
 def run(capsys, *argv):
@@ -19,7 +20,7 @@ def run(capsys, *argv):
     return code, out, err
 
 
-@pytest.mark.parametrize("game", ["penta", "generala", "5000"])
+@pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize("lang", ["es", "id", "en"])
 def test_rules_pages_exist_in_every_language(capsys, game, lang):
     code, out, _ = run(capsys, "rules", game, "--lang", lang, "--json")

@@ -474,18 +474,24 @@ def test_rules_pages_are_served_in_each_language(client):
     assert page.status_code == 200
     assert "<table>" in page.text and "Validar el turno" in page.text
     assert "Straight kecil" in client.get("/rules/penta", params={"lang": "id"}).text
+    assert "Dua pasang" in client.get("/rules/yatzy", params={"lang": "id"}).text  # a game without a seed
+    assert "Doble Generala" in client.get("/rules/generala", params={"lang": "es"}).text  # the traditional rule sets
     assert client.get("/rules/chess").status_code == 400
 
 
 @pytest.mark.parametrize("path", ["/daily", "/boards"])
 def test_the_daily_and_boards_pages_boot_with_each_games_loss_unit(client, path):
-    """Their boards write a mean loss as the review does: points in the sheet games, a chance to win in 5000."""
+    """Their boards write a mean loss as the review does: points in the sheet games, a chance to win in 5000. The boards
+    list every game, the daily page only the games with a daily challenge."""
     page = client.get(path, params={"lang": "id"})
     assert page.status_code == 200 and '<html lang="id">' in page.text
     boot = json.loads(re.search(r'<script id="boot" type="application/json">(.*?)</script>', page.text, re.S)[1])
-    assert boot["page"]["games"] == [
-        {"id": "penta", "unit": "points"}, {"id": "generala", "unit": "points"}, {"id": "5000", "unit": "win_probability"},
+    seeds = [
+        {"id": "penta", "unit": "points", "daily": True}, {"id": "generala", "unit": "points", "daily": True},
+        {"id": "5000", "unit": "win_probability", "daily": True},
     ]
+    classics = [{"id": game, "unit": "points", "daily": False} for game in ("yahtzee", "yatzy", "kniffel")]
+    assert boot["page"]["games"] == (seeds if path == "/daily" else seeds + classics)
 
 
 def test_serve_is_a_command():

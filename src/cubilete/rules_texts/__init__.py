@@ -15,7 +15,7 @@ class UnknownLanguage(CubileteError):
 
 
 def games_with_pages() -> tuple[str, ...]:
-    """The games whose rules pages are written (Yahtzee, Yatzy and Kniffel have none yet)."""
+    """The games whose rules pages are written (every game has one)."""
     return tuple(game for game in GAMES if files(__package__).joinpath(f"{game}.en.md").is_file())
 
 

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from ..engine.games import GAMES
+from ..engine.games import GAMES, SEED_GAMES
 from ..players import default_level, player_levels
 from .api_models import ActionIn, ClockIn, NewGame, SeatIn, SeatProof
 from .changes import BotsTurn, ClockTurn, Move, Rematch
@@ -76,6 +76,8 @@ def options() -> dict[str, Any]:
         "games": [
             {
                 "id": info.id,
+                # the form's groups: the seeds' games, then the classics played by their known rules
+                "group": "app" if info.id in SEED_GAMES else "classic",
                 "rules": list(info.variants),
                 "switches": [  # rules set one by one: the words of their choices make a rule set's name
                     {"id": switch.id, "choices": list(switch.words), "default": switch.word_of(info.default)}

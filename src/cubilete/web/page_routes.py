@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ..analysis.families import family_analysis
-from ..engine.games import game_info
+from ..engine.games import GAMES, game_info
 from .api_models import Language
 from .catch_up import GameNotFound
 from .daily import DAILY_GAMES
@@ -47,21 +47,26 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
     return HTMLResponse(render_page("game", lang, data))
 
 
-def games_with_units() -> dict[str, Any]:
-    """Every game with a daily challenge, with the unit of its mean loss per decision (points, or chance to
-    win) for the boards."""
-    return {"games": [{"id": game, "unit": family_analysis(game).loss_unit} for game in DAILY_GAMES]}
+def games_with_units(games: tuple[str, ...]) -> dict[str, Any]:
+    """The games with the unit of their mean loss per decision (points, or chance to win) for the boards, and
+    whether each has a daily challenge."""
+    return {
+        "games": [
+            {"id": game, "unit": family_analysis(game).loss_unit, "daily": game in DAILY_GAMES} for game in games
+        ]
+    }
 
 
 @page_router.api_route("/daily", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def daily(request: Request) -> str:
     """Today's challenge of every game; the page asks the daily API for each (its state is the player's)."""
-    return render_page("daily", request_language(request), games_with_units())
+    return render_page("daily", request_language(request), games_with_units(DAILY_GAMES))
 
 
 @page_router.api_route("/boards", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)
 def boards(request: Request) -> str:
-    return render_page("boards", request_language(request), games_with_units())
+    """Every game's accuracy board and ratings, and today's board of the games with a daily challenge."""
+    return render_page("boards", request_language(request), games_with_units(tuple(GAMES)))
 
 
 @page_router.api_route("/rules/{game}", methods=PAGE_METHODS, response_class=HTMLResponse, include_in_schema=False)

@@ -1,6 +1,6 @@
-// The boards (/boards): per game, today's daily board, the all-time accuracy board (mean loss per
-// decision, from a minimum of games) and the ratings (mu ± sigma, provisional ones marked). Profiles
-// hidden from boards are left out by the server.
+// The boards (/boards): per game, today's daily board (the seeds' games, which have a daily challenge),
+// the all-time accuracy board (mean loss per decision, from a minimum of games) and the ratings (mu ±
+// sigma, provisional ones marked). Profiles hidden from boards are left out by the server.
 
 import { ApiError, getJson } from "./api.js";
 import { dayBoard, nameLink, rankedTable } from "./day_board.js";
@@ -38,9 +38,12 @@ function ratingsBoard(board) {
   );
 }
 
-async function drawGame({ id: game, unit }) {
+async function drawGame({ id: game, unit, daily }) {
   const section = document.querySelector(`[data-boards-game='${game}']`);
-  const [today, boards] = await Promise.all([getJson(`/api/daily/${game}/board`), getJson(`/api/boards/${game}`)]);
+  const [today, boards] = await Promise.all([
+    daily ? getJson(`/api/daily/${game}/board`) : null, // Yahtzee, Yatzy and Kniffel have no daily challenge
+    getJson(`/api/boards/${game}`),
+  ]);
   const part = (key, title, content) => {
     const block = element("section", "board-part");
     block.dataset.board = key;
@@ -49,7 +52,7 @@ async function drawGame({ id: game, unit }) {
   };
   section.replaceChildren(
     element("h2", null, gameName(game)),
-    part("daily", t("Today's challenge"), dayBoard(today, unit)),
+    ...(daily ? [part("daily", t("Today's challenge"), dayBoard(today, unit))] : []),
     part("accuracy", t("Accuracy"), accuracyBoard(boards, unit)),
     part("ratings", t("Ratings"), ratingsBoard(boards)),
   );

@@ -196,30 +196,46 @@ function drawTableOptions() {
   }
 }
 
+// The game choices in their groups, in the API's order: the app's own games, then the classics.
+const GROUP_NAMES = { app: () => t("The app's games"), classic: () => t("Classic games") };
+
 function drawGameChoices() {
-  const container = form.querySelector("[data-games]");
-  container.replaceChildren(
-    ...games.map((info) => {
-      const label = document.createElement("label");
-      label.className = "game-choice";
-      label.dataset.game = info.id;
-      label.dataset.gameChoice = info.id;
-      const input = document.createElement("input");
-      input.type = "radio";
-      input.name = "game";
-      input.value = info.id;
-      input.addEventListener("change", () => chooseGame(info.id));
-      const title = document.createElement("strong");
-      title.textContent = gameName(info.id);
-      const players = document.createElement("small");
-      players.textContent =
-        info.min_players === info.max_players
-          ? tn("{n} player", "{n} players", info.min_players)
-          : t("{min} to {max} players", { min: info.min_players, max: info.max_players });
-      label.append(input, title, players);
-      return label;
+  const groups = [...new Set(games.map((info) => info.group))];
+  form.querySelector("[data-games]").replaceChildren(
+    ...groups.map((group) => {
+      const box = document.createElement("fieldset");
+      box.className = "game-group";
+      box.dataset.gameGroup = group;
+      const legend = document.createElement("legend");
+      legend.textContent = GROUP_NAMES[group]();
+      const choices = document.createElement("div");
+      choices.className = "game-choices";
+      choices.append(...games.filter((info) => info.group === group).map(gameChoice));
+      box.append(legend, choices);
+      return box;
     }),
   );
+}
+
+function gameChoice(info) {
+  const label = document.createElement("label");
+  label.className = "game-choice";
+  label.dataset.game = info.id;
+  label.dataset.gameChoice = info.id;
+  const input = document.createElement("input");
+  input.type = "radio";
+  input.name = "game";
+  input.value = info.id;
+  input.addEventListener("change", () => chooseGame(info.id));
+  const title = document.createElement("strong");
+  title.textContent = gameName(info.id);
+  const players = document.createElement("small");
+  players.textContent =
+    info.min_players === info.max_players
+      ? tn("{n} player", "{n} players", info.min_players)
+      : t("{min} to {max} players", { min: info.min_players, max: info.max_players });
+  label.append(input, title, players);
+  return label;
 }
 
 async function start(event) {
