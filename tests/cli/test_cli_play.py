@@ -6,6 +6,7 @@ import io
 import re
 
 import pytest
+from played_games import serving_seed
 
 from cubilete.cli.families.sheet_words import sheet_words
 from cubilete.cli.main import main
@@ -36,6 +37,29 @@ def test_a_solo_game_ends_with_its_score_and_no_place_in_the_players_language(mo
     lines = [f"score {box}" for box in BOXES]
     code, out = play(monkeypatch, capsys, lines, "penta", "--players", "Ana", "--seed", "3", "--lang", lang)
     assert code == 0 and re.fullmatch(end, out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("lang", "won", "places"),
+    [
+        ("en", "You roll 3 3 3 3 3: Generala servida! You win.", ["1. You: 0", "2. Bot (Beginner): 0"]),
+        ("es", "Lanzas 3 3 3 3 3: ¡Generala servida! Ganaste.", ["1. Tú: 0", "2. Bot (Principiante): 0"]),
+        ("id", "Anda melempar 3 3 3 3 3: Generala servida! Anda menang.", ["1. Anda: 0", "2. Bot (Pemula): 0"]),
+    ],
+)
+def test_a_generala_servida_ends_the_game_at_once_and_says_who_won(monkeypatch, capsys, lang, won, places):
+    """docs/rules.md#generala-servida-wins: the first roll of the game is five threes."""
+    argv = ["generala", "--rules", "traditional", "--players", "you,bot:beginner", "--seed", str(serving_seed(0))]
+    code, out = play(monkeypatch, capsys, [], *argv, "--lang", lang)
+    assert code == 0 and out.strip().splitlines()[-3:] == [won, *places]
+
+
+def test_a_generala_servida_puts_its_roller_first_whatever_the_totals(monkeypatch, capsys):
+    argv = ["generala", "--rules", "traditional", "--players", "Ana,bot:beginner", "--seed", str(serving_seed(1))]
+    code, out = play(monkeypatch, capsys, ["score fives"], *argv)
+    assert code == 0 and out.strip().splitlines()[-3:] == [
+        "Bot (Beginner) rolls 3 3 3 3 3: Generala servida! Bot (Beginner) wins.", "1. Bot (Beginner): 0", "2. Ana: 10"
+    ]
 
 
 def test_5000_refuses_a_forced_bank_and_quits_cleanly(monkeypatch, capsys):

@@ -6,6 +6,7 @@ from itertools import takewhile
 
 import pytest
 from harness import run_async
+from played_games import serving_seed
 from textual.widgets import OptionList, Static
 
 from cubilete.cli.play_session import PlaySession, parse_seats
@@ -262,6 +263,24 @@ def test_a_bot_plays_its_whole_turn_then_it_is_the_humans_again():
         assert game.state.sheets[1].boxes.count(None) == 12
         assert any(line.startswith("Bot (Beginner) scores") for line in log_lines(app))
         assert text(app, "#status") == "Ana's turn"
+
+    play(PlayApp(game, bot_pace_seconds=0), scenario)
+
+
+def test_a_bots_generala_servida_ends_the_game_and_the_log_says_who_won():
+    """docs/rules.md#generala-servida-wins: Ana scores her first roll, the bot's first roll is five threes."""
+    game = session(game="generala", rules="traditional", players="Ana,bot:beginner", seed=serving_seed(1), advice=False)
+
+    async def scenario(pilot, app):
+        await pilot.press("r")
+        await pilot.click("#box-fives")
+        await pilot.press("enter")
+        await until(pilot, lambda: game.state.is_over)
+        await until(pilot, lambda: log_lines(app)[-1] == "2. Ana: 10")
+        assert log_lines(app)[-3:] == [
+            "Bot (Beginner) rolls 3 3 3 3 3: Generala servida! Bot (Beginner) wins.", "1. Bot (Beginner): 0", "2. Ana: 10"
+        ]
+        assert text(app, "#status") == "Game over"
 
     play(PlayApp(game, bot_pace_seconds=0), scenario)
 

@@ -4,10 +4,13 @@ escaleras, Doble Generala, and the Generala servida that wins a game of two seat
 import json
 
 import pytest
+from played_games import serving_seed
 
 from cubilete.engine.actions import Keep, Score
 from cubilete.engine.errors import IllegalAction, InvalidRecord
+from cubilete.engine.events import RollEvent, replay
 from cubilete.engine.games import rules_for, state_from_json
+from cubilete.engine.runner import Match
 from cubilete.engine.sheet import SheetState
 from cubilete.engine.sheet_rules import GENERALA_SEED, GENERALA_TRADITIONAL, GENERALA_TRADITIONAL_DOUBLE, SheetRules
 from cubilete.engine.sheet_scoring import score_options, sheet_from_json
@@ -98,6 +101,23 @@ def test_a_generala_servida_wins_a_two_seat_game_at_once(rules):
     with pytest.raises(IllegalAction):
         won.apply(Score("generala"))
     assert state_from_json(json.loads(json.dumps(won.to_json()))) == won
+
+
+def test_a_record_won_at_once_replays_to_the_same_win_and_places():
+    """The runner's record (stored games, `cubilete review`, exports) and the events' replay (the web's
+    older states) both reach the win: Luis's first roll is a Generala servida, Ana ahead on points."""
+    match = Match(GENERALA_TRADITIONAL, ["Ana", "Luis"], serving_seed(1))
+    match.roll()
+    match.act(Score(max(match.state.score_options(), key=lambda option: option.points).box))
+    won = match.roll()
+    assert won.winner == 1 and won.ranking() == (2, 1) and won.scores()[0] > won.scores()[1] == 0
+    record = json.loads(json.dumps(match.to_json()))
+    again = Match.from_json(record)
+    assert again.state == won and again.state.ranking() == (2, 1)
+    *_, replayed = replay(match.initial, match.events)
+    assert replayed == won
+    with pytest.raises(InvalidRecord):  # nothing follows a win
+        Match.from_json({**record, "events": record["events"] + [RollEvent((1, 2, 3, 4, 5)).to_json()]})
 
 
 def test_a_later_generala_does_not_win():

@@ -2,7 +2,10 @@
 
 Review. A seat's value is its expected final total under solitaire-optimal play
 (solvers.sheet.advice; the seats' sheets do not interact, so each seat has its own), one `advise`
-per decision. The other seats' decisions never change it: `others` is always 0.
+per decision. The other seats' decisions never change it: `others` is always 0. A Generala servida
+that wins at once (docs/rules.md#generala-servida-wins) ends every sheet where it stands: each seat's
+value becomes its total then, the change counted as luck (the dice ended the game), so that `final` is
+the final total as in any finished game.
 
 Outlook.
 - Alone: the expected final total, the total now plus the solver's expected remaining score
@@ -40,6 +43,12 @@ class SheetWalk(Walk[SheetState]):
         self.options: tuple[RankedOption, ...] = ()  # the advice of the decision about to be made
 
     def rolled(self, before: SheetState, after: SheetState) -> None:
+        if after.winner is not None:
+            totals = [float(total) for total in after.scores()]
+            for seat, ended in self.tallies.items():
+                ended.luck += totals[seat] - ended.value
+                ended.value = totals[seat]
+            return
         tally = self.tallies.get(before.current)
         if tally is None or after.is_chance or after.is_over:
             return

@@ -34,6 +34,9 @@ def table(state: SheetState, legal: tuple[Action, ...], lang: str) -> dict[str, 
         "options": [{"box": option.box, "points": option.points, "bonus": option.bonus} for option in options],
         # due only once the dice cannot be rolled again: with rolls left, a roll may still score (seed 000)
         "must_sacrifice": bool(options) and not can_reroll and no_open_box_scores(options),
+        # the seat whose first roll (the dice above) won the game at once, a Generala servida
+        # (docs/rules.md#generala-servida-wins); None otherwise
+        "won_at_once": state.winner,
     }
 
 

@@ -239,7 +239,12 @@ def describe(event: Event, before: GameState, after: GameState, seating: Seating
     name, you = seating.name(seat), seating.is_you(seat)
     if isinstance(event, RollEvent):
         dice = " ".join(map(str, event.dice))
-        return texts.t("You roll {dice}", dice=dice) if you else texts.t("{name} rolls {dice}", name=name, dice=dice)
+        line = texts.t("You roll {dice}", dice=dice) if you else texts.t("{name} rolls {dice}", name=name, dice=dice)
+        if played.winner is None:
+            return line
+        # the game ends here, the roller first (docs/rules.md#generala-servida-wins)
+        won = texts.t("Generala servida! You win.") if you else texts.t("Generala servida! {name} wins.", name=name)
+        return f"{line}: {won}"
     action = event.action
     if isinstance(action, Score):
         box = texts.box(sheets.game, action.box)

@@ -3,7 +3,7 @@
 // (a Penta, a Generala), a 5000 and a win. All of it off with one setting (⚙, "feel"); with
 // reduced motion nothing moves: feel.css animates only for those who have not asked for less.
 
-import { soloEnd } from "./game_over.js";
+import { servidaWin, soloEnd } from "./game_over.js";
 import { gameName, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
 
@@ -105,7 +105,9 @@ export class Feel {
     if (before.is_over || !view.is_over) return null;
     const winner = view.ranking.findIndex((place, seat) => place === 1 && this.controller.tokenFor(seat) !== null);
     if (winner < 0) return null;
-    return { kind: "win", label: soloEnd(view) ?? t("{name} wins!", { name: this.controller.seatName(winner) }) };
+    const nameOf = (seat) => this.controller.seatName(seat);
+    const label = soloEnd(view) ?? servidaWin(view, nameOf) ?? t("{name} wins!", { name: nameOf(winner) });
+    return { kind: "win", label };
   }
 
   celebrate({ kind, label }) {

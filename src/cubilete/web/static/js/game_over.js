@@ -1,12 +1,20 @@
 // The end of a game: the ranking (equal scores share a place; a solo game says its score, with no winner
-// and no place), a daily challenge's way back to /daily, a rematch button, a link to the review, the game's
-// record to download (for `cubilete review FILE`) and, on a device that holds a seat, a link to that
-// player's record. The dialog closes (× or Escape) to show the finished table, which keeps the review link.
+// and no place; a Generala servida's instant win says so), a daily challenge's way back to /daily, a
+// rematch button, a link to the review, the game's record to download (for `cubilete review FILE`) and,
+// on a device that holds a seat, a link to that player's record. The dialog closes (× or Escape) to show
+// the finished table, which keeps the review link.
 
 import { seatTokens } from "./api.js";
 import { listText, numberText, page, placeText, t, tn } from "./i18n.js";
 import { myName, playerUrl } from "./my_player.js";
 import { seatName } from "./profile_link.js";
+
+// A Generala servida's instant win, said with its winner (`nameOf` names a seat), null otherwise: the
+// sheet table's `won_at_once` (docs/rules.md#generala-servida-wins), the roller first whatever the totals.
+export const servidaWin = (view, nameOf) => {
+  const seat = view.table?.won_at_once ?? null;
+  return seat === null ? null : t("Generala servida! {name} wins.", { name: nameOf(seat) });
+};
 
 // A solo game's end, its score (null with others: they have a winner and places); from any view of the
 // game, a step's included (it has the scores, not the seats).
@@ -39,9 +47,10 @@ export function showGameOver(view, controller) {
   );
   const winners = order.filter(({ place }) => place === 1).map(({ name }) => name);
   panel.querySelector("[data-winner]").textContent =
-    winners.length > 1
+    servidaWin(view, (seat) => view.seats[seat].name) ??
+    (winners.length > 1
       ? t("Shared first place: {names}", { names: listText(winners) })
-      : t("{name} wins!", { name: winners[0] });
+      : t("{name} wins!", { name: winners[0] }));
   const alone = soloEnd(view);
   const ending = alone ?? t("Game over");
   panel.querySelector("#game-over-title").textContent = ending;
