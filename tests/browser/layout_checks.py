@@ -80,13 +80,19 @@ def overflowing(page, selector: str) -> list[str]:
     return page.evaluate(_OVERFLOWS, selector)
 
 
-def start_game(page, server, game: str, players: int = 1, rules: str | None = None, names: tuple[str, ...] = ()) -> None:
-    """Start a game from the home page's form: seat 0 a human on this device, `names` more human seats
-    on this device, bots for the rest; then wait until seat 0 may play."""
+def start_game(
+    page, server, game: str, players: int = 1, rules: str | None = None, names: tuple[str, ...] = (),
+    switches: dict[str, str] | None = None,
+) -> None:
+    """Start a game from the home page's form: its rule set chosen from the list (`rules`) or switch by
+    switch (`switches`, e.g. 5000's {"entry": "entry-1000"}), seat 0 a human on this device, `names` more
+    human seats on this device, bots for the rest; then wait until seat 0 may play."""
     page.goto(f"{server.url}/")
     page.click(f"[data-game='{game}']")
     if rules is not None:
         page.select_option("[data-rules-select]", rules)
+    for switch, choice in (switches or {}).items():
+        page.select_option(f"[data-switch='{switch}']", choice)
     while page.locator("[data-player-row]").count() < players:
         page.click("[data-action='add-player']")
     for index, name in enumerate(names):

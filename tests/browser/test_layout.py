@@ -139,11 +139,14 @@ def test_with_six_players_the_other_seats_collapse_to_their_totals_on_a_phone(se
 
 
 @pytest.mark.parametrize("size", DESKTOP_IN_THE_SLOW_STEP)
-def test_a_5000_table_of_six_fits_with_the_longest_rule_set_name_in_full(server, new_page, size):
+def test_a_5000_table_of_six_fits_with_the_longest_rule_set_name_in_two_lines_and_whole_in_its_title(server, new_page, size):
     page = new_page(viewport=SIZES[size])
-    start_game(page, server, "5000", 6, rules="free-set-aside", names=("Ana", "Beto", "Carla", "Dani", "Eva", "Fede"))
+    longest = {"entry": "entry-1000", "three_ones": "three-ones-1000", "set_aside": "free-set-aside"}
+    start_game(page, server, "5000", 6, switches=longest, names=("Ana", "Beto", "Carla", "Dani", "Eva", "Fede"))
     rules_name = page.locator("[data-rules-name]")
-    expect(rules_name).to_have_text("Elegir los dados que se apartan")
+    longest_name = "Entrar con 1000 + Tres ases valen 1000 + Elegir los dados que se apartan"
+    expect(rules_name).to_have_text(longest_name)
+    expect(rules_name).to_have_attribute("title", longest_name)  # in full on a long press; the bar shows two lines
     assert overflowing(page, "html, .bar, .bar .title, [data-rules-name]") == []
     assert not_on_screen(page, "[data-rules-name], .bar .title") == []
     roll(page)

@@ -138,7 +138,8 @@ class GameController {
     this.table = new TABLES[view.family](this.tableElement, this, view);
     document.title = `${gameName(view.game)} · cubilete`;
     document.querySelector("[data-game-title]").textContent = gameName(view.game);
-    document.querySelector("[data-rules-name]").textContent = rulesName(view.game, view.rules);
+    const rules = document.querySelector("[data-rules-name]");
+    rules.textContent = rules.title = rulesName(view.game, view.rules); // the title: in full where the bar clamps it
     document.querySelector("[data-rules-link]").href = `/rules/${view.game}`;
     this.liveBar.start(view);
     this.reactions.follow(view.seats);
