@@ -85,6 +85,7 @@ def test_a_page_online_while_the_server_is_down_goes_on_once_the_server_is_back(
     expect(notice).to_be_hidden()
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_offline_any_page_opens_the_home_page_which_gives_way_to_that_page_once_online(server, new_page):
     page = new_page(locale="es-ES")
     page.goto(f"{server.url}/")

@@ -48,6 +48,7 @@ def test_with_the_live_bar_on_every_row_of_the_sheet_stays_on_screen(server, new
     assert not_on_screen(page, f"{ROWS}, {BAR}, [data-die], .tray [data-action]") == []
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_with_four_seats_in_the_live_bar_every_row_stays_on_screen(server, new_page):
     """Four seats' chips (the duel's figures take minutes to solve: the bar is given them as the server
     words them), with the auto-score's countdown beside the turn."""
@@ -160,7 +161,7 @@ def test_the_sacrifice_warning_comes_as_the_last_roll_lands_and_only_then(server
     pytest.fail("no last roll at the combinations called for a sacrifice")
 
 
-@pytest.mark.parametrize("locale", ["es-ES", "id-ID"])
+@pytest.mark.parametrize("locale", ["es-ES", pytest.param("id-ID", marks=pytest.mark.slow)])
 def test_hints_and_the_live_bar_write_numbers_as_the_reader_does(server, new_page, locale):
     page = new_page(locale=locale)
     start_game(page, server, "penta")

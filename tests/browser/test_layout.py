@@ -61,7 +61,7 @@ def nothing_scrolls(page) -> None:
     ("game", "players", "size", "lang"),
     matrix(["penta", "generala"], [1, 2, 4], SIZES, ["es"], quick={("penta", 4, "phone", "es"), ("generala", 4, "desktop", "es")})
     # Indonesian's and English's words on a phone too (issue 34 item 18): the fullest sheet of each game
-    + [pytest.param("penta", 4, "phone", "id"), pytest.param("generala", 4, "phone", "id"),
+    + [pytest.param("penta", 4, "phone", "id", marks=pytest.mark.slow), pytest.param("generala", 4, "phone", "id"),
        pytest.param("penta", 4, "phone", "en", marks=pytest.mark.slow),
        pytest.param("generala", 4, "phone", "en", marks=pytest.mark.slow)],
 )

@@ -265,6 +265,7 @@ def test_a_signed_in_players_name_at_the_table_links_to_her_profiles_page(localh
     expect(rudi.locator("[data-player-name]")).to_have_text("Ana")
 
 
+@pytest.mark.slow  # a long check (a whole scenario, a real fault or server): the slow step runs it
 def test_the_end_of_a_game_links_a_profiles_seat_to_its_page(localhost, new_page):
     """Issue 34, item 5b: Ana, signed in, played Penta with Beto on her phone (through the API: the ranking is
     what the test reads); the end of the game links her name to her profile's page, not Beto's."""

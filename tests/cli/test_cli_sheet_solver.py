@@ -95,6 +95,7 @@ def test_advise_reads_a_file_and_knows_turn_starts_and_the_penta_bonus(capsys, t
     assert code == 0 and (only["box"], only["points"], only["bonus"]) == ("fours", 20, 100)
 
 
+@pytest.mark.slow  # a whole 13-box table's laws (about 20 s); tests/solvers/test_sheet_stats.py checks them on small rule sets
 def test_stats_reports_the_exact_statistics(capsys):
     code, out, _ = run(capsys, "stats", "generala", "--json")
     data = json.loads(out)

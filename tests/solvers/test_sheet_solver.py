@@ -102,6 +102,7 @@ def test_traditional_generala_optima_and_the_servida_is_worth_something(rules):
     assert 0.5 < TRADITIONAL_OPTIMA[rules] - sheet_cache.build(without).start_value < 3
 
 
+@pytest.mark.slow  # a statistical check: 4,000 games and the simulator's compile
 def test_the_compiled_simulation_plays_the_servida_as_the_solver_values_it():
     solved = sheet_cache.solution(GENERALA_TRADITIONAL_DOUBLE)
     totals = simulate_optimal(GENERALA_TRADITIONAL_DOUBLE, 4000, seed=3)
