@@ -35,11 +35,14 @@ def tap(page, selector: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def start_game(page, server, game: str, seats=(), rules: str | None = None) -> None:
-    """Fill the form as a player: the first seat is Ana on this device; then (name, kind[, bot level]) per seat."""
+def start_game(page, server, game: str, seats=(), rules: str | None = None, switches: dict[str, str] | None = None) -> None:
+    """Fill the form as a player: the rule set from the list (`rules`) or switch by switch (`switches`, 5000's),
+    the first seat is Ana on this device; then (name, kind[, bot level]) per seat."""
     start_from_home(page, server, game)
     if rules is not None:
         page.select_option("[data-rules-select]", rules)
+    for switch, choice in (switches or {}).items():
+        page.select_option(f"[data-switch='{switch}']", choice)
     rows = page.locator("[data-player-row]")
     rows.nth(0).locator("[data-player-name]").fill("Ana")
     for index, (name, kind, *level) in enumerate(seats, start=1):
@@ -259,7 +262,7 @@ def test_the_5000_hot_dice_message_says_what_the_player_may_do(server, new_page,
 @pytest.mark.slow  # several 5000 rolls in the browser: the slow step runs it
 def test_5000_dice_chosen_to_set_aside_look_and_read_unlike_the_other_scoring_dice(server, new_page):
     page = new_page(locale="en-US")
-    start_game(page, server, "5000", seats=[("Beto", "here")], rules="free-set-aside")  # hot-seat: no bot to wait for
+    start_game(page, server, "5000", seats=[("Beto", "here")], switches={"set_aside": "free-set-aside"})  # hot-seat: no bot to wait for
     for _ in range(200):
         ready(page)
         scoring = page.locator(".die.scoring:not([hidden])")

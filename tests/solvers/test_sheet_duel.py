@@ -77,16 +77,19 @@ class BruteDuel:
     ids=CASE_IDS[:-2],
 )
 def test_every_options_chance_to_finish_first_equals_the_brute_force(rules, filled, bonus):
+    # the duel's laws, once saved, are uint32 multiples of 2**-31 (solvers/sheet/distributions.py): whether
+    # another test saved them first or not, a chance summed over them may move by about 1e-9
+    near = 1e-8
     sheet = sheet_from_json(rules, filled, bonus)
     for opponent in opponents(rules, sheet):
         brute = BruteDuel(rules, sheet, final_law(rules, opponent))
         start = SheetState(rules, (sheet, opponent), 0)
-        assert duel_chance(start) == pytest.approx(brute.start(), abs=1e-9)
+        assert duel_chance(start) == pytest.approx(brute.start(), abs=near)
         for dice, rolls_left in SITUATIONS:
             state = SheetState.situation(rules, sheet, dice, rolls_left)
             state = SheetState(rules, (sheet, opponent), 0, state.dice, (), rolls_left, False)
             ranked = rank_for_duel(state)
-            assert ranked[0].chance == pytest.approx(brute.seen(tuple(sorted(dice)), rolls_left), abs=1e-9)
+            assert ranked[0].chance == pytest.approx(brute.seen(tuple(sorted(dice)), rolls_left), abs=near)
             assert ranked[0].chance >= max(option.chance for option in ranked) - 1e-12  # ties: the expected total
             for option in ranked:
                 action = option.option.action
@@ -95,7 +98,7 @@ def test_every_options_chance_to_finish_first_equals_the_brute_force(rules, fill
                     assert duel_chance(state.apply(action)) == pytest.approx(option.chance, abs=1e-15)
                 else:
                     expected = brute.worth(state.apply(action).sheets[0])
-                assert option.chance == pytest.approx(expected, abs=1e-9), action
+                assert option.chance == pytest.approx(expected, abs=near), action
 
 
 def opponents(rules, sheet: Sheet) -> list[Sheet]:

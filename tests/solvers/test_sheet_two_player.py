@@ -9,7 +9,7 @@ from functools import cache
 from itertools import combinations
 
 import pytest
-from test_sheet_distributions import CASE_IDS, CASES, SOME_SLOW
+from test_sheet_distributions import CASE_IDS, CASES
 from test_sheet_threshold import BruteReach
 
 from cubilete.engine.actions import Keep
@@ -22,6 +22,10 @@ from cubilete.solvers.sheet.duel import final_law, rank_for_duel
 
 pytestmark = pytest.mark.slow  # research, not the product: its kernels compile only for these checks
 
+# the research game refuses rule sets whose first roll scores more (research/sheet_two_player.py): the
+# servida cases are the duel's (tests/solvers/test_sheet_duel.py)
+RESEARCHED = [case for case, case_id in zip(CASES, CASE_IDS, strict=True) if not case_id.startswith("servida")]
+RESEARCHED_IDS = [case_id for case_id in CASE_IDS if not case_id.startswith("servida")]
 PLAYS = [("exact", "exact"), ("exact", "optimal"), ("optimal", "exact"), ("duel", "optimal"),
          ("optimal", "duel"), ("zero-sum", "optimal"), ("optimal", "zero-sum"), ("optimal", "optimal")]
 
@@ -54,7 +58,7 @@ class BruteTwoSeats:
     def _seen(self, sheets: tuple[Sheet, Sheet], seat: int, dice: tuple[int, ...], rolls_left: int) -> float:
         play = self.plays[seat]
         if play == "exact":
-            own = [self.after(sheets, seat, after) for after, _ in self.boxes.options(sheets[seat], dice)]
+            own = [self.after(sheets, seat, after) for after, _ in self.boxes.options(sheets[seat], dice, rolls_left)]
             if rolls_left:
                 keeps = {tuple(sorted(c)) for size in range(DICE_COUNT) for c in combinations(dice, size)}
                 own += [self.held(sheets, seat, keep, rolls_left) for keep in keeps]
@@ -99,7 +103,7 @@ def last_boxes(rules, filled, bonus) -> tuple[Sheet, Sheet]:
     return scored(rules, sheet, (6, 6, 6, 6, 6)), scored(rules, sheet, (1, 1, 2, 3, 5))
 
 
-@pytest.mark.parametrize("rules, filled, bonus", SOME_SLOW, ids=CASE_IDS)
+@pytest.mark.parametrize("rules, filled, bonus", RESEARCHED, ids=RESEARCHED_IDS)
 def test_every_way_of_play_equals_the_brute_force_on_the_last_box(rules, filled, bonus):
     sheets = last_boxes(rules, filled, bonus)
     game = ReducedGame(rules, sheets)
@@ -120,7 +124,7 @@ def test_every_way_of_play_equals_the_brute_force_when_a_seat_plays_on_alone(rul
         assert game.chance(plays) == pytest.approx(brute.start(sheets, 0), abs=1e-9), plays
 
 
-@pytest.mark.parametrize("rules, filled, bonus", SOME_SLOW, ids=CASE_IDS)
+@pytest.mark.parametrize("rules, filled, bonus", RESEARCHED, ids=RESEARCHED_IDS)
 def test_exact_play_is_never_worse_than_the_duel_or_the_optimal_player(rules, filled, bonus):
     sheet = sheet_from_json(rules, filled, bonus)
     for sheets in ((sheet, sheet), (scored(rules, sheet, (4, 4, 4, 5, 5)), sheet)):
@@ -133,7 +137,7 @@ def test_exact_play_is_never_worse_than_the_duel_or_the_optimal_player(rules, fi
         assert chance["optimal", "exact"] - 1e-12 <= chance["exact", "exact"] <= chance["exact", "optimal"] + 1e-12
 
 
-@pytest.mark.parametrize("rules, filled, bonus", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("rules, filled, bonus", RESEARCHED, ids=RESEARCHED_IDS)
 def test_two_optimal_players_finish_first_as_their_independent_final_totals_say(rules, filled, bonus):
     sheet = sheet_from_json(rules, filled, bonus)
     sheets = (sheet, scored(rules, sheet, (2, 2, 2, 3, 3)))
