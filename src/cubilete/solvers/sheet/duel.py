@@ -68,10 +68,11 @@ def best_opponent_law(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -
     high = max(law.high for law in laws)
     cdf = np.ones(high - low + 1)
     for law in laws:
-        below = np.cumsum(law.probabilities)[max(low - law.low, 0) :]  # P(law <= low + i)
+        cumulative = np.cumsum(law.probabilities)
+        below = cumulative[max(low - law.low, 0) :]  # P(law <= low + i); none when it ends below `low`
         cdf[: below.size] *= below
         if instant:
-            cdf[below.size :] *= below[-1]  # a sub-law's total past its end
+            cdf[below.size :] *= cumulative[-1]  # a sub-law's mass past its end
     return ScoreDistribution(low, np.diff(cdf, prepend=0.0))
 
 
