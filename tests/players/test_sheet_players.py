@@ -14,9 +14,9 @@ from cubilete.engine.actions import Keep, Score
 from cubilete.engine.errors import UnknownVariant
 from cubilete.engine.runner import Match, play
 from cubilete.engine.sheet import SheetState
-from cubilete.engine.sheet_rules import GENERALA_SEED, PENTA_FREE, PENTA_SEED
+from cubilete.engine.sheet_rules import GENERALA_SEED, GENERALA_TRADITIONAL, PENTA_FREE, PENTA_SEED
 from cubilete.engine.sheet_scoring import sheet_from_json
-from cubilete.players import make_player, player_levels, table_memory
+from cubilete.players import make_player, player_levels, prepare, table_memory
 from cubilete.players.sheet import DUEL_BYTES_PER_STATE, LEVELS, CasualPlayer
 from cubilete.solvers.sheet import cache as sheet_cache
 from cubilete.solvers.sheet.advice import advise
@@ -118,3 +118,16 @@ def test_the_tables_memory_is_what_their_files_map_once_saved_and_an_estimate_be
     mapped = laws.windows.nbytes()
     assert mapped < laws_path(GENERALA_SEED).stat().st_size < mapped + 4096
     assert mapped <= DUEL_BYTES_PER_STATE * states < 1.5 * mapped  # the estimate before it is saved
+
+
+def test_the_duels_tables_memory_counts_both_laws_where_a_first_roll_wins_at_once():
+    """Generala traditional's duel maps the plain laws and the duel's with instant wins: the budget counts both."""
+    rules = GENERALA_TRADITIONAL
+    plain, instant = ("duel laws", rules), ("duel laws", rules, "instant wins")
+    assert set(table_memory("duel", rules)) == {("sheet solution", rules), plain, instant}  # saved or not
+    prepare("duel", rules)  # a tenth of a second: 8,192 states
+    assert table_memory("duel", rules) == {
+        ("sheet solution", rules): sheet_cache.cache_path(rules).stat().st_size,
+        plain: laws_path(rules).stat().st_size,
+        instant: laws_path(rules, instant_wins=True).stat().st_size,
+    }

@@ -130,6 +130,27 @@ def test_the_best_opponents_law_is_the_law_of_the_largest_of_independent_totals(
     assert best_opponent_law(rules, sheets[:1], 0) is None
 
 
+def test_the_best_opponents_sub_law_counts_an_opponent_whose_totals_all_lie_below_anothers():
+    """Three seats of Generala traditional: seat 1 can end at 5 points at most, seat 2 at 190 at least; the
+    best of them is seat 2's total, times the chance that neither wins at once (seat 1's sub-law's mass)."""
+    rules = GENERALA_TRADITIONAL
+    boxes = [box.id for box in rules.boxes if box.id != "ones"]
+    high = {"twos": 10, "threes": 15, "fours": 20, "fives": 25, "sixes": 30, "straight": 20, "full": 30, "poker": 40}
+    sheets = (
+        sheet_from_json(rules, {}),
+        sheet_from_json(rules, dict.fromkeys(boxes, 0)),
+        sheet_from_json(rules, dict.fromkeys(boxes, 0) | high),
+    )
+    low, top = final_law(rules, sheets[1], True), final_law(rules, sheets[2], True)
+    assert low.high < top.low
+    law = best_opponent_law(rules, sheets, 0)
+    assert law is not None and law.low == top.low
+    expected = top.probabilities * low.probabilities.sum()
+    assert law.probabilities[: expected.size] == pytest.approx(expected, abs=1e-15)
+    # one turn each, no servida in either (the saved laws round each chance to 2^-31)
+    assert law.probabilities.sum() == pytest.approx((1 - 6 / 7776) ** 2, abs=1e-9)
+
+
 def test_first_place_chances_share_a_tie_among_the_tied_totals_and_add_up_to_one():
     laws = (
         ScoreDistribution(3, np.array([0.2, 0.5, 0.3])),

@@ -31,7 +31,7 @@ from ..solvers.mapped_tables import file_bytes
 from ..solvers.sheet.advice import advise, best_action
 from ..solvers.sheet.cache import cache_path, solution
 from ..solvers.sheet.distributions import laws_path
-from ..solvers.sheet.duel import prepare_duel, rank_for_duel
+from ..solvers.sheet.duel import duel_law_kinds, prepare_duel, rank_for_duel
 from ..solvers.sheet.tables import sheet_tables, state_count
 from ..solvers.table_cache import Progress
 
@@ -110,7 +110,9 @@ def table_memory(level: str, rules: SheetRules) -> dict[Hashable, int]:
     if level in TABLE_LEVELS:
         tables["sheet solution", rules] = file_bytes(cache_path(rules)) or SOLUTION_BYTES_PER_STATE * states
     if level == "duel":
-        tables["duel laws", rules] = file_bytes(laws_path(rules)) or DUEL_BYTES_PER_STATE * states
+        for instant_wins in duel_law_kinds(rules):
+            key = ("duel laws", rules, "instant wins") if instant_wins else ("duel laws", rules)
+            tables[key] = file_bytes(laws_path(rules, instant_wins)) or DUEL_BYTES_PER_STATE * states
     return tables
 
 
@@ -119,4 +121,6 @@ def quick_to_prepare(level: str, rules: SheetRules) -> bool:
     fraction of a second (Generala's, of 8,192 states, all do; Penta's duel laws take about 20 s)."""
     if level not in TABLE_LEVELS or state_count(sheet_tables(rules)) <= QUICK_STATES:
         return True
-    return cache_path(rules).exists() and (level != "duel" or laws_path(rules).exists())
+    return cache_path(rules).exists() and (
+        level != "duel" or all(laws_path(rules, instant_wins).exists() for instant_wins in duel_law_kinds(rules))
+    )

@@ -68,10 +68,11 @@ def best_opponent_law(rules: SheetRules, sheets: tuple[Sheet, ...], seat: int) -
     high = max(law.high for law in laws)
     cdf = np.ones(high - low + 1)
     for law in laws:
-        below = np.cumsum(law.probabilities)[max(low - law.low, 0) :]  # P(law <= low + i)
+        cumulative = np.cumsum(law.probabilities)
+        below = cumulative[max(low - law.low, 0) :]  # P(law <= low + i); none when it ends below `low`
         cdf[: below.size] *= below
         if instant:
-            cdf[below.size :] *= below[-1]  # a sub-law's total past its end
+            cdf[below.size :] *= cumulative[-1]  # a sub-law's mass past its end
     return ScoreDistribution(low, np.diff(cdf, prepend=0.0))
 
 
@@ -209,9 +210,14 @@ def prepare_duel(rules: SheetRules, progress: Progress | None = None) -> None:
     """Map (or compute and save) the laws a duel needs (every class; the duel's laws too where a first
     roll can win at once), the solution reporting to `progress`."""
     solved = solution(rules, progress)
-    complete_table(solved)
-    if rules.first_roll_wins is not None:
-        complete_table(solved, instant_wins=True)
+    for instant_wins in duel_law_kinds(rules):
+        complete_table(solved, instant_wins=instant_wins)
+
+
+def duel_law_kinds(rules: SheetRules) -> tuple[bool, ...]:
+    """The laws `prepare_duel` saves and maps, by `instant_wins`: the plain ones, and the duel's too where a
+    first roll can win at once (counted by the web's table budget too)."""
+    return (False, True) if rules.first_roll_wins is not None else (False,)
 
 
 @lru_cache(maxsize=TURNS_REMEMBERED)
