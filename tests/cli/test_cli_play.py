@@ -274,3 +274,11 @@ def test_13_a_stray_option_is_refused_with_plays_usage(capsys):
 def test_13_an_unknown_bot_level_is_echoed_as_typed(capsys):
     assert main(["play", "5000", "--players", "Ana,bot:duel", "--lang", "es"]) != 0
     assert "no hay nivel «duel» para 5000" in capsys.readouterr().err
+
+
+def test_5000_numbers_the_dice_on_the_table_from_1_in_its_refusals(monkeypatch, capsys):
+    lines = ["aside 1", "roll", "aside 5", "quit"]  # seed 3: 1 4 2 5 1, a 1 set aside, then four dice rolled
+    argv = ("5000", "--rules", "free-set-aside", "--players", "Ana,bot:beginner", "--seed", "3")
+    code, out = play(monkeypatch, capsys, lines, *argv)
+    assert code == 0 and "Ana rolls 1 1 4 1" in out
+    assert "the dice are numbered 1 to 4, not '5'" in out and "0 to" not in out

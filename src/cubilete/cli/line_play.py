@@ -4,6 +4,7 @@ human's commands read from standard input."""
 from __future__ import annotations
 
 from ..engine.actions import Action, Bank, Keep, Score, SetAside
+from ..engine.dice import DICE_COUNT
 from ..engine.errors import CubileteError
 from .play_session import PlaySession
 from .progress import ProgressBar
@@ -61,7 +62,7 @@ def _print_hint(session: PlaySession) -> None:
 def _parse(command: str, session: PlaySession) -> Action:
     word, _, rest = command.partition(" ")
     if word in ("keep", "aside"):
-        positions = _positions(rest)
+        positions = _positions(rest, len(session.family.dice_on_table(session.state)) or DICE_COUNT)  # no dice yet: the engine says why
         return Keep(positions) if word == "keep" else SetAside(positions)
     if word == "score":
         return Score(session.family.box_id(session.rules, rest, session.texts))
@@ -72,9 +73,11 @@ def _parse(command: str, session: PlaySession) -> Action:
     raise CubileteError("unknown_command", command=command, help=session.family.play_help(session.texts, session.rules.game))
 
 
-def _positions(text: str) -> tuple[int, ...]:
-    """Dice numbered 1 to 5 on screen, 0 to 4 in the engine."""
+def _positions(text: str, on_table: int) -> tuple[int, ...]:
+    """Dice numbered 1 to `on_table` on screen (5000 rolls fewer than five), 0 to on_table - 1 in the engine:
+    a number beyond them is refused in the player's numbering, not the engine's."""
     words = text.split()
-    if not all(word in "12345" and len(word) == 1 for word in words):
-        raise CubileteError("dice_numbered", text=text.strip())
+    numbers = {str(number) for number in range(1, on_table + 1)}
+    if not all(word in numbers for word in words):
+        raise CubileteError("dice_numbered", text=text.strip(), last=on_table)
     return tuple(int(word) - 1 for word in words)

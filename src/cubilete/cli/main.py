@@ -30,7 +30,7 @@ COMMANDS: tuple[Command, ...] = (
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="cubilete",
-        description="Penta, Generala and 5000: dice games with an exactly optimal computer player.",
+        description="Penta, Generala, 5000, Yahtzee, Yatzy and Kniffel: dice games with an exactly optimal computer player.",
     )
     parser.add_argument("--version", action="version", version=f"cubilete {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)

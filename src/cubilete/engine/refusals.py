@@ -70,7 +70,7 @@ REFUSALS: dict[str, str] = {
     "set_aside_twice": "a die can be set aside only once, got positions {positions}",
     # -- the command line ----------------------------------------------------------------
     "unknown_command": "unknown command '{command}': {help}",
-    "dice_numbered": "the dice are numbered 1 to 5, not '{text}'",
+    "dice_numbered": "the dice are numbered 1 to {last}, not '{text}'",
     "dice_text": "dice are numbers 1 to 6 separated by commas, not '{text}'",
     "nothing_to_score": "every box of this sheet is filled: nothing can be scored",
     "roll_dice_count": "a {game} roll has 1 to {most} dice, not {count}",

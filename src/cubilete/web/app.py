@@ -134,7 +134,7 @@ def create_app(
             close_each(web_push.close, games.close, tables.close, broker.close, storage.close)
 
     app = FastAPI(
-        title="cubilete", description="Penta, Generala and 5000: play in the browser.", lifespan=lifespan
+        title="cubilete", description="Penta, Generala, 5000, Yahtzee, Yatzy and Kniffel: play in the browser.", lifespan=lifespan
     )
     rates = RequestRates(rate_limits)
     app.state.services = Services(

@@ -34,7 +34,7 @@ METRICS_TOKEN_LENGTH = 16  # a guessable token would give the figures to strange
 
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser(
-        "serve", help="play Penta, Generala and 5000 in the browser", description=__doc__, environment=True
+        "serve", help="play the games in the browser", description=__doc__, environment=True
     )
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the whole network)"

@@ -54,6 +54,9 @@ class CliFamily(Protocol):
         """One line on a step (`event`), from the states around it; the seat that is `you` in the
         second person."""
 
+    def dice_on_table(self, state: Any) -> Dice:
+        """The dice the line mode numbers from 1 for `keep` or `aside` (none before a roll)."""
+
     def roll_action(self) -> Action:
         """What `roll` asks in the line mode when the dice are on the table (Penta, Generala: all five again)."""
 

@@ -148,6 +148,10 @@ def table_text(match: Match, texts: Texts) -> str:
     return "  " + line + (f" ({texts.refusal(reason)})" if reason else "")
 
 
+def dice_on_table(state: FiveThousandState) -> Dice:
+    return state.last_roll
+
+
 def roll_action() -> Action:
     return Roll()
 

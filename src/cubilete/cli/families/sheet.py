@@ -217,6 +217,10 @@ def score(rules: SheetRules, dice: Dice, args: argparse.Namespace) -> Report:
     return Report(data, "\n".join(lines))
 
 
+def dice_on_table(state: SheetState) -> Dice:
+    return state.dice
+
+
 def roll_action() -> Action:
     return Keep(())
 
