@@ -79,7 +79,9 @@ def assert_same_law(distribution: ScoreDistribution, law: dict[int, float]) -> N
     expected = np.zeros(distribution.probabilities.size)
     for points, p in law.items():
         expected[points - distribution.low] += p
-    assert np.abs(distribution.probabilities - expected).max() < 1e-12
+    # a law computed here is exact to 1e-12; one another test saved first is read back in uint32 steps of
+    # 2**-31 (solvers/sheet/distributions.py): within one step, whichever test ran first
+    assert np.abs(distribution.probabilities - expected).max() < 2**-31
 
 
 @pytest.mark.parametrize("rules, filled, bonus", CASES, ids=CASE_IDS)
@@ -88,7 +90,7 @@ def test_turn_start_and_mid_turn_laws_equal_the_brute_force(rules, filled, bonus
     brute = BruteDistributions(rules)
     start = turn_start_distribution(rules, sheet)
     assert_same_law(start, brute.turn_start(sheet))
-    assert start.mean == pytest.approx(brute.brute.value(sheet), abs=1e-9)
+    assert start.mean == pytest.approx(brute.brute.value(sheet), abs=1e-7)  # the saved laws' steps (above), times points
     for dice, rolls_left in SITUATIONS:
         state = SheetState.situation(rules, sheet, dice, rolls_left)
         assert_same_law(remaining_distribution(state), brute.seen(sheet, {dice: 1.0}, rolls_left))

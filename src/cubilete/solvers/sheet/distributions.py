@@ -94,24 +94,12 @@ def turn_start_distribution(rules: SheetRules, sheet: Sheet) -> ScoreDistributio
     return table.distribution(c)
 
 
-def remaining_distribution(state: SheetState) -> ScoreDistribution:
-    """The points the seat to move still scores, from this point of its turn, under optimal play."""
+def remaining_distribution(state: SheetState, instant_wins: bool = False) -> ScoreDistribution:
+    """The points the seat to move still scores, from this point of its turn, under optimal play; with
+    `instant_wins`, in the duel's laws: the chance of each number of points still to come with no first
+    roll winning at once, this turn's included if not rolled yet."""
     _check(state)
-    table = distribution_table(solution(state.rules))
-    c = table.class_of(state.sheet)
-    table.ensure(c)
-    if state.is_chance:
-        if not state.held and state.rolls_left == state.rules.rolls_per_turn:
-            return table.distribution(c)
-        return table.after_keep(state.sheet, tuple(sorted(state.dice[i] for i in state.held)), state.rolls_left)
-    return table.after_roll(state.sheet, state.dice, state.rolls_left)
-
-
-def remaining_sublaw(state: SheetState) -> ScoreDistribution:
-    """remaining_distribution in the duel's laws (`instant_wins`): the chance of each number of
-    points still to come with no first roll winning at once, this turn's included if not rolled yet."""
-    _check(state)
-    table = distribution_table(solution(state.rules), instant_wins=True)
+    table = distribution_table(solution(state.rules), instant_wins=instant_wins)
     c = table.class_of(state.sheet)
     table.ensure(c)
     if state.is_chance:

@@ -47,7 +47,6 @@ from .distributions import (
     complete_table,
     distribution_table,
     remaining_distribution,
-    remaining_sublaw,
 )
 from .tables import instant_win_rolls
 from .threshold import ReachOption, best_turn, bonus_levels, chance_scratch, rank_by_chance
@@ -113,7 +112,7 @@ def final_laws(state: SheetState) -> tuple[ScoreDistribution, ...]:
     laws = [final_law(state.rules, sheet, instant) for sheet in state.sheets]
     if not state.is_over:
         mover = state.current
-        remaining = remaining_sublaw(state) if instant else remaining_distribution(state)
+        remaining = remaining_distribution(state, instant_wins=instant)
         laws[mover] = remaining.shifted(sheet_total(state.rules, state.sheets[mover]))
     return tuple(laws)
 
