@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from .. import __version__
-from ..rules_texts import games_with_pages
+from ..engine.games import GAMES
 from ..translations import gettext
 from .i18n import LANGUAGES, negotiate
 
@@ -58,7 +58,7 @@ def shell_files() -> list[str]:
 
 def shell_pages() -> list[str]:
     """The pages kept: home (in the browser's language, and in each language), and the rules."""
-    return ["/", *(f"/?lang={lang}" for lang in LANGUAGES), *(f"/rules/{game}" for game in games_with_pages())]
+    return ["/", *(f"/?lang={lang}" for lang in LANGUAGES), *(f"/rules/{game}" for game in GAMES)]
 
 
 @cache

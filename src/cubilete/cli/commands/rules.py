@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from ...rules_texts import games_with_pages, rules_page
+from ...engine.games import GAMES
+from ...rules_texts import rules_page
 from ..language import add_language_option, default_language
 from ..output import Parser, Report, emit
 
 
 def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     parser = subparsers.add_parser("rules", help="print the rules of a game", description=__doc__)
-    parser.add_argument("game", choices=games_with_pages(), help="the game")
+    parser.add_argument("game", choices=tuple(GAMES), help="the game")
     add_language_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
