@@ -106,7 +106,8 @@ def _matching_dice_total(box: BoxRule, counts: tuple[int, ...]) -> int:
     """The dice that form the pattern (docs/rules.md#yatzy-boxes): the `count` dice of the highest face
     that has them, or two dice of each pair; 0 when none do."""
     if box.pattern is Pattern.TWO_PAIRS:
-        return 2 * sum(_pair_faces(counts)) if len(_pair_faces(counts)) >= 2 else 0
+        pairs = _pair_faces(counts)
+        return 2 * sum(pairs) if len(pairs) >= 2 else 0
     return max((box.count * face for face, count in enumerate(counts, 1) if count >= box.count), default=0)
 
 
