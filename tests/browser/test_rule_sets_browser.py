@@ -39,6 +39,7 @@ def test_a_rule_set_chosen_on_the_form_is_explained_and_its_first_turn_played(
 ):
     page = new_page(locale="en-US", reduced_motion="reduce")
     page.goto(f"{server.url}/")
+    expect(page.locator("[data-game-choice]")).to_have_count(6)  # the form draws its choices once the games arrive
     assert form_groups(page) == {"app": ["penta", "generala", "5000"], "classic": ["yahtzee", "yatzy", "kniffel"]}
     page.click(f"[data-game='{game}']")
     page.select_option("[data-rules-select]", rules)  # Yatzy's only rule set is already chosen: the player reads it
