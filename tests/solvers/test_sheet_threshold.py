@@ -84,6 +84,11 @@ def targets(state: SheetState) -> list[int]:
     return sorted({now + max(q, 1) for q in quartiles} | {now + top_points(state)})
 
 
+# Expected-total play's laws, when another test saved them first, are read back in uint32 steps of 2**-31,
+# each entry within half a step (solvers/sheet/distributions.py): a tail of a few hundred entries within 1e-7.
+SAVED_LAW_ERROR = 1e-7
+
+
 @pytest.mark.parametrize("rules, filled, bonus", CASES, ids=CASE_IDS)
 def test_chances_equal_the_brute_force_and_never_lose_to_expected_total_play(rules, filled, bonus):
     sheet = sheet_from_json(rules, filled, bonus)
@@ -94,7 +99,7 @@ def test_chances_equal_the_brute_force_and_never_lose_to_expected_total_play(rul
         need = target - now
         chance = reach_chance(start, target)
         assert chance == pytest.approx(brute.start(sheet, need), abs=1e-9)
-        assert chance >= remaining_distribution(start).at_least(need) - 1e-12
+        assert chance >= remaining_distribution(start).at_least(need) - SAVED_LAW_ERROR
         for dice, rolls_left in SITUATIONS:
             state = SheetState.situation(rules, sheet, dice, rolls_left)
             laws = {repr(action): law for action, law in option_distributions(state)}
@@ -115,7 +120,7 @@ def test_chances_equal_the_brute_force_and_never_lose_to_expected_total_play(rul
                     after = state.apply(action).sheet
                     expected = brute.start(after, target - sheet_total(rules, after))
                 assert reach.chance == pytest.approx(expected, abs=1e-9), action
-                assert reach.chance >= laws[repr(action)].at_least(need) - 1e-12
+                assert reach.chance >= laws[repr(action)].at_least(need) - SAVED_LAW_ERROR
 
 
 @pytest.mark.slow  # research: its kernels compile only for this check
@@ -148,7 +153,7 @@ def test_on_a_longer_generala_sheet_target_play_is_no_worse_at_every_target():
     gains = []
     for need in range(10, top_points(state), 15):
         chance = reach_chance(state, now + need)
-        assert chance >= optimal.at_least(need) - 1e-12
+        assert chance >= optimal.at_least(need) - SAVED_LAW_ERROR
         gains.append(chance - optimal.at_least(need))
     assert max(gains) > 0.01  # somewhere playing for the target is worth more than a percent
 
