@@ -10,14 +10,12 @@ import gc
 import os
 import secrets
 import shutil
-import sqlite3
-from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from harness import PostgresCluster, RedisServer, Server, free_port, user_exists
+from harness import PostgresCluster, RedisServer, Server, copy_database, free_port, user_exists
 from hypothesis import settings
 
 from cubilete.solvers.cache_dir import CACHE_DIR_ENV
@@ -132,10 +130,7 @@ def migrated_database(tmp_path_factory) -> Path:
 @pytest.fixture
 def database(tmp_path, migrated_database) -> str:
     """A new SQLite database for one test's app: a copy of the migrated one (SQLite's backup, whole)."""
-    path = tmp_path / "games.sqlite3"
-    with closing(sqlite3.connect(migrated_database)) as template, closing(sqlite3.connect(path)) as copy:
-        template.backup(copy)
-    return f"sqlite:///{path}"
+    return copy_database(migrated_database, tmp_path / "games.sqlite3")
 
 
 @pytest.fixture

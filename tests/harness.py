@@ -11,6 +11,7 @@ import pwd
 import shutil
 import signal
 import socket
+import sqlite3
 import ssl
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import time
 import urllib.request
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -69,6 +71,13 @@ def next_action(view: dict) -> dict:
     if view["table"]["can_reroll"]:
         return {"type": "keep", "held": []}
     return {"type": "score", "box": view["table"]["options"][0]["box"]}
+
+
+def copy_database(template: Path, path: Path) -> str:
+    """A new SQLite database at `path`, a whole copy of `template` (SQLite's backup); its URL."""
+    with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)
+    return f"sqlite:///{path}"
 
 
 def free_port() -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, free_port
+from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, copy_database, free_port
 from watchdog import Watchdog, unbounded_calls
 
 
@@ -95,22 +95,38 @@ def server_env() -> dict[str, str]:
     return {}
 
 
-# A test file starts a game every second or two from one address, faster than the 30 a minute a person
-# is allowed; the other budgets stay the defaults, which the pages' hints, chances and reviews must fit.
-FILE_SERVER_OPTIONS = ("--games-per-minute", "600")
+# A worker's test files start a game every second or two from one address, faster than the 30 a minute a
+# person is allowed; the other budgets stay the defaults, which the pages' hints, chances and reviews must fit.
+WORKER_SERVER_OPTIONS = ("--games-per-minute", "600")
+
+
+@pytest.fixture(scope="session")
+def worker_servers(tmp_path_factory, solved_tables, migrated_database):
+    """The worker's servers on SQLite, one per environment its test files ask for (`server_env`), each
+    started when a file first needs it and stopped after the worker's last test: starting one costs
+    seconds of CPU (imports, the kernels' warm-up), the tests' own games keep them apart. Each starts
+    on a copy of the migrated database, as a server that has run before does."""
+    servers: dict[tuple[tuple[str, str], ...], Server] = {}
+
+    def server_for(env: dict[str, str]) -> Server:
+        key = tuple(sorted(env.items()))
+        if key not in servers:
+            folder = tmp_path_factory.mktemp("server")
+            servers[key] = Server(
+                copy_database(migrated_database, folder / "games.sqlite3"), free_port(), folder / "server.log", env=env,
+                options=WORKER_SERVER_OPTIONS,
+            ).start()
+        return servers[key]
+
+    yield server_for
+    for server in servers.values():
+        server.stop()
 
 
 @pytest.fixture(scope="module")
-def module_server(tmp_path_factory, solved_tables, server_env):
-    """One server on SQLite for a test file's games: starting one takes seconds, and each test
-    starts games of its own from the form or the API."""
-    folder = tmp_path_factory.mktemp("server")
-    server = Server(
-        f"sqlite:///{folder / 'games.sqlite3'}", free_port(), folder / "server.log", env=server_env,
-        options=FILE_SERVER_OPTIONS,
-    )
-    yield server.start()
-    server.stop()
+def module_server(worker_servers, server_env):
+    """The server of a test file's games: the worker's one for the file's environment."""
+    return worker_servers(server_env)
 
 
 @pytest.fixture
