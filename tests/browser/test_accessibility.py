@@ -30,6 +30,7 @@ def no_violations(page, what: str) -> None:
     page.emulate_media(color_scheme="light")
 
 
+@pytest.mark.slow  # the quick suite checks a game's page and its review by keyboard: the slow step runs this one
 def test_the_home_rules_and_missing_pages(server, new_page):
     page = new_page()
     page.goto(f"{server.url}/")

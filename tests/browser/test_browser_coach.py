@@ -179,6 +179,7 @@ def held_seats(page) -> list[str]:
     return list(json.loads(page.evaluate(f"localStorage.getItem('cubilete.tokens.{game_id}') || '{{}}'")))
 
 
+@pytest.mark.slow  # the quick suite turns hints off at a table: the slow step runs this one
 def test_a_friend_is_told_the_table_plays_with_hints_before_taking_the_seat(server, new_page):
     ana = new_page(locale="en-US")
     invite = create_with_a_friend(ana, server, allow_hints=True)

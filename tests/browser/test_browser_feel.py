@@ -83,6 +83,7 @@ def test_the_feel_shakes_the_cup_sounds_and_celebrates_the_win(server, new_page,
     assert {"shake.wav", "dice.wav", "celebrate.wav"} <= set(sounds)
 
 
+@pytest.mark.slow  # the quick suite plays the feel: the slow step runs this one
 @TURNS
 def test_the_feel_setting_is_remembered_and_silences_and_stills_everything(server, new_page, turns):
     page = new_page(locale="es-ES")
@@ -109,6 +110,7 @@ def test_the_feel_setting_is_remembered_and_silences_and_stills_everything(serve
     assert sounds == []
 
 
+@pytest.mark.slow  # the quick suite plays the feel: the slow step runs this one
 def test_with_reduced_motion_nothing_shakes_or_flies_but_the_sounds_stay(server, new_page):
     page = new_page(locale="es-ES")
     page.context.add_init_script(FEEL_PROBE)

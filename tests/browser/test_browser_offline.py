@@ -41,6 +41,7 @@ def come_back_online(page, server) -> None:
     page.context.set_offline(False)
 
 
+@pytest.mark.slow  # the quick suite opens the shell offline: the slow step runs this one
 def test_the_home_page_opens_offline_says_a_connection_is_needed_and_goes_on_once_online(server, new_page):
     page = new_page(locale="es-ES")
     api_from_worker = []
@@ -68,7 +69,7 @@ def test_the_home_page_opens_offline_says_a_connection_is_needed_and_goes_on_onc
     assert navigations == [] and api_from_worker == []
 
 
-@pytest.mark.slow  # stops and restarts the server: the slow step runs it (the quick suite keeps the offline home page)
+@pytest.mark.slow  # stops and restarts the server: the slow step runs it (the quick suite keeps the shell opened offline)
 def test_a_page_online_while_the_server_is_down_goes_on_once_the_server_is_back(server, new_page):
     """No "online" event comes when only the server was away (restarted, say): the page asks again
     every few seconds while the browser is online."""

@@ -37,6 +37,7 @@ def score(page, box: str) -> None:
     ready(page)
 
 
+@pytest.mark.slow  # the quick suite checks every row on a phone (test_layout) and the bar (test_browser_coach): the slow step runs this one
 def test_with_the_live_bar_on_every_row_of_the_sheet_stays_on_screen(server, new_page):
     page = new_page()
     start_game(page, server, "penta")

@@ -62,7 +62,11 @@ def finished_by_api(server) -> dict:
     return created
 
 
-@pytest.mark.parametrize(("lang", "places"), [("en", ["1st", "2nd"]), ("es", ["1.º", "2.º"]), ("id", ["ke-1", "ke-2"])])
+@pytest.mark.parametrize(  # Spanish's page in the quick suite, the others in the slow step
+    ("lang", "places"),
+    [pytest.param("en", ["1st", "2nd"], marks=pytest.mark.slow), ("es", ["1.º", "2.º"]),
+     pytest.param("id", ["ke-1", "ke-2"], marks=pytest.mark.slow)],
+)
 def test_the_end_of_a_game_ranks_the_players_with_the_languages_ordinals(server, new_page, lang, places):
     created = finished_by_api(server)
     page = new_page(locale=LOCALES[lang])
@@ -85,7 +89,9 @@ def played_to_the_last_box(server, created) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "end"),
-    [("es", "Fin de la partida: {} puntos"), ("id", "Permainan selesai: {} poin"), ("en", "Game over: {} points")],
+    [("es", "Fin de la partida: {} puntos"),  # Spanish's page in the quick suite, the others in the slow step
+     pytest.param("id", "Permainan selesai: {} poin", marks=pytest.mark.slow),
+     pytest.param("en", "Game over: {} points", marks=pytest.mark.slow)],
 )
 def test_a_solo_game_ends_with_its_score_and_neither_a_winner_nor_a_place(server, new_page, lang, end):
     """Issue 34 item 13a: Lucía alone scores her last box; the end says her score, not «¡Gana Lucía!» nor 1.º."""

@@ -221,6 +221,7 @@ def test_two_phones_play_5000(topology, new_page, motion, whole):
     assert all(still_unreloaded(phone) for phone in phones.values())
 
 
+@pytest.mark.slow  # the quick suite plays an online game: the slow step runs this one
 def test_a_second_opener_of_an_invite_link_is_told_the_seat_is_taken_and_watches(topology, new_page):
     ana = new_page(locale="en-US")
     links = create_with_a_friend(ana, topology.host, "penta", "Ana", "Beto", clock="0")

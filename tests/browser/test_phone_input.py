@@ -64,6 +64,7 @@ def score_seconds(page, seconds: int) -> None:
     page.click("#settings button[value='close']")
 
 
+@pytest.mark.slow  # the quick suite taps a disabled control: the slow step runs this one
 def test_a_tap_while_the_dice_still_roll_is_not_a_second_roll(server, new_page):
     page = new_page()
     start_game(page, server, "penta")

@@ -73,6 +73,7 @@ def start_with_a_friend(page, url: str) -> None:
     expect(page.locator("#table[data-ready]")).to_be_attached()
 
 
+@pytest.mark.slow  # the quick suite types a wrong code: the slow step runs this one
 def test_item_2_the_recovery_code_fits_a_phone_and_is_copied_downloaded_and_typed_in_its_groups(localhost, new_page):
     phone = new_page(locale="en-US")  # 375x667
     phone.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=localhost)
@@ -153,6 +154,7 @@ def test_item_4_a_wrong_recovery_code_is_said_not_valid_in_a_part_apart_from_cre
     assert axe_violations(page) == []  # the two parts, their titles and the error
 
 
+@pytest.mark.slow  # the quick suite keeps this file's items 4, 6 and 7: the slow step runs this one
 def test_item_3_signing_out_forgets_the_profiles_games_on_this_device_after_saying_so(localhost, new_page):
     laptop = new_page(locale="en-US", viewport=LAPTOP)
     ana = new_profile(laptop, localhost, "Carla")

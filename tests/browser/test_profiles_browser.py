@@ -174,6 +174,7 @@ def claim_profile(page, url: str, name: str) -> None:
     expect(page.locator("[data-profile-link]")).to_have_text(name)
 
 
+@pytest.mark.slow  # the quick suite seats a signed-in player: the slow step runs this one
 def test_a_signed_in_players_seat_is_her_profiles_name_and_default_names_read_in_the_friends_language(
     localhost, new_page
 ):
@@ -201,6 +202,7 @@ def test_a_signed_in_players_seat_is_her_profiles_name_and_default_names_read_in
     expect(rudi.locator("[data-resume]")).to_contain_text("Ana, Pemain 2")
 
 
+@pytest.mark.slow  # the quick suite seats a signed-in player: the slow step runs this one
 def test_the_home_page_lists_whom_she_played_with_and_plays_again_with_a_tap(localhost, new_page):
     """Issue 34, item 5: Ana played Generala with Beto (a 3-day clock, hints allowed); her home page lists
     him, linked to his page, and "Play again" sets up that game with his seat reserved for his profile,

@@ -45,9 +45,12 @@ def test_the_form_warns_that_only_this_device_reaches_the_server_and_unused_invi
     assert ana.evaluate(f"localStorage.getItem('cubilete.invites.{game_id_of(ana)}')") is None
 
 
-@pytest.mark.parametrize(("locale", "warning"), [("es-ES", "solo se puede abrir desde este dispositivo"),
-                                                  ("id-ID", "hanya dapat dibuka dari perangkat ini"),
-                                                  ("en-US", "can be reached from this device only")])
+@pytest.mark.parametrize(  # Spanish's page in the quick suite, the others in the slow step
+    ("locale", "warning"),
+    [("es-ES", "solo se puede abrir desde este dispositivo"),
+     pytest.param("id-ID", "hanya dapat dibuka dari perangkat ini", marks=pytest.mark.slow),
+     pytest.param("en-US", "can be reached from this device only", marks=pytest.mark.slow)],
+)
 def test_the_invites_of_a_started_game_warn_that_only_this_device_reaches_the_server(server, new_page, locale, warning):
     """Issue 34 item 13d: the invite panel after the start and ⚙'s invites repeat the form's warning beside the links."""
     ana = new_page(locale=locale)

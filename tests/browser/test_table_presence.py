@@ -6,6 +6,7 @@ context per player."""
 
 from __future__ import annotations
 
+import pytest
 from a11y import axe_violations
 from playwright.sync_api import expect
 from test_browser import ready
@@ -16,6 +17,7 @@ from cubilete.web.i18n import messages
 BETO_HEAD = "th.seat[data-seat='1']"
 
 
+@pytest.mark.slow  # the quick suite hands a seat over: the slow step runs this one
 def test_an_offline_player_sees_one_message_and_the_others_see_him_away(server, new_page):
     ana = new_page(locale="es-ES")
     links = create_with_a_friend(ana, server, "penta", "Ana", "Beto", clock="0")
