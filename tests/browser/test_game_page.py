@@ -91,6 +91,7 @@ WATCH_THE_BAR = """() => {
 }"""
 
 
+@pytest.mark.slow  # a server of its own; the quick suite says a refused table in the bar (below)
 def test_the_bar_says_it_waits_for_the_computer_s_tables(new_page, tmp_path, solved_tables):
     """A server just started holds no tables: the bar's first figures wait for them to be loaded, and say so."""
     server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", free_port(), tmp_path / "server.log")

@@ -20,6 +20,7 @@ def friends_server(tmp_path):
     server.stop()
 
 
+@pytest.mark.slow  # a server of its own; the quick suite checks the password in tests/web/test_web_access.py
 def test_the_home_form_asks_the_servers_password_once(friends_server, new_page):
     page = new_page()
     page.goto(f"{friends_server.url}/")

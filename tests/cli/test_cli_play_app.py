@@ -384,7 +384,7 @@ def test_9_the_log_keeps_the_newest_line_in_sight_through_the_hint_and_the_bots_
     play(PlayApp(game, bot_pace_seconds=0), scenario, size)
 
 
-@pytest.mark.parametrize("size", TERMINALS)
+@pytest.mark.parametrize("size", SMALLEST_QUICK)
 def test_9_the_end_of_a_5000_game_is_in_sight_and_its_long_lines_wrap(size):
     game = session(game="5000", players="bot:beginner,bot:beginner", lang="es", seed=1)
 
