@@ -26,7 +26,7 @@ def plan_turn(state: FiveThousandState, end_value: EndValue) -> TurnTable:
     """The values of the turn of state.current at state's scores, with ends valued by end_value."""
     table = roll_table(state.rules)
     ends = turn_ends(state.rules, state.totals, state.current, table)
-    pass_value = end_value(ends.passed)
+    pass_value = float(end_value(ends.passed))  # a float, as the exact solver's: one compiled kernel for both
     bank = np.array([
         np.nan if end is None else pass_value if slot >= ends.reach else end_value(end)
         for slot, end in enumerate(ends.banked)

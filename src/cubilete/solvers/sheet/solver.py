@@ -62,41 +62,52 @@ def solve(rules: SheetRules, progress: Callable[[int], None] | None = None) -> S
     values[first_full:after_full] = 0.0
     weights = computed_states(tables)
     threads = os.cpu_count() or 1
-    solve_masks = partial(_solve_masks, *tables, lattice, values)  # the first call compiles, the others wait
+    known = read_only(values)
+    solve_masks = partial(_solve_masks, *tables, lattice, known, values)  # the first call compiles, the others wait
     with ThreadPoolExecutor(threads) as pool:
         for masks in layers(tables):
             list(pool.map(solve_masks, np.array_split(masks, min(masks.size, threads * CHUNKS_PER_THREAD))))
             if progress is not None:
                 progress(int(weights[masks].sum()))
-    return SheetSolution(rules, tables, lattice, values)
+    return SheetSolution(rules, tables, lattice, known)
+
+
+def read_only(values: np.ndarray) -> np.ndarray:
+    """A read-only view of the values: the type the kernels that read them see, whether the table was
+    solved here or mapped from its file, so Numba compiles each of them once, not once per flag."""
+    view = values.view()
+    view.setflags(write=False)
+    return view
 
 
 def compile_solver(rules: SheetRules) -> None:
     """Compile (or load from Numba's cache) the solver's kernel, solving nothing."""
     tables = sheet_tables(rules)
-    _solve_masks(*tables, dice_lattice(), np.zeros(state_count(tables)), np.empty(0, dtype=np.int64))
+    values = np.zeros(state_count(tables))
+    _solve_masks(*tables, dice_lattice(), read_only(values), values, np.empty(0, dtype=np.int64))
 
 
 @njit(nogil=True, cache=True)
-def _solve_masks(shape, t, lat, values, masks):
+def _solve_masks(shape, t, lat, known, values, masks):
     for i in range(masks.shape[0]):
-        _solve_mask(shape, t, lat, values, masks[i])
+        _solve_mask(shape, t, lat, known, values, masks[i])
 
 
 @njit(cache=True)
-def _solve_mask(shape, t, lat, values, mask):
+def _solve_mask(shape, t, lat, known, values, mask):
     """Every turn-start state of this mask: each pending upper total, then one computation
-    for all the decided totals, for each joker state."""
+    for all the decided totals, for each joker state. Successors are read from `known` (the
+    values, read-only), this mask's states written to `values`."""
     futures, expect, best = turn_scratch(shape, lat)
     joker_filled = shape.joker_box >= 0 and (mask >> shape.joker_box) & 1
     for joker in range(shape.joker_states if joker_filled else 1):
         decided = turn_expectations(
-            shape, t, lat, values, mask, joker, shape.threshold, futures, expect, best
+            shape, t, lat, known, mask, joker, shape.threshold, futures, expect, best
         )
         for upper in range(shape.threshold + 1):
             if t.pending[mask, upper]:
                 value = turn_expectations(
-                    shape, t, lat, values, mask, joker, upper, futures, expect, best
+                    shape, t, lat, known, mask, joker, upper, futures, expect, best
                 )
             else:
                 value = decided

@@ -277,9 +277,9 @@ def _chance_layer(
             if width[c] == 0:
                 continue
             scored, expect, best = chance_views(buffers, shape, lat, bonus_values.shape[0], width[c])
-            turn_chances(
+            turn_chances(  # needs from an int64 1, not a literal one: the kernel compiled for `turn` serves
                 shape, t, bonus_values, bonus_level, cmask, cjoker, cupper, cindex, top, lat, c,
-                width, offset, following, 1, scored, expect, best,
+                width, offset, following, np.int64(1), scored, expect, best,
             )
             for j in range(width[c]):
                 total = 0.0
