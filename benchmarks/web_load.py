@@ -32,6 +32,9 @@ Sections, each printed as table rows:
   alternating between the two ports, compared with one process on SQLite (goal: >= 1.7x)
   and with one of the two alone on the same database and broker; a line per row says
   where the machine's CPU went (servers, PostgreSQL, Redis, this client);
+- processes: the open loop's offered load on one SQLite process, then on 1, 2 and 4 processes
+  sharing PostgreSQL + Redis: the servers' CPU per action against one process's (goal for 4:
+  within 1.15x) and, with PostgreSQL's and Redis's, against SQLite's (goal for 1: within 1.25x);
 - memory: --memory-games short games (score or bank as soon as allowed) and the server's RSS
   every --memory-every games (goal: flat).
 
@@ -61,7 +64,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
@@ -667,6 +670,43 @@ def two_processes(args: argparse.Namespace, folder: Path, one: dict[int, Row], b
                   f" vs one process on PostgreSQL + Redis = {row.rate / alone.rate:.2f}x", flush=True)
 
 
+PROCESS_COUNTS = (1, 2, 4)
+
+
+def processes(args: argparse.Namespace, folder: Path, broker: str | None) -> None:
+    """Issue 36: the CPU an action costs at one offered load, in an open loop under saturation, with 1, 2
+    and 4 processes sharing PostgreSQL and Redis, beside one SQLite process at the same load."""
+    section(f"open loop at {args.open_games / args.think:.0f}/s offered: one SQLite process, then"
+            f" {', '.join(map(str, PROCESS_COUNTS))} processes on PostgreSQL + Redis")
+    print(HEADER)
+    with running("sqlite-open", serve_args(f"sqlite:///{folder / 'processes.sqlite3'}"), folder) as server:
+        warm_up([server], args.game)
+        sqlite = asyncio.run(open_loop([server], args.open_games, args.open_seconds, args.think, args.game))
+    print_row(replace(sqlite, section="open, SQLite"))
+    print(sqlite.window.machine_line())
+    alone: Row | None = None
+    for count in PROCESS_COUNTS:
+        with fresh_postgres_schema() as database, contextlib.ExitStack() as stack:
+            servers = [stack.enter_context(running(f"pg-{i}", serve_args(database, broker), folder)) for i in range(count)]
+            warm_up(servers, args.game)
+            row = replace(asyncio.run(open_loop(servers, args.open_games, args.open_seconds, args.think, args.game)),
+                          section=f"open, {count} on PG+Redis")
+        print_row(row)
+        print(row.window.machine_line())
+        alone = alone or row
+        print(f"{'':<22}{'':>6}  server CPU per action {cpu_per_action(row, False):.0f} us"
+              f" ({cpu_per_action(row, False) / cpu_per_action(alone, False):.2f}x one process's; goal for 4 <= 1.15x);"
+              f" with PostgreSQL and Redis {cpu_per_action(row, True):.0f} us"
+              f" ({cpu_per_action(row, True) / cpu_per_action(sqlite, False):.2f}x SQLite's; goal for 1 <= 1.25x)",
+              flush=True)
+
+
+def cpu_per_action(row: Row, services: bool) -> float:
+    """Microseconds of the servers' CPU (and the database's and broker's, with `services`) per action."""
+    cpu = row.window.cpu + (sum(row.window.services.values()) if services else 0.0)
+    return 1e6 * cpu / max(1, len(row.tally.latencies))
+
+
 def profile(servers: list[Server], args: argparse.Namespace, folder: Path) -> None:
     """py-spy samples (the thread holding the GIL only) of the server at saturation, as collapsed
     stacks (one line per stack and its sample count) for flame graphs or a per-function tally."""
@@ -696,7 +736,7 @@ def memory(args: argparse.Namespace, folder: Path) -> None:
         asyncio.run(memory_run(server, args.memory_games, args.memory_every, args.memory_concurrency, args.game))
 
 
-SECTIONS = ("closed", "baseline", "open", "two", "memory")
+SECTIONS = ("closed", "baseline", "open", "two", "processes", "memory")
 
 
 def parse_args() -> argparse.Namespace:
@@ -744,6 +784,8 @@ def main() -> None:
                 print("\ntwo processes: skipped (serve has no --broker yet)")
             else:
                 two_processes(args, folder, one, REDIS)
+        if "processes" not in args.skip:
+            processes(args, folder, REDIS)
         if "memory" not in args.skip:
             memory(args, folder)
     print(f"\n{time.monotonic() - started:.0f} s in all; load average at the end {os.getloadavg()}")
