@@ -37,7 +37,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 # Collecting imports the app and rewrites the asserts of 140 test modules: hundreds of thousands of
 # objects that live for the whole run, which the garbage collector would traverse again and again
-# (2 of a worker's 9 s of collection here). It stays off while collecting; what collecting made is
+# (3.4 of a worker's 10.7 s of collection here). It stays off while collecting; what collecting made is
 # then frozen out of every later collection.
 @pytest.hookimpl(wrapper=True)
 def pytest_collection(session: pytest.Session):

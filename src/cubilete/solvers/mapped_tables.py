@@ -61,7 +61,7 @@ def read(path: Path, key: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
         ):
             return None
         if header["data_bytes"] == 0:
-            return {entry["name"]: _read_only(np.zeros(entry["shape"], entry["dtype"])) for entry in layout}
+            return {entry["name"]: read_only(np.zeros(entry["shape"], entry["dtype"])) for entry in layout}
         data = np.memmap(path, dtype=np.uint8, mode="r", offset=start)
         return {
             entry["name"]: _view(data, entry["offset"], np.dtype(entry["dtype"]), tuple(entry["shape"]))
@@ -84,8 +84,10 @@ def _view(data: np.ndarray, offset: int, dtype: np.dtype[Any], shape: tuple[int,
     return np.asarray(data[offset : offset + count * dtype.itemsize]).view(dtype).reshape(shape)  # a plain array for Numba
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.setflags(write=False)  # as a mapped one: the same type for Numba, and no write by mistake
+def read_only(array: np.ndarray) -> np.ndarray:
+    """The array, made read-only as a mapped one is: the same type for Numba (one compile of each kernel
+    that reads it), and no write by mistake."""
+    array.setflags(write=False)
     return array
 
 

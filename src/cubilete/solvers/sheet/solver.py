@@ -21,6 +21,7 @@ import numpy as np
 from ...engine.sheet_rules import SheetRules
 from ..dice_lattice import DiceLattice, dice_lattice
 from ..kernel_cache import njit
+from ..mapped_tables import read_only
 from .tables import SheetTables, computed_states, sheet_tables, state_count
 from .turn import state_index, turn_expectations, turn_scratch
 
@@ -62,7 +63,7 @@ def solve(rules: SheetRules, progress: Callable[[int], None] | None = None) -> S
     values[first_full:after_full] = 0.0
     weights = computed_states(tables)
     threads = os.cpu_count() or 1
-    known = read_only(values)
+    known = read_only(values.view())  # read as a mapped table is, written through `values`
     solve_masks = partial(_solve_masks, *tables, lattice, known, values)  # the first call compiles, the others wait
     with ThreadPoolExecutor(threads) as pool:
         for masks in layers(tables):
@@ -72,19 +73,11 @@ def solve(rules: SheetRules, progress: Callable[[int], None] | None = None) -> S
     return SheetSolution(rules, tables, lattice, known)
 
 
-def read_only(values: np.ndarray) -> np.ndarray:
-    """A read-only view of the values: the type the kernels that read them see, whether the table was
-    solved here or mapped from its file, so Numba compiles each of them once, not once per flag."""
-    view = values.view()
-    view.setflags(write=False)
-    return view
-
-
 def compile_solver(rules: SheetRules) -> None:
     """Compile (or load from Numba's cache) the solver's kernel, solving nothing."""
     tables = sheet_tables(rules)
     values = np.zeros(state_count(tables))
-    _solve_masks(*tables, dice_lattice(), read_only(values), values, np.empty(0, dtype=np.int64))
+    _solve_masks(*tables, dice_lattice(), read_only(values.view()), values, np.empty(0, dtype=np.int64))
 
 
 @njit(nogil=True, cache=True)
