@@ -1,5 +1,5 @@
 """Browser tests: a real `cubilete serve` on a free port with a temporary database, driven by
-Playwright in headless Chromium (Debian's /usr/bin/chromium or any chromium on PATH).
+Playwright in headless Chromium (Debian's chromium-headless-shell, else its chromium, found on PATH).
 
 Online tests run on each `topology`: one process on SQLite, and two processes sharing one
 PostgreSQL database and one Redis broker, the host's browser on the first, everyone else's on
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, copy_database, free_port
+from harness import CHROMIUM_ARGS, PHONE, Server, chromium_path, copy_database, desktop_chromium_path, free_port
 from watchdog import Watchdog, unbounded_calls
 
 
@@ -40,7 +40,7 @@ def chromium():
     """Playwright and its Chromium, every call of theirs without a timeout of its own bounded by the watchdog."""
     path = chromium_path()
     if path is None:
-        pytest.skip("no Chromium executable found (install Debian's chromium to run the browser tests)")
+        pytest.skip("no Chromium executable found (install Debian's chromium-headless-shell to run the browser tests)")
     from playwright import sync_api
 
     watchdog = Watchdog().start()
@@ -63,6 +63,20 @@ def chromium():
 def browser(chromium):
     """The worker's Chromium, a new one if a call of the previous test hung (and the watchdog killed it)."""
     return chromium.current()
+
+
+@pytest.fixture(scope="session")
+def desktop_chromium(chromium):
+    """The full browser beside the headless shell, for the tests that show a notification: the shell has none
+    (a service worker's getNotifications() stays empty)."""
+    path = desktop_chromium_path()
+    if path is None:
+        pytest.skip("no desktop Chromium found for notifications (install Debian's chromium)")
+    owner = Chromium(chromium.playwright, path)
+    try:
+        yield owner
+    finally:
+        owner.close()
 
 
 @pytest.fixture(scope="module")

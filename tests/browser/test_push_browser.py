@@ -44,6 +44,12 @@ def service_workers() -> str:
 
 
 @pytest.fixture
+def browser(desktop_chromium):
+    """The full browser: the headless shell shows no notification."""
+    return desktop_chromium.current()
+
+
+@pytest.fixture
 def push_server(tmp_path):
     with server_and_push_service(tmp_path) as found:
         yield found
