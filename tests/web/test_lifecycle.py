@@ -49,7 +49,7 @@ def threads_left(before: set[threading.Thread]) -> set[str]:
 def test_create_app_starts_no_thread_and_its_lifespan_leaves_none_behind(database):
     before = app_threads()
     app = create_app(database)
-    assert app_threads() == before  # nothing runs before the app does
+    assert app_threads() <= before  # nothing runs before the app does (an earlier test's may have ended)
     with TestClient(app) as client:
         created = client.post("/api/games", json={"game": "penta", "players": [ANA, LUIS]}).json()
         seat = created["seats"][0]
