@@ -73,17 +73,15 @@ def compile_threshold_kernels(rules) -> None:
     from cubilete.solvers.sheet.threshold import rank_for_target, reach_chance
     from cubilete.solvers.sheet.warmup import compile_sheet_kernels
 
-    compile_sheet_kernels()  # what reach_chance solves with: compiled by one of the two shares, loaded by the other
+    compile_sheet_kernels()  # what reach_chance solves with
     start = SheetState.situation(rules, sheet_from_json(rules, {}))
     reach_chance(start, 30)
     rank_for_target(start.apply_roll((6, 6, 2, 3, 6)), 30)
 
 
-def compile_solver_kernels(rules) -> None:
-    from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED
+def compile_class_kernels(rules) -> None:
     from cubilete.engine.sheet import SheetState
     from cubilete.engine.sheet_scoring import sheet_from_json
-    from cubilete.solvers.five_thousand.exact import solve
     from cubilete.solvers.sheet.distributions import option_distributions
     from cubilete.solvers.sheet.stats import exact_stats
     from cubilete.solvers.sheet.warmup import compile_sheet_kernels
@@ -91,15 +89,23 @@ def compile_solver_kernels(rules) -> None:
     compile_sheet_kernels()
     exact_stats(rules)
     option_distributions(SheetState.situation(rules, sheet_from_json(rules, {})).apply_roll((6, 6, 2, 3, 6)))
+
+
+def compile_five_thousand_kernels(rules) -> None:
+    from cubilete.engine.five_thousand import FIVE_THOUSAND_SEED
+    from cubilete.solvers.five_thousand.exact import solve
+
     solve(replace(FIVE_THOUSAND_SEED, name="kernel-warm-up", target=400, entry=200))
 
 
-# Numba compiles a kernel at its first call in each process: from a fresh checkout both workers
-# would compile the same kernels at the same moment. Instead each worker first compiles its share
-# (10-20 s each), on a two-box rule set, and loads the other share from Numba's cache beside the
-# sources once the other worker has saved it. Both shares start with the solver's kernels, which
-# one compiles while the other waits (`compiling_alone`), as a test's server warming up does.
-KERNEL_SHARES = (compile_threshold_kernels, compile_solver_kernels)
+# Numba compiles a kernel at its first call in each process: from a fresh checkout the workers would
+# compile the same kernels at the same moment (a quick run here compiled the state classes' kernels in
+# two workers at once, 7 s of CPU each). Instead every worker readies every share before its first test,
+# on a two-box rule set, each share compiled by one worker while the others wait (`compiling_alone`) and
+# then load it from Numba's cache: a worker starts with its own share, so the shares compile side by
+# side. The score-sheet shares start with the solver's kernels, compiled by one of them likewise.
+KERNEL_SHARES = {"threshold": compile_threshold_kernels, "classes": compile_class_kernels,
+                 "five-thousand": compile_five_thousand_kernels}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -108,12 +114,15 @@ def compiled_kernels(solver_cache_dir):
     if workers < 2:
         return
     from cubilete.engine.sheet_rules import PENTA_SEED
+    from cubilete.solvers.kernel_cache import compiling_alone
 
     rules = replace(PENTA_SEED, name="kernel-warm-up", upper_bonus_threshold=18,
                     boxes=tuple(box for box in PENTA_SEED.boxes if box.id in ("sixes", "penta")))
-    worker = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw"))
-    for share in KERNEL_SHARES[worker::workers]:
-        share(rules)
+    shares = list(KERNEL_SHARES.items())
+    first = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw")) % len(shares)
+    for name, share in shares[first:] + shares[:first]:
+        with compiling_alone(f"tests-{name}"):
+            share(rules)
 
 
 @pytest.fixture(scope="session")
