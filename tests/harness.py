@@ -44,14 +44,14 @@ START_SECONDS = 60
 # Debian's chromium-headless-shell is Chromium's own headless build, the one Playwright drives for
 # headless runs: the same engine without the desktop browser around it. The browser tests took half
 # the CPU in Chromium on it as on the full browser's --headless (53.6 s against 113.5 s here,
-# docs/benchmarks.md "The test suite"), so it comes first. It has no notifications, though: a test that
-# shows one (a push's) runs on the full browser.
-def desktop_chromium_path() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
+# docs/benchmarks.md "The test suite"), so it comes first.
 def chromium_path() -> str | None:
     return shutil.which("chromium-headless-shell") or desktop_chromium_path()
+
+
+def desktop_chromium_path() -> str | None:
+    """The full browser: the headless shell has no notifications, so a test that shows one (a push's) runs on it."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 Answer = TypeVar("Answer")
