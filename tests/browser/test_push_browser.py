@@ -80,7 +80,8 @@ def refused_switch(page) -> str:
     """Turn the ⚙ switch on where it cannot be: it turns back off and says why (the note's text)."""
     switch = page.locator("#settings [data-push-opt-in] input[name='push']")
     note = page.locator("#settings [data-push-note]")
-    switch.check()
+    # A click, not check(): the refusal may turn the switch back off before check() looks at it.
+    switch.click()
     expect(note).not_to_have_text("")
     expect(switch).not_to_be_checked()
     text = note.text_content() or ""
