@@ -86,13 +86,13 @@ class ConnectionDeadlines:
 
 
 def _ping(connection: Any) -> None:
-    """One round trip on the driver's connection, leaving no transaction open."""
-    cursor = connection.cursor()
+    """One round trip on the driver's connection (psycopg's), outside any transaction: in autocommit no
+    BEGIN goes before the query and no ROLLBACK after it (three round trips, twice the CPU, before)."""
+    connection.autocommit = True  # allowed: a connection checked out of the pool has no transaction open
     try:
-        cursor.execute("SELECT 1")
+        connection.execute("SELECT 1")
     finally:
-        cursor.close()
-    connection.rollback()
+        connection.autocommit = False
 
 
 def _shut_down(connection: Any) -> None:
