@@ -36,7 +36,7 @@ TABLES = (("penta", 2), ("5000", 2), ("5000", 4))
 
 def forget_turns() -> None:
     """Forget what the solvers and the outlook remember of past turns: every step is computed again."""
-    sheet_options.turn_options.cache_clear()
+    sheet_options.forget_turns()
     sheet_options.position.cache_clear()
     sheet_duel.duel_turn.cache_clear()
     five_thousand_analysis._PLANNER.estimated._plans.clear()

@@ -71,7 +71,7 @@ def main() -> None:
             for seed in range(1, args.games + 1):
                 played = Game(client, game, seed)
                 played.play_penta() if game == "penta" else played.play_five_thousand()
-                sheet_options.turn_options.cache_clear()
+                sheet_options.forget_turns()
                 sheet_options.position.cache_clear()
                 seconds, count = played.timed_review()
                 fresh.append(seconds)
