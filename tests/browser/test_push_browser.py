@@ -112,7 +112,7 @@ def test_the_push_of_your_turn_shows_a_notification_whose_click_opens_the_game(p
     beto.click("[data-action='settings']")
     switch = beto.locator("#settings [data-push-opt-in] input[name='push']")
     expect(beto.locator("#settings [data-push-opt-in]")).to_contain_text("Beri tahu saya saat giliran saya")
-    switch.check()
+    switch.click()  # then waits for the subscription, as for the refusal (see refused_switch)
     shows(beto, "localStorage.getItem('cubilete-push')", "on")  # once posted for his seat
     expect(switch).to_be_checked()
     expect(beto.locator("#settings [data-push-note]")).to_have_text("")
