@@ -4,8 +4,9 @@ States are solved by number of filled boxes, most filled first, so that every
 successor is known; the masks of one layer are independent and run in
 parallel, in threads (the kernel releases the GIL): as fast as Numba's parallel
 loop here, without its seconds of compilation at the first solve. Upper totals
-that cannot be reached are skipped, and all totals whose bonus is already
-decided (earned, or out of reach) share one computation.
+that cannot be reached are skipped, all totals whose bonus is already decided
+(earned, or out of reach) share one computation, and the others are computed
+several at a time (turn_block).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from ..dice_lattice import DiceLattice, dice_lattice
 from ..kernel_cache import njit
 from ..mapped_tables import read_only
 from .tables import SheetTables, computed_states, sheet_tables, state_count
-from .turn import state_index, turn_expectations, turn_scratch
+from .turn import state_index
+from .turn_block import BLOCK, block_scratch, block_values
 
 # Bump whenever a change alters the tables, so that stale caches are not loaded.
 SOLVER_VERSION = "1"
@@ -88,20 +90,25 @@ def _solve_masks(shape, t, lat, known, values, masks):
 
 @njit(cache=True)
 def _solve_mask(shape, t, lat, known, values, mask):
-    """Every turn-start state of this mask: each pending upper total, then one computation
-    for all the decided totals, for each joker state. Successors are read from `known` (the
-    values, read-only), this mask's states written to `values`."""
-    futures, expect, best = turn_scratch(shape, lat)
+    """Every turn-start state of this mask, for each joker state: the pending upper totals and the
+    threshold (whose value every decided total shares), BLOCK at a time (turn_block). Successors are
+    read from `known` (the values, read-only), this mask's states written to `values`."""
+    futures, level, best, now = block_scratch(shape, lat)
+    uppers, out = np.empty(BLOCK, dtype=np.int64), np.empty(BLOCK)
     joker_filled = shape.joker_box >= 0 and (mask >> shape.joker_box) & 1
     for joker in range(shape.joker_states if joker_filled else 1):
-        decided = turn_expectations(
-            shape, t, lat, known, mask, joker, shape.threshold, futures, expect, best
-        )
+        count = 0
         for upper in range(shape.threshold + 1):
-            if t.pending[mask, upper]:
-                value = turn_expectations(
-                    shape, t, lat, known, mask, joker, upper, futures, expect, best
-                )
-            else:
-                value = decided
-            values[state_index(shape, mask, joker, upper)] = value
+            if t.pending[mask, upper] or upper == shape.threshold:
+                uppers[count] = upper
+                count += 1
+                if count == BLOCK or upper == shape.threshold:  # the threshold comes last
+                    uppers[count:] = uppers[0]  # a block not full computes its first total again
+                    block_values(shape, t, lat, known, mask, joker, uppers, futures, level, best, now, out)
+                    for i in range(count):
+                        values[state_index(shape, mask, joker, uppers[i])] = out[i]
+                    count = 0
+        decided = values[state_index(shape, mask, joker, shape.threshold)]
+        for upper in range(shape.threshold):
+            if not t.pending[mask, upper]:
+                values[state_index(shape, mask, joker, upper)] = decided
