@@ -15,7 +15,7 @@ import numpy as np
 
 from ...engine.dice import DICE_COUNT
 from ..kernel_cache import njit
-from .turn import FACE_COUNT, roll_context, score_future, sheet_context
+from .turn import FACE_COUNT, roll_context, score_futures, sheet_context
 
 BLOCK = 8  # totals computed together: two AVX2 vectors of float64 (a mask has 28 pending totals on average in Penta)
 
@@ -32,7 +32,8 @@ def block_scratch(shape, lat):
 def block_values(shape, t, lat, values, mask, joker, uppers, futures, level, best, now, out):
     """out[i]: turn.turn_expectations' value of the state (mask, joker, uppers[i]), for the BLOCK totals
     in uppers (a block not full repeats one of them); the other arrays come from block_scratch."""
-    _block_futures(shape, t, values, mask, joker, uppers, futures)
+    for b in range(BLOCK):  # the futures of scoring, for each total: a few hundred, a small part of the turn
+        score_futures(shape, t, values, mask, joker, uppers[b], futures[:, :, b])
     _block_score_now(shape, t.points, t.gain, t.face_box, t.face_rolls, mask, joker, futures, now)
     rolls = lat.roll_probability.shape[0]
     for r in range(rolls):
@@ -54,17 +55,6 @@ def block_values(shape, t, lat, values, mask, joker, uppers, futures, level, bes
     for r in range(rolls):
         for b in range(BLOCK):
             out[b] += lat.roll_probability[r] * best[r, b]
-
-
-@njit(cache=True)
-def _block_futures(shape, t, values, mask, joker, uppers, futures):
-    """turn.score_futures for each total."""
-    for box in range(shape.box_count):
-        if not (mask >> box) & 1:
-            for j in range(t.point_values_start[box], t.point_values_start[box + 1]):
-                points = t.point_values[j]
-                for b in range(BLOCK):
-                    futures[box, points, b] = score_future(shape, values, mask, joker, uppers[b], box, points)
 
 
 @njit(cache=True)
