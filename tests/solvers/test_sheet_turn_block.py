@@ -8,6 +8,7 @@ import pytest
 
 from cubilete.engine.sheet_rules import GENERALA_TRADITIONAL, PENTA_FORCED, PENTA_NO_BONUS, YATZY_SCANDINAVIAN
 from cubilete.solvers.dice_lattice import dice_lattice
+from cubilete.solvers.mapped_tables import read_only
 from cubilete.solvers.sheet.tables import sheet_tables, state_count
 from cubilete.solvers.sheet.turn import turn_expectations, turn_scratch
 from cubilete.solvers.sheet.turn_block import BLOCK, block_scratch, block_values
@@ -23,7 +24,9 @@ def test_a_block_of_totals_gets_each_totals_own_value_to_the_last_bit(rules):
     tables, lattice = sheet_tables(rules), dice_lattice()
     shape = tables.shape
     rng = np.random.default_rng(7)
-    values = rng.uniform(0, 200, state_count(tables))  # any futures will do: the arithmetic is what is compared
+    # any futures will do: the arithmetic is what is compared; read-only as the solver passes them, so that
+    # both kernels are the ones the solver and the other tests compile (no compilation of their own)
+    values = read_only(rng.uniform(0, 200, state_count(tables)))
     scalar = turn_scratch(shape, lattice)
     block = block_scratch(shape, lattice)
     out = np.empty(BLOCK)
