@@ -16,7 +16,7 @@ from cubilete.solvers.sheet.turn_block import BLOCK, block_scratch, block_values
 
 @pytest.mark.parametrize(
     "rules",
-    # a joker box with two states, no upper bonus, a first roll that scores apart, a larger threshold
+    # a joker box of two states, one of one state, no upper bonus with a first roll that scores apart, 15 boxes
     [PENTA_FORCED, PENTA_NO_BONUS, GENERALA_TRADITIONAL, YATZY_SCANDINAVIAN],
     ids=lambda rules: f"{rules.game}-{rules.name}",
 )
