@@ -19,11 +19,14 @@ table it maps for its life (the duel's laws of a Penta rule set: an 847 MB file)
 starts, the gate adds up what the tables will map (`players.table_memory`: the files' sizes, or an
 estimate made without solving anything before they are saved) and refuses a request whose tables would
 take the process past its budget (`cubilete serve --table-memory-mb`): 503 tables_over_budget with
-Retry-After, at once, rather than late. Anyone may ask for any rule set's tables (a game's live bar is
-public), so the budget keeps room for the default rule sets' (each game's `seed`) tables at every level:
-a request for another rule set's may use only what that room leaves (with the default budget: every
-rule set's solution and Generala's duels, and one more Penta rule set's duel). One request for
-`no-bonus` cannot take the budget from every `seed` player.
+Retry-After, at once, rather than late. The default budget holds every table of every rule set the server
+offers, so that a server serves the live bar of each: mapped pages are the page cache's, which the
+kernel takes back under the unit's memory limit rather than stopping the process
+(benchmarks/mapped_under_limit.py), and what a stranger can make the server spend is each rule set's
+build, once per install, one at a time. A host may set a smaller budget; the gate then keeps room for
+the default rule sets' (each game's `seed`) tables at every level: a request for another rule set's may
+use only what that room leaves. One request for `no-bonus` cannot take the budget from every `seed`
+player.
 
 When the process stops (`close`, from the app's lifespan), every job not yet prepared fails its
 requests (503 server_stopping) and is logged as abandoned. A build under way cannot be interrupted
@@ -48,7 +51,9 @@ from ..players.table import ADVICE_LEVEL
 
 log = logging.getLogger(__name__)
 
-TABLE_MEMORY_MB = 2048  # two Penta rule sets' duels (847 MB each, mapped) beside every rule set's solutions
+# Every table of every rule set offered, at every level: 7,356 MB by the estimates of a fresh install, 5,890 MB
+# once the files are saved (benchmarks/rule_set_tables.py); tests/web/test_web_tables.py checks it holds them.
+TABLE_MEMORY_MB = 8192
 # A refused request may try again this much later: tables already held stay for the life of the
 # process, so what frees the budget is a build that fails, or a restart with a larger one.
 RETRY_AFTER = 300  # seconds

@@ -80,8 +80,9 @@ def register(subparsers: argparse._SubParsersAction[Parser]) -> None:
     # web/tables.py's default, which is imported only to serve (tests check that this help gives it)
     parser.add_argument_group("bounds on memory").add_argument(
         "--table-memory-mb", type=_at_least_one, metavar="MB",
-        help="memory for the solver's tables (the duel's of one Penta rule set: about 1.7 GB); a request whose"
-        " tables would pass it is answered 503 tables_over_budget (default: 2048)",
+        help="memory for the solver's tables, counted by the files a process maps (every rule set's: about"
+        " 5.9 GB; the duel's of one Penta rule set: 847 MB); a request whose tables would pass it is answered"
+        " 503 tables_over_budget (default: 8192)",
     )
     parser.set_defaults(run=run)
 
