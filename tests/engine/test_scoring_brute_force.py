@@ -20,7 +20,8 @@ from cubilete.engine.five_thousand import (
 )
 from cubilete.engine.games import GAMES
 from cubilete.engine.ranking import shared_places
-from cubilete.engine.sheet_scoring import Sheet, score_options
+from cubilete.engine.sheet_rules import SheetRules
+from cubilete.engine.sheet_scoring import Sheet, first_roll_scores_apart, possible_points, score_options
 
 SETTINGS = settings(max_examples=300, deadline=None)
 
@@ -211,3 +212,39 @@ def test_score_options_agree_with_the_rule_book(situation):
 @given(st.lists(st.integers(0, 400), min_size=1, max_size=6))
 def test_places_are_one_plus_the_seats_that_scored_more(scores):
     assert shared_places(scores) == tuple(1 + sum(other > score for other in scores) for score in scores)
+
+
+EVERY_SHEET_RULES = [rules for info in GAMES.values() for rules in info.variants.values() if isinstance(rules, SheetRules)]
+
+
+@st.composite
+def any_sheet_situation(draw):
+    """Any sheet rule set of any game, its boxes each open or filled with points it can hold, five dice."""
+    rules = draw(st.sampled_from(EVERY_SHEET_RULES))
+    boxes = tuple(
+        draw(st.none() | st.sampled_from(sorted(possible_points(rules, index)))) for index in range(len(rules.boxes))
+    )
+    dice = draw(st.lists(st.integers(1, 6), min_size=5, max_size=5) | st.integers(1, 6).map(lambda face: [face] * 5))
+    return rules, Sheet(boxes), dice
+
+
+@SETTINGS
+@given(situation=any_sheet_situation())
+def test_a_first_roll_scores_apart_only_where_the_rule_set_says_it_may(situation):
+    """The solver probes a turn's first roll apart only where `first_roll_scores_apart` says so
+    (solvers/sheet/tables.py): elsewhere a first roll scores as a later one, box by box."""
+    rules, sheet, dice = situation
+    if not first_roll_scores_apart(rules):
+        assert score_options(rules, sheet, dice, first_roll=True) == score_options(rules, sheet, dice, first_roll=False)
+
+
+def test_traditional_generala_scores_a_first_roll_apart():
+    """docs/rules.md#generala-servida: a full house served on the first roll earns its bonus."""
+    rules = GAMES["generala"].variants["traditional"]
+    assert first_roll_scores_apart(rules)
+    sheet = Sheet((None,) * len(rules.boxes))
+    first, later = (
+        {option.box: option.points for option in score_options(rules, sheet, [2, 2, 3, 3, 3], first_roll)}
+        for first_roll in (True, False)
+    )
+    assert first != later

@@ -87,6 +87,12 @@ def box_points(
     return points + (box.first_roll_bonus if first_roll else 0)
 
 
+def first_roll_scores_apart(rules: SheetRules) -> bool:
+    """Whether a turn's first roll may score other points than a later roll of the same dice: only a
+    first-roll bonus makes it (box_points)."""
+    return any(box.first_roll_bonus for box in rules.boxes)
+
+
 def wins_at_once(rules: SheetRules, dice: Sequence[int]) -> bool:
     """Whether these dice, as a turn's first roll, win the game at once with two seats or more.
 
