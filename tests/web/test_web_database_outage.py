@@ -163,6 +163,32 @@ def test_postgresql_connections_carry_the_timeouts_and_keep_the_hosts_own_option
     assert shown == ["1500ms", "1500ms"] and search_path.startswith("cubilete_test_")  # the URL's ?options=
 
 
+def test_a_pooled_connection_is_tried_without_a_round_trip_until_its_server_ends_it(postgres_url):
+    """A pooled connection between two uses has nothing to read: taking it from the pool sends nothing (its
+    backend's last statement is still the ROLLBACK that ended its first use, not a SELECT 1). Once the
+    server has ended it, the try says so and the pool opens another."""
+    import psycopg
+
+    storage = Storage(postgres_url, timeout=1.5)
+    try:
+        with storage.engine.connect() as connection:
+            backend = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+        with psycopg.connect(postgres_url.replace("+psycopg", "").split("?")[0], autocommit=True) as admin:
+
+            def last_statement() -> str:
+                return admin.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", (backend,)).fetchone()[0]
+
+            with storage.engine.connect() as connection:
+                assert last_statement() == "ROLLBACK"  # no SELECT 1 went before this use
+                assert connection.exec_driver_sql("SELECT pg_backend_pid()").scalar() == backend
+            # waits (5 s at most) until the backend has ended: its goodbye is then on the socket
+            assert admin.execute("SELECT pg_terminate_backend(%s, 5000)", (backend,)).fetchone()[0]
+        with storage.engine.connect() as connection:
+            assert connection.exec_driver_sql("SELECT pg_backend_pid()").scalar() != backend
+    finally:
+        storage.close()
+
+
 def test_after_postgresql_restarts_the_first_request_is_served(postgres_cluster):
     """The pool's connections died with the server: each is tried before use, and a dead one replaced."""
     from fastapi.testclient import TestClient

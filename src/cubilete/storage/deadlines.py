@@ -11,11 +11,14 @@ never stored later. (A COMMIT sent just before the freeze is in doubt, as with a
 move may be stored though refused; the next request of its game reads it.) One watcher for all the
 connections, waking four times a second: a timer per checkout would cost every move a thread.
 
-Each connection taken from the pool is tried first (one round trip), once its deadline runs: after
-the database server restarts, every pooled connection is dead, and each process's first request would
-get a 503; a connection that fails the try is given up and the pool opens another. (SQLAlchemy's own
-`pool_pre_ping` tries it before the checkout event, so outside any deadline: against a frozen server
-that try waited for ever.)
+Each connection taken from the pool is tried first, once its deadline runs: after the database server
+restarts, every pooled connection is dead, and each process's first request would get a 503; a
+connection that fails the try is given up and the pool opens another. The try costs no round trip
+where it need not: a pooled connection between two uses has nothing to read, so one look at its
+socket without waiting says it is still open; only where there is something to read (a restarted
+server's goodbye, or a notice) or the socket is closed does a `SELECT 1` decide. (SQLAlchemy's own
+`pool_pre_ping` sends its query before the checkout event, so outside any deadline: against a frozen
+server that try waited for ever.)
 """
 
 from __future__ import annotations
@@ -62,7 +65,8 @@ class ConnectionDeadlines:
                 raise DisconnectionError("the connection was cut for holding on past its deadline")
             self._held[id(record)] = (connection, time.monotonic() + self.seconds)
         try:
-            _ping(connection)
+            if not _nothing_to_read(connection.fileno()):
+                _ping(connection)
         except Exception as error:  # dead (a restarted server) or cut (a frozen one): the pool tries another
             with self._lock:
                 self._held.pop(id(record), None)
@@ -83,6 +87,24 @@ class ConnectionDeadlines:
                     _shut_down(connection)
             if overdue:
                 log.warning("cut %d database connection(s) held for more than %g s", len(overdue), self.seconds)
+
+
+def _nothing_to_read(fileno: int) -> bool:
+    """Whether the socket is open with nothing to read, asked without waiting (MSG_PEEK leaves what there
+    is to the driver): a round trip less per checkout (1.2 per move) than the ping. False where the
+    system cannot ask without waiting."""
+    if not hasattr(socket, "MSG_DONTWAIT"):
+        return False
+    peek = socket.socket(fileno=fileno)
+    try:
+        peek.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        peek.detach()  # the driver's socket stays open
+    return False  # something to read, or the end of the connection
 
 
 def _ping(connection: Any) -> None:
