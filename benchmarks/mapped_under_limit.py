@@ -5,7 +5,8 @@ process's own memory, as every process held the tables it built before issue 36 
     sudo PYTHONPATH=src .venv/bin/python benchmarks/mapped_under_limit.py [--limit-mb 3072] [--cache DIR]
         [--rules GAME/RULES ...]
 
-Needs root and a memory cgroup (v1 or v2) in which it may make groups of its own; each step runs one
+Needs root and a memory cgroup in which it may make groups of its own (v1's files, or v2's where the
+machine has cgroup v2: only v1 has been run here); each step runs one
 child process in a new group limited to `--limit-mb` (default: 3072, `MemoryMax=3G` of
 deploy/systemd/cubilete.service), the page cache dropped first, so that the group is charged for every
 page its child reads:

@@ -115,6 +115,11 @@ class Server:
         times = self.ps.cpu_times()
         return times.user + times.system
 
+    def kernel_work(self) -> tuple[float, int]:
+        """The CPU seconds spent in the kernel on the process's behalf, and its voluntary context switches
+        (each a wait: a socket, a lock, a thread handing work to another)."""
+        return self.ps.cpu_times().system, self.ps.num_ctx_switches().voluntary
+
     def rss(self) -> int:
         return self.ps.memory_info().rss
 
@@ -248,11 +253,15 @@ class Window:
     rss_after: int = 0
     seconds: float = 0.0
     services: dict[str, float] = field(default_factory=dict)  # CPU seconds of PostgreSQL's and Redis's processes
+    system: float = 0.0  # of `cpu`, the seconds the kernel spent for the servers
+    switches: int = 0  # the servers' voluntary context switches
     _services_before: dict[str, dict[int, float]] = field(default_factory=dict)
 
     def __enter__(self) -> Self:
         self.rss_before = sum(s.rss() for s in self.servers)
         self._services_before = service_cpu()
+        work = [s.kernel_work() for s in self.servers]
+        self.system, self.switches = -sum(w[0] for w in work), -sum(w[1] for w in work)
         self.cpu = -sum(s.cpu_seconds() for s in self.servers)
         self.client_cpu = -time.process_time()
         self.started = time.perf_counter()
@@ -261,6 +270,9 @@ class Window:
     def __exit__(self, *_exc: object) -> None:
         self.seconds = time.perf_counter() - self.started
         self.cpu += sum(s.cpu_seconds() for s in self.servers)
+        work = [s.kernel_work() for s in self.servers]
+        self.system += sum(w[0] for w in work)
+        self.switches += sum(w[1] for w in work)
         self.client_cpu += time.process_time()
         self.rss_after = sum(s.rss() for s in self.servers)
         self.services = {  # a process started during the window (a new connection) counts from 0
@@ -682,9 +694,11 @@ def processes(args: argparse.Namespace, folder: Path, broker: str | None) -> Non
     with running("sqlite-open", serve_args(f"sqlite:///{folder / 'processes.sqlite3'}"), folder) as server:
         warm_up([server], args.game)
         sqlite = asyncio.run(open_loop([server], args.open_games, args.open_seconds, args.think, args.game))
-    print_row(replace(sqlite, section="open, SQLite"))
+    sqlite = replace(sqlite, section="open, SQLite")
+    print_row(sqlite)
     print(sqlite.window.machine_line())
     alone: Row | None = None
+    rows = []
     for count in PROCESS_COUNTS:
         with fresh_postgres_schema() as database, contextlib.ExitStack() as stack:
             servers = [stack.enter_context(running(f"pg-{i}", serve_args(database, broker), folder)) for i in range(count)]
@@ -693,12 +707,17 @@ def processes(args: argparse.Namespace, folder: Path, broker: str | None) -> Non
                           section=f"open, {count} on PG+Redis")
         print_row(row)
         print(row.window.machine_line())
+        rows.append(row)
         alone = alone or row
         print(f"{'':<22}{'':>6}  server CPU per action {cpu_per_action(row, False):.0f} us"
               f" ({cpu_per_action(row, False) / cpu_per_action(alone, False):.2f}x one process's; goal for 4 <= 1.15x);"
               f" with PostgreSQL and Redis {cpu_per_action(row, True):.0f} us"
               f" ({cpu_per_action(row, True) / cpu_per_action(sqlite, False):.2f}x SQLite's; goal for 1 <= 1.25x)",
               flush=True)
+    for row in (sqlite, *rows):
+        actions = max(1, len(row.tally.latencies))
+        print(f"{'':<22}{'':>6}  {row.section}: of the servers' CPU per action, {1e6 * row.window.system / actions:.0f} us"
+              f" in the kernel; {row.window.switches / actions:.1f} waits (voluntary context switches) per action")
 
 
 def cpu_per_action(row: Row, services: bool) -> float:
