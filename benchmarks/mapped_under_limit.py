@@ -105,14 +105,10 @@ def _read_every_page(tables: list[np.ndarray]) -> int:
 def child(step: str, cache: Path, names: list[str]) -> None:
     """One step, run in its group: print the bytes it holds or maps, and its resident memory at the end."""
     if step == "build":
-        from cubilete.analysis.outlook import outlook_level
-        from cubilete.engine.games import rules_for
-        from cubilete.players import prepare
+        import rule_set_tables  # prepares a rule set's live bar as that benchmark does (its directory is on the path)
 
         for name in names:
-            game, variant = name.split("/", 1)
-            rules = rules_for(game, variant)
-            prepare(outlook_level(game, 2), rules)
+            rule_set_tables.child(name, "live")
         tables = [np.memmap(path, dtype=np.uint8, mode="r") for path in _table_files(cache)]
     elif step == "mapped":
         tables = [np.memmap(path, dtype=np.uint8, mode="r") for path in _table_files(cache)]
@@ -126,7 +122,7 @@ def child(step: str, cache: Path, names: list[str]) -> None:
 def run_step(step: str, cache: Path, names: list[str], limit: int) -> str:
     Path("/proc/sys/vm/drop_caches").write_text("1")  # the group is charged for every page its child reads
     group = MemoryGroup(f"cubilete-{step}-{os.getpid()}", limit)
-    command = [sys.executable, __file__, "--child", step, "--cache", str(cache), *sum((["--rules", n] for n in names), [])]
+    command = [sys.executable, __file__, "--child", step, "--cache", str(cache), *(arg for name in names for arg in ("--rules", name))]
     environment = {**os.environ, "CUBILETE_CACHE_DIR": str(cache)}
     started = time.monotonic()
     try:
