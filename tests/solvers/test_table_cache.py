@@ -7,7 +7,8 @@ import threading
 
 from filelock import FileLock
 
-from cubilete.solvers.table_cache import forget_loaded, load_or_build
+from cubilete.solvers.cache_dir import CACHE_DIR_ENV, cache_dir
+from cubilete.solvers.table_cache import forget_loaded, in_memory, load_or_build
 
 SAFETY_SECONDS = 30
 
@@ -63,3 +64,32 @@ def test_a_table_nobody_has_built_is_built_once_and_saved(tmp_path):
 
 def _save(table, stream):
     stream.write(table.encode())
+
+
+def test_the_quick_path_answers_a_held_table_from_any_directory_and_a_load_looks_in_its_own(
+    tmp_path, monkeypatch
+):
+    """A table is a function of its key parts, so advice's quick path (`in_memory`) answers the one held
+    without reading the environment for the cache directory; `load_or_build` still finds each table in
+    the directory configured now."""
+    parts = ("a table of two directories", str(tmp_path))
+    builds = []
+
+    def build(progress):
+        builds.append(1)
+        return f"built in {cache_dir().name}"
+
+    try:
+        for name in ("first", "second"):
+            monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / name))
+            file = lambda: cache_dir() / "table.txt"  # noqa: E731 (the path as table_path makes it: read at the call)
+            assert load_or_build(parts, file, read, build, _save) == f"built in {name}"
+            assert in_memory(parts) == f"built in {name}"
+        assert builds == [1, 1] and (tmp_path / "first" / "table.txt").read_text() == "built in first"
+        monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "first"))
+        assert load_or_build(parts, file, read, build, _save) == "built in first" and builds == [1, 1]
+        monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "third"))  # nothing there: the quick path looks nowhere
+        assert in_memory(parts) == "built in first"
+    finally:
+        forget_loaded()
+    assert in_memory(parts) is None

@@ -33,9 +33,10 @@ Progress = Callable[[int, int, str], None]
 
 # Tables by their key parts and cache directory. Callers pass the same few rule objects at
 # every move and hashing a rule set walks all its fields, so tables are first looked up by
-# the parts' identity (the entry keeps the parts, so their ids stay theirs).
+# the parts' identity: the entry keeps the parts (so their ids stay theirs) and the directory
+# the table came from.
 _tables: dict[tuple[Hashable, ...], Any] = {}
-_by_identity: dict[tuple[Any, ...], tuple[tuple[Hashable, ...], Any]] = {}
+_by_identity: dict[tuple[int, ...], tuple[tuple[Hashable, ...], Path, Any]] = {}
 # One load or build per table at a time: callers of the same table wait for it, others do not (a table
 # loaded from disk in milliseconds must not wait behind another's build of minutes).
 _building: dict[tuple[Hashable, ...], threading.Lock] = {}
@@ -74,9 +75,11 @@ def load_saved(parts: tuple[Hashable, ...], path: Callable[[], Path], load: Call
 
 def in_memory(parts: tuple[Hashable, ...]) -> Any | None:
     """The table of these key parts when this process holds it, else None (nothing is loaded): the
-    quick path of advice, which asks for the same table at every call."""
-    known = _by_identity.get((*map(id, parts), cache_dir()))
-    return None if known is None else known[1]
+    quick path of advice, which asks for the same table at every call. A table is a function of its
+    key parts alone, so one held from any cache directory answers: the directory is not looked up
+    (reading the environment for it costs more than the rest of this lookup)."""
+    known = _by_identity.get(tuple(map(id, parts)))
+    return None if known is None else known[2]
 
 
 def _find(
@@ -85,10 +88,10 @@ def _find(
     load: Callable[[Path], T | None],
     otherwise: Callable[[Path], T | None],
 ) -> T | None:
-    held = in_memory(parts)
-    if held is not None:
-        return held
     directory = cache_dir()
+    known = _by_identity.get(tuple(map(id, parts)))
+    if known is not None and known[1] is directory:  # cache_dir gives one object per directory
+        return known[2]
     key = (*parts, directory)
     with _guard:
         building = _building.setdefault(key, threading.Lock())
@@ -104,7 +107,7 @@ def _find(
                     return None
         with _guard:
             table = _tables.setdefault(key, table)
-            _by_identity[(*map(id, parts), directory)] = (parts, table)
+            _by_identity[tuple(map(id, parts))] = (parts, directory, table)
         return table
 
 
