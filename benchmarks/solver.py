@@ -21,8 +21,9 @@ Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-jok
   advised (cubilete remembers it), for new turns (200 sheets of beginners' games, every
   remembered turn forgotten first), and per situation of one batch of those 200
   (`option_values` of them all, the peer's `option_values_batch` on its arrays). Each
-  figure is the best of 5 rounds, 20 for new turns, those one at a time by slices of 10
-  (the machine is shared: the best round is the least disturbed one, for both solvers alike);
+  figure is the best of 5 rounds, 20 for new turns, those one at a time by slices of 10,
+  cubilete's and the peer's slices taking turns (the machine is shared: the best round is the
+  least disturbed one, and both solvers see the machine alike);
 - simulation: games per second of optimal solitaire play, cubilete's compiled
   simulator and the peer's `simulate`, both on all cores, plus cubilete's engine runner
   (what `cubilete simulate` uses, one Python decision at a time);
@@ -223,13 +224,18 @@ def advice_microseconds() -> dict[str, float]:
         "mid_turn": _microseconds(lambda: advise(mid_turn)),
         "mid_turn_arrays": _microseconds(lambda: option_values(PENTA_FORCED, (mid_turn,))),
         "mid_turn_best": _microseconds(lambda: best_action(mid_turn)),
-        "fresh_turn": _each_microseconds(advise, fresh, forget),
-        "fresh_turn_arrays": _each_microseconds(lambda state: option_values(PENTA_FORCED, (state,)), fresh, forget),
+        **_each_microseconds(
+            {
+                "fresh_turn": (advise, fresh),
+                "fresh_turn_arrays": (lambda state: option_values(PENTA_FORCED, (state,)), fresh),
+                "peer_fresh_turn": (peer.option_values, peer_fresh),
+            },
+            forget,
+        ),
         "batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 20) / each,
         "fresh_batch": _microseconds(lambda: option_values(PENTA_FORCED, fresh), 1, forget, rounds=20) / each,
         "peer_turn_start": _microseconds(lambda: peer.state_value("upper 0 | filled -")),
         "peer_mid_turn": _microseconds(lambda: peer.option_values(PEER_MID_TURN)),
-        "peer_fresh_turn": _each_microseconds(peer.option_values, peer_fresh),
         "peer_batch": _microseconds(lambda: peer.option_values_batch(**batch), 20) / each,
     }
 
@@ -284,22 +290,24 @@ def _microseconds(
 
 
 def _each_microseconds(
-    call: Callable[[T], object], items: list[T], before: Callable[[], None] | None = None, rounds: int = 20
-) -> float:
-    """The mean time of one call on each item: each slice of 10 items timed in every round (`before`
-    runs, untimed, before each round), its best round kept. On a shared machine a round of all 200
-    items is seldom left alone; a slice of 10 often is."""
-    slices = [items[start : start + 10] for start in range(0, len(items), 10)]
-    best = [float("inf")] * len(slices)
+    runs: dict[str, tuple[Callable[[Any], object], list[Any]]], before: Callable[[], None] | None = None, rounds: int = 20
+) -> dict[str, float]:
+    """The mean time of one call on each item, for each of the runs (name: (call, items)): each slice of
+    10 items timed in every round (`before` runs, untimed, before each slice), its best round kept. On a
+    shared machine a round of all 200 items is seldom left alone; a slice of 10 often is. The runs take
+    turns slice by slice, so that all of them see the machine as it is at that moment."""
+    best = {name: [float("inf")] * -(-len(items) // 10) for name, (_, items) in runs.items()}
     for _ in range(rounds):
-        if before is not None:
-            before()
-        for i, part in enumerate(slices):
-            started = time.perf_counter()
-            for item in part:
-                call(item)
-            best[i] = min(best[i], time.perf_counter() - started)
-    return sum(best) / len(items) * 1e6
+        for i in range(max(map(len, best.values()))):
+            for name, (call, items) in runs.items():
+                part = items[i * 10 : i * 10 + 10]
+                if before is not None:
+                    before()
+                started = time.perf_counter()
+                for item in part:
+                    call(item)
+                best[name][i] = min(best[name][i], time.perf_counter() - started)
+    return {name: sum(best[name]) / len(items) * 1e6 for name, (_, items) in runs.items()}
 
 
 def games_per_second(games: int) -> dict[str, float]:
