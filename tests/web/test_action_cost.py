@@ -32,12 +32,12 @@ HELD = (10, 1000)
 # the statements of the app's own timers, whose rounds may fall in a measured turn: the correspondence
 # sweep (measured on its own below), the daily challenges' sweep, the rating job's catch-up at start
 TIMERS = ("games.clock_due <=", "FROM daily_tries", "games.finished IS 1")
-NOTIFIER_WAIT = 10.0  # seconds, at most, for the notifier's worker to take the turn's note
+NOTIFIER_WAIT = 10.0  # seconds, at most, for the notifier to take the turn's note
 
 
 class Work(Counter[str]):
-    """What the process did: database statements, games loaded, presence followed, seats the notifier
-    looked at."""
+    """What the process did: database statements, games loaded, presence followed, notes the notifier
+    looked at (whether their seat may be reached)."""
 
 
 @contextmanager
@@ -60,7 +60,7 @@ def counted(services: Services, monkeypatch: pytest.MonkeyPatch) -> Iterator[Wor
 
     spied(Storage, "load")
     spied(Presence, "follow")
-    spied(Reachable, "owner")
+    spied(Reachable, "may_reach")
     event.listen(engine, "before_cursor_execute", statement)
     try:
         yield work
@@ -92,10 +92,10 @@ def play_a_turn(client: TestClient, game_id: str, token: str) -> None:
 
 
 def notifier_took(work: Work, notes: int) -> None:
-    """Wait (bounded) until the notifier's worker looked at `notes` seats."""
+    """Wait (bounded) until the notifier looked at `notes` notes."""
     deadline = time.monotonic() + NOTIFIER_WAIT
-    while work["owner"] < notes:
-        assert time.monotonic() < deadline, f"the notifier looked at {work['owner']} of {notes} seats"
+    while work["may_reach"] < notes:
+        assert time.monotonic() < deadline, f"the notifier looked at {work['may_reach']} of {notes} notes"
         time.sleep(0.01)
 
 
@@ -124,7 +124,7 @@ def test_a_turn_costs_the_same_with_a_thousand_games_held_as_with_ten(tmp_path, 
     assert many_turn == few_turn
     assert many_turn["load"] == 0  # the game is held: never read again
     assert many_turn["follow"] == 0  # a seat nobody can be told about costs presence nothing
-    assert many_turn["owner"] == 1  # one note looked at: the seat given the turn
+    assert many_turn["may_reach"] == 1  # one note looked at: the seat given the turn
     assert many_sweep["load"] == few_sweep["load"] == 0  # no game is due: none is read
     assert many_sweep["statements"] == few_sweep["statements"] == 0  # beside the one indexed query: no write
 
@@ -156,13 +156,19 @@ def test_the_notifier_knows_the_subscribed_seats_of_any_process_within_its_refre
             subscription = Subscription(f"https://fcm.googleapis.com/fcm/send/{seat}", "p" * 87, "a" * 22, "en")
             storage.push.add(Owner(game_id, seat), subscription, 5, 5)
 
+        assert reachable.may_reach(game_id, 0)  # nothing read yet: the worker reads
         assert reachable.owner(game_id, 0, seat_owner) == (False, None)
+        assert not reachable.may_reach(game_id, 0)  # read a moment ago: the note is dropped, no thread woken
         subscribe(here, 0)
+        assert reachable.may_reach(game_id, 0)  # stored here: handed on at once, the worker reads again
         assert reachable.owner(game_id, 0, seat_owner) == (True, None)  # stored here: known at once
         subscribe(elsewhere, 1)
+        assert not reachable.may_reach(game_id, 1)
         assert reachable.owner(game_id, 1, seat_owner) == (False, None)  # read a moment ago
         clock.now += REFRESH_SECONDS
+        assert reachable.may_reach(game_id, 1)  # stale: handed on, for the worker to read again
         assert reachable.owner(game_id, 1, seat_owner) == (True, None)
+        assert reachable.may_reach(game_id, 1) and reachable.may_reach(game_id, 0)
         assert owners_asked == []  # no profile has a subscription: no seat's profile is read
         reachable.forget(game_id)
         assert reachable.owner(game_id, 0, seat_owner) == (False, None)  # the game is over

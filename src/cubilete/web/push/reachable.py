@@ -1,6 +1,7 @@
 """Who the notifier may push to at all: the seats and the profiles with a push subscription, as this
-process knows them. Most seats have none: a seat outside them costs the notifier no database read and
-presence nothing, however many games the process holds.
+process knows them. Most seats have none: a seat outside them costs the notifier no database read,
+presence nothing, and its worker no wake-up (`may_reach`, asked before a note is queued), however many
+games the process holds.
 
 The owners are read from the database by subscription id: every row at the first question, then only
 the rows from a little before the highest id read (LOOKBACK_IDS: a subscription whose transaction
@@ -47,6 +48,16 @@ class Reachable:
         owner = seat_owner(game_id, seat) if profiles else None
         with self._lock:
             return own or owner in self._profiles, owner
+
+    def may_reach(self, game_id: str, seat: int) -> bool:
+        """Whether a note to the seat is worth handing to the notifier's worker: False only while what was
+        read is fresh and neither the seat nor any profile has a subscription. Asked on the event loop, so
+        it reads nothing and waits for nothing: it looks at the worker's state without the lock (each look
+        is one step under the GIL), and where that state is stale hands the note on, for the worker to
+        read the owners again."""
+        if self._clock() - self._read_at >= self._refresh_seconds or self.store.added != self._added_seen:
+            return True
+        return bool(self._profiles) or seat in self._seats.get(game_id, ())
 
     def forget(self, game_id: str) -> None:
         """The game is over: its seats' subscriptions are dropped."""
