@@ -30,8 +30,9 @@ from cubilete.web.tables import TableGate
 
 HELD = (10, 1000)
 # the statements of the app's own timers, whose rounds may fall in a measured turn: the correspondence
-# sweep (measured on its own below), the daily challenges' sweep, the rating job's catch-up at start
-TIMERS = ("games.clock_due <=", "FROM daily_tries", "games.finished IS 1")
+# sweep (measured on its own below), the daily challenges' sweep, the rating job's catch-up at start, and
+# the notifier's read of who has a subscription (at most every REFRESH_SECONDS, in its own thread)
+TIMERS = ("games.clock_due <=", "FROM daily_tries", "games.finished IS 1", "push_subscriptions.id >=")
 NOTIFIER_WAIT = 10.0  # seconds, at most, for the notifier to take the turn's note
 
 
