@@ -1,7 +1,7 @@
 """Penta solver speed against the PyPI package yatzy-solver, in one run on one machine.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/solver.py [--rounds 3] [--games 20000]
+    .venv/bin/python benchmarks/solver.py [--rounds 3] [--games 20000] [--before OTHER/src]
 
 Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-joker`
 (the values agree to 1e-9, checked below). Figures:
@@ -13,6 +13,8 @@ Both solve the same rules: Penta `forced` is yatzy-solver's `american+forced-jok
 - solve, whole process: the same solve as a fresh `python -c` that imports, solves and exits
   (process start, imports, Numba kernels loaded from their cache, no table cache), against
   the same for the peer (median of --rounds, alternating), as a user's second run waits;
+  `--before OTHER/src` times another tree's the same way, in turn with both (before and after
+  a change, side by side);
 - load: reading cubilete's solved table back from its cache file;
 - advice: in-process latency of a turn-start value and of the value of every option of a
   mid-turn situation: cubilete's arrays (`option_values`), its best action and `advise`
@@ -43,6 +45,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import yatzy_solver
@@ -94,6 +97,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="timed solves of each solver")
     parser.add_argument("--games", type=int, default=20000, help="games for the simulation speed")
     parser.add_argument("--yatzy-only", action="store_true", help="only the Yatzy comparison")
+    parser.add_argument("--before", type=Path, help="another tree's src, timed as a whole process too, in turn")
     args = parser.parse_args()
     yatzy = yatzy_comparison(args.rounds)
     if args.yatzy_only:
@@ -101,7 +105,7 @@ def main() -> None:
         return
     figures = {"compile": compile_seconds()}
     figures.update(solve_seconds(args.rounds))
-    figures.update(whole_process_seconds(args.rounds))
+    figures.update(whole_process_seconds(args.rounds, args.before))
     figures.update(load_seconds())
     figures.update(advice_microseconds())
     figures.update(games_per_second(args.games))
@@ -177,21 +181,24 @@ def solve_seconds(rounds: int) -> dict[str, float]:
     return {"solve": statistics.median(ours), "peer_solve": statistics.median(peers), "value": ours_value}
 
 
-def whole_process_seconds(rounds: int) -> dict[str, float]:
+def whole_process_seconds(rounds: int, before: Path | None = None) -> dict[str, float]:
     """Fresh processes that import, solve and exit, the kernels already in Numba's cache (solve_seconds
-    compiled them), without any table cache."""
-    seconds: dict[str, list[float]] = {name: [] for name in WHOLE_PROCESS_RUNS}
+    compiled them), without any table cache; with `before` (another tree's src), that tree's too, all
+    three in turn (its first run compiles its kernels, and is not counted)."""
+    runs = {name: (code, None) for name, code in WHOLE_PROCESS_RUNS.items()}
+    if before is not None:
+        runs["before"] = (WHOLE_PROCESS_RUNS["ours"], before)
+    seconds: dict[str, list[float]] = {name: [] for name in runs}
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, CACHE_DIR_ENV: cache}
-        for _ in range(rounds):
-            for name, code in WHOLE_PROCESS_RUNS.items():
+        for round_ in range(rounds + (before is not None)):
+            for name, (code, src) in runs.items():
+                path = os.pathsep.join(filter(None, (str(src or ""), os.environ.get("PYTHONPATH"))))
+                env = {**os.environ, CACHE_DIR_ENV: cache, "PYTHONPATH": path}
                 started = time.perf_counter()
                 subprocess.run([sys.executable, "-c", code], env=env, check=True)
-                seconds[name].append(time.perf_counter() - started)
-    return {
-        "process_solve": statistics.median(seconds["ours"]),
-        "peer_process_solve": statistics.median(seconds["peer"]),
-    }
+                if round_ < rounds:
+                    seconds[name].append(time.perf_counter() - started)
+    return {f"{name}_process_solve": statistics.median(times) for name, times in seconds.items()}
 
 
 def load_seconds() -> dict[str, float]:
@@ -341,8 +348,11 @@ def report(f: dict[str, float]) -> None:
     print(f"Penta forced = {PEER_VARIANT}: optimal expected score {f['value']:.10f} (both solvers)")
     print(f"solve, no table cache   cubilete {f['solve']:7.3f} s   yatzy-solver {f['peer_solve']:7.3f} s"
           f"   ratio {f['solve'] / f['peer_solve']:.2f} (goal <= 0.5; in process)")
-    print(f"  whole process         cubilete {f['process_solve']:7.3f} s   yatzy-solver {f['peer_process_solve']:7.3f} s"
-          f"   ratio {f['process_solve'] / f['peer_process_solve']:.2f} (goal <= 0.3; fresh python -c, kernels cached)")
+    print(f"  whole process         cubilete {f['ours_process_solve']:7.3f} s   yatzy-solver {f['peer_process_solve']:7.3f} s"
+          f"   ratio {f['ours_process_solve'] / f['peer_process_solve']:.2f} (goal <= 0.3; fresh python -c, kernels cached)")
+    if "before_process_solve" in f:
+        print(f"  whole process, --before tree {f['before_process_solve']:7.3f} s"
+              f"   ratio {f['before_process_solve'] / f['peer_process_solve']:.2f} (timed in turn with the two above)")
     print(f"Numba compilation       {f['compile']:7.3f} s (first install, once)")
     print(f"load from cache         {f['load'] * 1e3:7.1f} ms")
     print(f"turn-start value        cubilete {f['turn_start']:7.2f} us   yatzy-solver {f['peer_turn_start']:7.2f} us"
