@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import numba
-from filelock import FileLock, Timeout
 from numba.core import config
 
 from .cache_dir import cache_dir
@@ -103,6 +102,9 @@ def compiling_alone(kernels: str, bound: float = COMPILE_WAIT_SECONDS) -> Iterat
     if KERNEL_CACHE is None:  # nothing is cached: waiting would save nothing
         yield
         return
+    # here: filelock imports asyncio, 30 ms of every process that only loads cached kernels
+    from filelock import FileLock, Timeout
+
     lock = FileLock(KERNEL_CACHE / f"{kernels}.compiling.lock")
     try:
         lock.acquire(timeout=bound)
