@@ -78,8 +78,12 @@ def in_memory(parts: tuple[Hashable, ...]) -> Any | None:
     quick path of advice, which asks for the same table at every call. A table is a function of its
     key parts alone, so one held from any cache directory answers: the directory is not looked up
     (reading the environment for it costs more than the rest of this lookup)."""
-    known = _by_identity.get(tuple(map(id, parts)))
+    known = _by_identity.get(_identity(parts))
     return None if known is None else known[2]
+
+
+def _identity(parts: tuple[Hashable, ...]) -> tuple[int, ...]:
+    return tuple(map(id, parts))
 
 
 def _find(
@@ -89,7 +93,7 @@ def _find(
     otherwise: Callable[[Path], T | None],
 ) -> T | None:
     directory = cache_dir()
-    known = _by_identity.get(tuple(map(id, parts)))
+    known = _by_identity.get(_identity(parts))
     if known is not None and known[1] is directory:  # cache_dir gives one object per directory
         return known[2]
     key = (*parts, directory)
@@ -107,7 +111,7 @@ def _find(
                     return None
         with _guard:
             table = _tables.setdefault(key, table)
-            _by_identity[tuple(map(id, parts))] = (parts, directory, table)
+            _by_identity[_identity(parts)] = (parts, directory, table)
         return table
 
 

@@ -107,7 +107,7 @@ class Notifier:
         if self._closed.is_set():
             return
         if isinstance(item, Tell) and not self.reachable.may_reach(item.note.game_id, item.seat):
-            return  # most seats: no subscription, so no thread woken (a tenth of an action's CPU)
+            return  # most seats: no subscription, so no thread woken (about 15 us and two thread switches a note)
         try:
             self._notes.put_nowait(item)
         except queue.Full:
