@@ -35,6 +35,8 @@ Sections, each printed as table rows:
 - processes: the open loop's offered load on one SQLite process, then on 1, 2 and 4 processes
   sharing PostgreSQL + Redis: the servers' CPU per action against one process's (goal for 4:
   within 1.15x) and, with PostgreSQL's and Redis's, against SQLite's (goal for 1: within 1.25x);
+  after each, the same load on as many bare endpoints (the baseline's), which tells what splitting
+  a load among processes costs any server on the machine;
 - memory: --memory-games short games (score or bank as soon as allowed) and the server's RSS
   every --memory-every games (goal: flat).
 
@@ -63,7 +65,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
@@ -468,17 +470,9 @@ async def open_loop(
                    for i in range(games)]
         await start_games(players)
 
-        async def thinking(player: Player, deadline: float) -> None:
-            while True:
-                pause = player.rng.expovariate(1 / think)
-                if time.perf_counter() + pause >= deadline:  # the window ends at the deadline, not a think later
-                    return
-                await asyncio.sleep(pause)
-                await player.act(tally)
-
         with Window(servers) as window:
-            deadline = time.perf_counter() + seconds
-            await asyncio.gather(*(thinking(player, deadline) for player in players))
+            await think_then_act([(player.rng, functools.partial(player.act, tally)) for player in players],
+                                 seconds, think)
         for player in players:
             player.leave()
     if follow:
@@ -486,28 +480,65 @@ async def open_loop(
     return Row(f"open, {games / think:.0f}/s offered", games, tally, window)
 
 
+async def think_then_act(
+    acting: Sequence[tuple[random.Random, Callable[[], Awaitable[object]]]], seconds: float, think: float
+) -> None:
+    """An open loop: each (rng, act) acts after thinking (exponential, `think` seconds on average) until
+    `seconds` have passed."""
+
+    async def thinking(rng: random.Random, act: Callable[[], Awaitable[object]], deadline: float) -> None:
+        while True:
+            pause = rng.expovariate(1 / think)
+            if time.perf_counter() + pause >= deadline:  # the window ends at the deadline, not a think later
+                return
+            await asyncio.sleep(pause)
+            await act()
+
+    deadline = time.perf_counter() + seconds
+    await asyncio.gather(*(thinking(rng, act, deadline) for rng, act in acting))
+
+
+BASELINE_BODY = {"seat": 0, "token": secrets.token_urlsafe(18), "at": 7, "action": {"type": "keep", "held": [0, 3]}}
+
+
+async def baseline_request(http: aiohttp.ClientSession, url: str, tally: Tally) -> None:
+    """One action posted to the bare endpoint, its latency tallied."""
+    started = time.perf_counter()
+    async with http.post(url, json=BASELINE_BODY) as response:
+        await response.read()
+        if response.status != 200:
+            tally.error(str(response.status))
+            return
+    tally.latencies.append(time.perf_counter() - started)
+
+
 async def baseline_loop(server: Server, games: int, seconds: float, threaded: bool = False) -> Row:
     """The same client at the same concurrency against the bare endpoint."""
     prefix = "threaded" if threaded else "api"
     tally = Tally()
-    body = {"seat": 0, "token": secrets.token_urlsafe(18), "at": 7, "action": {"type": "keep", "held": [0, 3]}}
     async with client_session(games) as http:
 
         async def flat_out(number: int, deadline: float) -> None:
             url = f"{server.base}/{prefix}/games/baseline{number}/actions"
             while time.perf_counter() < deadline:
-                started = time.perf_counter()
-                async with http.post(url, json=body) as response:
-                    await response.read()
-                    if response.status != 200:
-                        tally.error(str(response.status))
-                        continue
-                tally.latencies.append(time.perf_counter() - started)
+                await baseline_request(http, url, tally)
 
         with Window([server]) as window:
             deadline = time.perf_counter() + seconds
             await asyncio.gather(*(flat_out(number, deadline) for number in range(games)))
     return Row("baseline, def route" if threaded else "baseline endpoint", games, tally, window)
+
+
+async def baseline_open_loop(servers: list[Server], games: int, seconds: float, think: float) -> Row:
+    """The open loop's offered load against bare endpoints, the games dealt among them as the app's are."""
+    tally = Tally()
+    async with client_session(games) as http:
+        urls = [f"{servers[number % len(servers)].base}/api/games/baseline{number}/actions" for number in range(games)]
+        acting = [(random.Random(number), functools.partial(baseline_request, http, url, tally))
+                  for number, url in enumerate(urls)]
+        with Window(servers) as window:
+            await think_then_act(acting, seconds, think)
+    return Row(f"bare, {len(servers)} process{'es' if len(servers) > 1 else ''}", games, tally, window)
 
 
 async def memory_run(server: Server, games: int, every: int, concurrency: int, game: str) -> None:
@@ -694,10 +725,13 @@ def processes(args: argparse.Namespace, folder: Path, broker: str | None) -> Non
     with running("sqlite-open", serve_args(f"sqlite:///{folder / 'processes.sqlite3'}"), folder) as server:
         warm_up([server], args.game)
         sqlite = asyncio.run(open_loop([server], args.open_games, args.open_seconds, args.think, args.game))
+        view_file = folder / "answer.json"
+        view_file.write_text(json.dumps(asyncio.run(sample_answer(server, args.game))))
     sqlite = replace(sqlite, section="open, SQLite")
     print_row(sqlite)
     print(sqlite.window.machine_line())
     alone: Row | None = None
+    bare_alone: Row | None = None
     rows = []
     for count in PROCESS_COUNTS:
         with fresh_postgres_schema() as database, contextlib.ExitStack() as stack:
@@ -714,10 +748,26 @@ def processes(args: argparse.Namespace, folder: Path, broker: str | None) -> Non
               f" with PostgreSQL and Redis {cpu_per_action(row, True):.0f} us"
               f" ({cpu_per_action(row, True) / cpu_per_action(sqlite, False):.2f}x SQLite's; goal for 1 <= 1.25x)",
               flush=True)
+        bare = bare_processes(count, args, folder, view_file)
+        print_row(bare)
+        bare_alone = bare_alone or bare
+        print(f"{'':<22}{'':>6}  the bare endpoint's CPU per request {cpu_per_action(bare, False):.0f} us"
+              f" ({cpu_per_action(bare, False) / cpu_per_action(bare_alone, False):.2f}x one process's)", flush=True)
     for row in (sqlite, *rows):
         actions = max(1, len(row.tally.latencies))
         print(f"{'':<22}{'':>6}  {row.section}: of the servers' CPU per action, {1e6 * row.window.system / actions:.0f} us"
               f" in the kernel; {row.window.switches / actions:.1f} waits (voluntary context switches) per action")
+
+
+def bare_processes(count: int, args: argparse.Namespace, folder: Path, view_file: Path) -> Row:
+    """The open loop's offered load on `count` bare endpoints (no storage, no broker), right after the app's
+    row with as many processes: what splitting one load among processes costs any server on this machine."""
+    command = [str(Path(__file__).resolve()), "--serve-baseline", str(view_file)]
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(running(f"bare-{i}", command, folder)) for i in range(count)]
+        asyncio.run(baseline_open_loop(servers, 4 * count, 2.0, 0.05))  # imports and first calls, unmeasured
+        wait_idle(servers)
+        return asyncio.run(baseline_open_loop(servers, args.open_games, args.open_seconds, args.think))
 
 
 def cpu_per_action(row: Row, services: bool) -> float:
