@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import tempfile
 from pathlib import Path
@@ -49,15 +50,9 @@ async def open_loop(server: web_load.Server, games: int, seconds: float, think: 
         for player in players:
             player.names = names
         await web_load.start_games(players)
-
-        async def thinking(player: Player, deadline: float) -> None:
-            while (pause := player.rng.expovariate(1 / think)) + web_load.time.perf_counter() < deadline:
-                await asyncio.sleep(pause)
-                await player.act(tally)
-
         with Window([server]) as window:
-            deadline = web_load.time.perf_counter() + seconds
-            await asyncio.gather(*(thinking(player, deadline) for player in players))
+            await web_load.think_then_act([(player.rng, functools.partial(player.act, tally)) for player in players],
+                                          seconds, think)
     return web_load.Row(kind, games, tally, window)
 
 
