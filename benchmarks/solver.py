@@ -46,7 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import yatzy_solver
 
@@ -63,8 +63,6 @@ from cubilete.solvers.sheet.advice import advise, best_action, expected_value
 from cubilete.solvers.sheet.options import option_values
 from cubilete.solvers.sheet.simulation import simulate_optimal
 from cubilete.solvers.sheet.solver import solve
-
-T = TypeVar("T")
 
 PEER_VARIANT = "american+forced-joker"
 MID_TURN_SHEET = {"ones": 3, "threes": 9, "fours": 12, "sixes": 24, "full_house": 25}

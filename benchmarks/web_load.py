@@ -612,6 +612,18 @@ async def sample_answer(server: Server, game: str) -> dict[str, Any]:
             return await response.json()
 
 
+def sample_answer_file(server: Server, game: str, folder: Path) -> Path:
+    """sample_answer saved in `folder`, for the baseline server to send back."""
+    view_file = folder / "answer.json"
+    view_file.write_text(json.dumps(asyncio.run(sample_answer(server, game))))
+    return view_file
+
+
+def baseline_command(view_file: Path) -> list[str]:
+    """The arguments (after the interpreter) of a bare endpoint's process answering `view_file`."""
+    return [str(Path(__file__).resolve()), "--serve-baseline", str(view_file)]
+
+
 # -- the run ----------------------------------------------------------------------------------------
 
 
@@ -638,9 +650,7 @@ def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
                 rows[games] = asyncio.run(closed_loop([server], games, args.seconds, args.game, "closed loop"))
                 print_row(rows[games])
         if "baseline" not in args.skip:
-            view_file = folder / "answer.json"
-            view_file.write_text(json.dumps(asyncio.run(sample_answer(server, args.game))))
-            baseline(args, folder, view_file, rows, server)
+            baseline(args, folder, sample_answer_file(server, args.game, folder), rows, server)
         if "open" not in args.skip:
             section(f"open loop, one process, SQLite, think time {args.think} s mean (exponential)")
             print(HEADER)
@@ -654,8 +664,7 @@ def one_process(args: argparse.Namespace, folder: Path) -> dict[int, Row]:
 
 def baseline(args: argparse.Namespace, folder: Path, view_file: Path, rows: dict[int, Row], app: Server) -> None:
     section(f"baseline: bare FastAPI endpoint, same uvicorn, answer of {view_file.stat().st_size} bytes")
-    command = [str(Path(__file__).resolve()), "--serve-baseline", str(view_file)]
-    with running("baseline", command, folder) as server:
+    with running("baseline", baseline_command(view_file), folder) as server:
         asyncio.run(baseline_loop(server, 4, 2.0))  # warm-up
         wait_idle([server])
         print(HEADER)
@@ -725,8 +734,7 @@ def processes(args: argparse.Namespace, folder: Path, broker: str | None) -> Non
     with running("sqlite-open", serve_args(f"sqlite:///{folder / 'processes.sqlite3'}"), folder) as server:
         warm_up([server], args.game)
         sqlite = asyncio.run(open_loop([server], args.open_games, args.open_seconds, args.think, args.game))
-        view_file = folder / "answer.json"
-        view_file.write_text(json.dumps(asyncio.run(sample_answer(server, args.game))))
+        view_file = sample_answer_file(server, args.game, folder)
     sqlite = replace(sqlite, section="open, SQLite")
     print_row(sqlite)
     print(sqlite.window.machine_line())
@@ -762,9 +770,8 @@ def processes(args: argparse.Namespace, folder: Path, broker: str | None) -> Non
 def bare_processes(count: int, args: argparse.Namespace, folder: Path, view_file: Path) -> Row:
     """The open loop's offered load on `count` bare endpoints (no storage, no broker), right after the app's
     row with as many processes: what splitting one load among processes costs any server on this machine."""
-    command = [str(Path(__file__).resolve()), "--serve-baseline", str(view_file)]
     with contextlib.ExitStack() as stack:
-        servers = [stack.enter_context(running(f"bare-{i}", command, folder)) for i in range(count)]
+        servers = [stack.enter_context(running(f"bare-{i}", baseline_command(view_file), folder)) for i in range(count)]
         asyncio.run(baseline_open_loop(servers, 4 * count, 2.0, 0.05))  # imports and first calls, unmeasured
         wait_idle(servers)
         return asyncio.run(baseline_open_loop(servers, args.open_games, args.open_seconds, args.think))
